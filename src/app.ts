@@ -1,0 +1,63 @@
+import path from 'node:path';
+import express, { type Express } from 'express';
+import cookieParser from 'cookie-parser';
+import type { Config } from './config';
+import type { Clock } from './platform/clock';
+import { errorHandler, notFoundHandler } from './platform/errors';
+import { createI18n, languageMiddleware } from './platform/i18n';
+import { requestLogger, type Logger } from './platform/logger';
+import { PUBLIC_DIR, ROOT } from './platform/paths';
+import { securityHeaders } from './platform/security';
+import { setupViews } from './platform/views';
+import { createDashboard } from './dashboard';
+import type { SessionStore } from './dashboard/auth/session-store';
+import type { UserRecordStore } from './dashboard/users/repository';
+
+export interface AppDeps {
+  config: Config;
+  clock: Clock;
+  logger: Logger;
+  dashboard: { users: UserRecordStore; sessions: SessionStore };
+}
+
+export function createApp(deps: AppDeps): Express {
+  const { config, clock, logger } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  if (config.trustProxy !== undefined) app.set('trust proxy', config.trustProxy);
+  setupViews(app);
+  const i18n = createI18n();
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ ok: true });
+  });
+
+  app.use(requestLogger(logger));
+  app.use(securityHeaders(config.cookieSecure));
+  app.use('/static', express.static(PUBLIC_DIR, { index: false, maxAge: '1h' }));
+  app.use('/static/vendor/chart.js', express.static(path.join(ROOT, 'node_modules/chart.js/dist'), { index: false, maxAge: '1d' }));
+  app.use(cookieParser());
+  app.use(express.json({ limit: '1mb' }));
+  app.use(languageMiddleware(i18n, config.cookieSecure));
+
+  const dashboard = createDashboard({
+    ...deps.dashboard,
+    clock,
+    logger,
+    adminPin: config.adminPin,
+    cookieSecure: config.cookieSecure,
+  });
+  app.use(dashboard.router);
+
+  app.get('/', (_req, res) => {
+    res.page('home', { title: res.locals.t('home.title') });
+  });
+
+  app.use(notFoundHandler);
+  app.use(
+    errorHandler(logger, (_req, res, status, message) => {
+      res.page('error', { title: String(status), status, message }, status);
+    }),
+  );
+  return app;
+}

@@ -1,0 +1,88 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3001),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  UPLOAD_DIR: z.string().min(1).default('./uploads'),
+  ADMIN_PIN: optionalText.pipe(z.string().regex(/^\d{4,12}$/, 'must be 4 to 12 digits').optional()),
+  AIRTABLE_API_KEY: optionalText,
+  AIRTABLE_BASE_ID: optionalText,
+  AIRTABLE_ENDPOINT_URL: optionalText.pipe(z.url().optional()),
+  JWT_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  SESSION_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  DEFAULT_ADMIN_EMAIL: z.email().default('admin@workspace.local'),
+  DEFAULT_ADMIN_PASSWORD: z.string().min(10).default('ChangeMe-2026'),
+  UPLOAD_MAX_MB: z.coerce.number().positive().max(2048).default(25),
+  UPLOAD_MAX_FILES: z.coerce.number().int().min(1).max(100).default(10),
+  COOKIE_SECURE: bool.default(false),
+  TRUST_PROXY: optionalText,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  uploadDir: string;
+  /** Undefined until the server decides: configured, or generated at start. */
+  adminPin: string | undefined;
+  airtable: { apiKey: string; baseId: string; endpointUrl: string | undefined } | undefined;
+  jwtSecret: string | undefined;
+  sessionSecret: string | undefined;
+  defaultAdmin: { email: string; password: string };
+  upload: { maxBytes: number; maxFiles: number };
+  cookieSecure: boolean;
+  trustProxy: boolean | number | string | undefined;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+function parseTrustProxy(value: string | undefined): Config['trustProxy'] {
+  if (value === undefined) return undefined;
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}
+
+/** Reads and validates the environment once; the only place in the code base that does. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const name = String(issue.path[0] ?? 'environment');
+    throw new ConfigError(`Invalid environment variable ${name}: ${issue.message}`);
+  }
+  const e = result.data;
+  const airtable =
+    e.AIRTABLE_API_KEY && e.AIRTABLE_BASE_ID
+      ? { apiKey: e.AIRTABLE_API_KEY, baseId: e.AIRTABLE_BASE_ID, endpointUrl: e.AIRTABLE_ENDPOINT_URL }
+      : undefined;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    uploadDir: path.resolve(e.UPLOAD_DIR),
+    adminPin: e.ADMIN_PIN,
+    airtable,
+    jwtSecret: e.JWT_SECRET,
+    sessionSecret: e.SESSION_SECRET,
+    defaultAdmin: { email: e.DEFAULT_ADMIN_EMAIL.toLowerCase(), password: e.DEFAULT_ADMIN_PASSWORD },
+    upload: { maxBytes: Math.round(e.UPLOAD_MAX_MB * 1024 * 1024), maxFiles: e.UPLOAD_MAX_FILES },
+    cookieSecure: e.COOKIE_SECURE,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    logLevel: e.LOG_LEVEL,
+  };
+}

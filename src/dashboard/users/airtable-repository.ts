@@ -1,0 +1,123 @@
+import Airtable from 'airtable';
+import type { FieldSet, Record as AirtableRecord, Table } from 'airtable';
+import type { NewUserRecord, UserRecord, UserRecordPatch, UserRecordStore } from './repository';
+import { StoreUnavailable } from './repository';
+
+export const USERS_TABLE = 'Users';
+
+export interface AirtableOptions {
+  apiKey: string;
+  baseId: string;
+  endpointUrl?: string;
+  /** Per HTTP request; airtable.js aborts a request that takes longer. */
+  requestTimeoutMs?: number;
+  /** Bound on a whole operation, retries of 429 answers included. */
+  deadlineMs?: number;
+}
+
+function text(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  return String(value);
+}
+
+function toRecord(record: AirtableRecord<FieldSet>): UserRecord | undefined {
+  const f = record.fields;
+  const id = Number(f.Id);
+  if (!Number.isInteger(id)) return undefined;
+  return {
+    id,
+    name: text(f.Name) ?? '',
+    pin: text(f.PIN) ?? '',
+    role: text(f.Role) ?? '',
+    allowedMuseums: text(f.AllowedMuseums),
+    allowedChannels: text(f.AllowedChannels),
+  };
+}
+
+function toFields(input: Partial<NewUserRecord> & { id?: number }): FieldSet {
+  const fields: FieldSet = {};
+  if (input.id !== undefined) fields.Id = input.id;
+  if (input.name !== undefined) fields.Name = input.name;
+  if (input.pin !== undefined) fields.PIN = input.pin;
+  if (input.role !== undefined) fields.Role = input.role;
+  if (input.allowedMuseums !== undefined) fields.AllowedMuseums = input.allowedMuseums;
+  if (input.allowedChannels !== undefined) fields.AllowedChannels = input.allowedChannels;
+  return fields;
+}
+
+/**
+ * The Users table in Airtable. Records are matched by reading the table, never by a
+ * formula built from input, so nothing a user types can reach Airtable's formula language.
+ */
+export class AirtableUserRecordStore implements UserRecordStore {
+  readonly kind = 'airtable' as const;
+  private readonly table: Table<FieldSet>;
+  private readonly deadlineMs: number;
+
+  constructor(opts: AirtableOptions) {
+    const client = new Airtable({
+      apiKey: opts.apiKey,
+      endpointUrl: opts.endpointUrl,
+      requestTimeout: opts.requestTimeoutMs ?? 5_000,
+    });
+    this.table = client.base(opts.baseId).table(USERS_TABLE);
+    this.deadlineMs = opts.deadlineMs ?? 8_000;
+  }
+
+  async list(): Promise<UserRecord[]> {
+    return (await this.rawList()).map(({ user }) => user);
+  }
+
+  async get(id: number): Promise<UserRecord | undefined> {
+    return (await this.rawList()).find(({ user }) => user.id === id)?.user;
+  }
+
+  async create(input: NewUserRecord): Promise<UserRecord> {
+    const existing = await this.rawList();
+    const id = existing.reduce((max, { user }) => Math.max(max, user.id), 0) + 1;
+    const created = await this.call(() => this.table.create(toFields({ ...input, id }), { typecast: true }));
+    const user = toRecord(created);
+    if (!user) throw new StoreUnavailable('Airtable returned a record without Id');
+    return user;
+  }
+
+  async update(id: number, patch: UserRecordPatch): Promise<UserRecord | undefined> {
+    const found = (await this.rawList()).find(({ user }) => user.id === id);
+    if (!found) return undefined;
+    const updated = await this.call(() => this.table.update(found.recordId, toFields(patch), { typecast: true }));
+    return toRecord(updated);
+  }
+
+  async delete(id: number): Promise<boolean> {
+    const found = (await this.rawList()).find(({ user }) => user.id === id);
+    if (!found) return false;
+    await this.call(() => this.table.destroy(found.recordId));
+    return true;
+  }
+
+  private async rawList(): Promise<{ recordId: string; user: UserRecord }[]> {
+    const records = await this.call(() => this.table.select({ pageSize: 100 }).all());
+    const out: { recordId: string; user: UserRecord }[] = [];
+    for (const record of records) {
+      const user = toRecord(record);
+      if (user) out.push({ recordId: record.id, user });
+    }
+    return out;
+  }
+
+  private async call<T>(operation: () => Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new StoreUnavailable(`Airtable did not answer within ${this.deadlineMs} ms`)), this.deadlineMs);
+    });
+    try {
+      return await Promise.race([operation(), deadline]);
+    } catch (err) {
+      if (err instanceof StoreUnavailable) throw err;
+      const e = err as { error?: string; statusCode?: number; message?: string };
+      throw new StoreUnavailable(`Airtable ${e.statusCode ?? ''} ${e.error ?? ''}: ${e.message ?? String(err)}`.trim(), err);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

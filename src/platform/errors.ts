@@ -1,0 +1,123 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { ZodError } from 'zod';
+import type { Logger } from './logger';
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code?: string,
+    readonly details?: object,
+  ) {
+    super(message);
+  }
+}
+
+export class BadRequest extends HttpError {
+  constructor(message = 'Bad request', code?: string, details?: object) {
+    super(400, message, code, details);
+  }
+}
+export class Unauthorized extends HttpError {
+  constructor(message = 'Not signed in', code?: string) {
+    super(401, message, code);
+  }
+}
+export class Forbidden extends HttpError {
+  constructor(message = 'Not allowed', code?: string) {
+    super(403, message, code);
+  }
+}
+export class NotFound extends HttpError {
+  constructor(message = 'Not found', code?: string) {
+    super(404, message, code);
+  }
+}
+export class MethodNotAllowed extends HttpError {
+  constructor(message = 'Method not allowed') {
+    super(405, message);
+  }
+}
+export class Conflict extends HttpError {
+  constructor(message = 'Conflict', code?: string) {
+    super(409, message, code);
+  }
+}
+export class PayloadTooLarge extends HttpError {
+  constructor(message = 'Payload too large', code?: string) {
+    super(413, message, code);
+  }
+}
+export class UnsupportedMediaType extends HttpError {
+  constructor(message = 'Unsupported media type', code?: string) {
+    super(415, message, code);
+  }
+}
+export class TooManyRequests extends HttpError {
+  constructor(message = 'Too many requests') {
+    super(429, message);
+  }
+}
+
+export interface ErrorBody {
+  error: string;
+  code?: string;
+  details?: object;
+}
+
+/** Errors raised by body-parser and friends carry `type`/`status`; map the ones clients cause. */
+function fromLibraryError(err: unknown): HttpError | undefined {
+  if (err instanceof HttpError) return err;
+  if (err instanceof ZodError) {
+    return new BadRequest('Invalid input', 'VALIDATION', { issues: err.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) });
+  }
+  if (typeof err === 'object' && err !== null) {
+    const e = err as { type?: string; status?: number; code?: string; message?: string };
+    if (e.type === 'entity.parse.failed') return new BadRequest('Malformed JSON body', 'MALFORMED_JSON');
+    if (e.type === 'entity.too.large') return new PayloadTooLarge('Request body too large');
+    if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported') return new UnsupportedMediaType('Unsupported body encoding');
+    if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
+      return new HttpError(e.status, e.message || 'Bad request');
+    }
+  }
+  return undefined;
+}
+
+export function toErrorBody(err: HttpError): ErrorBody {
+  const body: ErrorBody = { error: err.message };
+  if (err.code) body.code = err.code;
+  if (err.details) body.details = err.details;
+  return body;
+}
+
+export type ErrorPageRenderer = (req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1], status: number, message: string) => void;
+
+function wantsHtml(req: Parameters<RequestHandler>[0]): boolean {
+  if (req.path.startsWith('/api/') || req.path.startsWith('/auth/')) return false;
+  return req.method === 'GET' && req.accepts(['json', 'html']) === 'html';
+}
+
+/** The one place where errors become responses: JSON for APIs, a page for browsers. */
+export function errorHandler(logger: Logger, renderPage?: ErrorPageRenderer): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    const known = fromLibraryError(err);
+    const status = known?.status ?? 500;
+    if (status >= 500) logger.error({ err, reqId: req.id }, known ? err.message : 'unhandled error');
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const body: ErrorBody = known ? toErrorBody(known) : { error: 'Internal server error', code: 'INTERNAL' };
+    if (status >= 500) body.details = { requestId: String(req.id ?? '') };
+    if (status === 429 && !res.getHeader('Retry-After')) res.setHeader('Retry-After', '60');
+    if (renderPage && wantsHtml(req)) {
+      renderPage(req, res, status, body.error);
+      return;
+    }
+    res.status(status).json(body);
+  };
+}
+
+export const notFoundHandler: RequestHandler = () => {
+  throw new NotFound();
+};

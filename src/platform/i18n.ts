@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import i18next, { type i18n, type TFunction } from 'i18next';
+import type { RequestHandler } from 'express';
+import { LOCALES_DIR } from './paths';
+
+export const LANGUAGES = ['en', 'ar'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const LANG_COOKIE = 'lang';
+
+export function isLanguage(value: unknown): value is Language {
+  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
+}
+
+export function loadLocales(): Record<Language, Record<string, unknown>> {
+  const read = (lang: Language) => JSON.parse(fs.readFileSync(path.join(LOCALES_DIR, `${lang}.json`), 'utf8'));
+  return { en: read('en'), ar: read('ar') };
+}
+
+export function createI18n(): i18n {
+  const locales = loadLocales();
+  const instance = i18next.createInstance();
+  void instance.init({
+    initAsync: false,
+    fallbackLng: 'en',
+    supportedLngs: [...LANGUAGES],
+    resources: { en: { translation: locales.en }, ar: { translation: locales.ar } },
+    interpolation: { escapeValue: false },
+    returnNull: false,
+    showSupportNotice: false,
+  });
+  return instance;
+}
+
+export interface PageLocale {
+  lang: Language;
+  dir: 'ltr' | 'rtl';
+  t: TFunction;
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    lang: Language;
+  }
+}
+
+/**
+ * Picks the language from `?lang=` (and remembers it), else the `lang` cookie, else English,
+ * and gives the views `t`, `lang` and `dir`. EJS escapes `<%= t(...) %>`, so i18next does not.
+ */
+export function languageMiddleware(i18n: i18n, cookieSecure: boolean): RequestHandler {
+  const fixed = { en: i18n.getFixedT('en'), ar: i18n.getFixedT('ar') };
+  return (req, res, next) => {
+    const fromQuery = req.query.lang;
+    let lang: Language = 'en';
+    if (isLanguage(fromQuery)) {
+      lang = fromQuery;
+      res.cookie(LANG_COOKIE, lang, { httpOnly: false, sameSite: 'lax', secure: cookieSecure, path: '/', maxAge: 365 * 24 * 3600 * 1000 });
+    } else if (isLanguage(req.cookies?.[LANG_COOKIE])) {
+      lang = req.cookies[LANG_COOKIE];
+    }
+    req.lang = lang;
+    res.locals.lang = lang;
+    res.locals.dir = lang === 'ar' ? 'rtl' : 'ltr';
+    res.locals.t = fixed[lang];
+    res.locals.langUrl = (target: Language) => {
+      const url = new URL(req.originalUrl, 'http://localhost');
+      url.searchParams.set('lang', target);
+      return url.pathname + url.search;
+    };
+    next();
+  };
+}

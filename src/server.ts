@@ -1,0 +1,80 @@
+import path from 'node:path';
+import type { Server } from 'node:http';
+import { ConfigError, loadConfig, type Config } from './config';
+import { createApp } from './app';
+import { systemClock } from './platform/clock';
+import { createLogger } from './platform/logger';
+import { generatePin, resolveSecrets } from './platform/secrets';
+import { openDatabase } from './platform/sqlite';
+import { MemorySessionStore } from './dashboard/auth/session-store';
+import { sweepEvery } from './dashboard/auth/service';
+import { AirtableUserRecordStore } from './dashboard/users/airtable-repository';
+import { SqliteUserRecordStore } from './dashboard/users/repository';
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const logger = createLogger(config.logLevel);
+  const secrets = resolveSecrets(config.dataDir, { jwtSecret: config.jwtSecret, sessionSecret: config.sessionSecret });
+  if (!config.adminPin) {
+    config.adminPin = generatePin();
+    logger.info(`Dashboard administrator PIN for this run: ${config.adminPin} (set ADMIN_PIN to choose one)`);
+  }
+  config.jwtSecret = secrets.jwtSecret;
+  config.sessionSecret = secrets.sessionSecret;
+
+  const dashboardDb = openDatabase(path.join(config.dataDir, 'dashboard.db'), 'dashboard');
+  const users = config.airtable
+    ? new AirtableUserRecordStore({ ...config.airtable })
+    : new SqliteUserRecordStore(dashboardDb);
+  const sessions = new MemorySessionStore();
+
+  const app = createApp({ config, clock: systemClock, logger, dashboard: { users, sessions } });
+  const stopSweeping = sweepEvery(sessions, systemClock, 10 * 60 * 1000);
+
+  const server: Server = app.listen(config.port, config.host, () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    logger.info({ port, users: users.kind }, `Listening on http://localhost:${port}`);
+  });
+  server.on('error', (err) => {
+    logger.fatal({ err }, 'server failed to start');
+    process.exit(1);
+  });
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: finishing requests in flight');
+    stopSweeping();
+    const force = setTimeout(() => {
+      logger.warn('requests still open after the grace period; closing them');
+      server.closeAllConnections();
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    server.close(() => {
+      dashboardDb.close();
+      logger.info('stopped');
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+void main();
