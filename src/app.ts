@@ -12,12 +12,15 @@ import { setupViews } from './platform/views';
 import { createDashboard } from './dashboard';
 import type { SessionStore } from './dashboard/auth/session-store';
 import type { UserRecordStore } from './dashboard/users/repository';
+import type { Db } from './platform/sqlite';
+import { createWorkspace } from './workspace';
 
 export interface AppDeps {
   config: Config;
   clock: Clock;
   logger: Logger;
-  dashboard: { users: UserRecordStore; sessions: SessionStore };
+  dashboard: { db: Db; users: UserRecordStore; sessions: SessionStore };
+  workspace: { db: Db };
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -48,6 +51,7 @@ export function createApp(deps: AppDeps): Express {
     cookieSecure: config.cookieSecure,
   });
   app.use(dashboard.router);
+  app.use(createWorkspace({ db: deps.workspace.db, config, clock, logger }).router);
 
   app.get('/', (_req, res) => {
     res.page('home', { title: res.locals.t('home.title') });

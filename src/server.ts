@@ -10,6 +10,8 @@ import { MemorySessionStore } from './dashboard/auth/session-store';
 import { sweepEvery } from './dashboard/auth/service';
 import { AirtableUserRecordStore } from './dashboard/users/airtable-repository';
 import { SqliteUserRecordStore } from './dashboard/users/repository';
+import { prepareDashboard } from './dashboard/bootstrap';
+import { prepareWorkspace } from './workspace/bootstrap';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -41,8 +43,17 @@ async function main(): Promise<void> {
     ? new AirtableUserRecordStore({ ...config.airtable })
     : new SqliteUserRecordStore(dashboardDb);
   const sessions = new MemorySessionStore();
+  const workspaceDb = openDatabase(path.join(config.dataDir, 'workspace.db'), 'workspace');
+  await prepareDashboard(dashboardDb, logger);
+  await prepareWorkspace(workspaceDb, config, logger);
 
-  const app = createApp({ config, clock: systemClock, logger, dashboard: { users, sessions } });
+  const app = createApp({
+    config,
+    clock: systemClock,
+    logger,
+    dashboard: { db: dashboardDb, users, sessions },
+    workspace: { db: workspaceDb },
+  });
   const stopSweeping = sweepEvery(sessions, systemClock, 10 * 60 * 1000);
 
   const server: Server = app.listen(config.port, config.host, () => {
@@ -68,6 +79,7 @@ async function main(): Promise<void> {
     force.unref();
     server.close(() => {
       dashboardDb.close();
+      workspaceDb.close();
       logger.info('stopped');
       process.exit(0);
     });

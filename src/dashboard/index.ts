@@ -6,12 +6,14 @@ import { loadDashboardSession, requireDashboardAdmin, signedInToDashboard } from
 import { authRoutes } from './auth/routes';
 import { DashboardAuthService } from './auth/service';
 import type { SessionStore } from './auth/session-store';
+import type { Db } from '../platform/sqlite';
 import { dashboardPages } from './pages/routes';
 import type { UserRecordStore } from './users/repository';
 import { usersRoutes } from './users/routes';
 import { DashboardUsersService } from './users/service';
 
 export interface DashboardDeps {
+  db: Db;
   users: UserRecordStore;
   sessions: SessionStore;
   clock: Clock;

@@ -23,7 +23,12 @@ export function tempDir(prefix = 'museum-test-'): string {
 
 export function testConfig(env: Record<string, string> = {}): Config {
   const dir = tempDir();
-  return loadConfig({ DATA_DIR: dir, UPLOAD_DIR: path.join(dir, 'uploads'), LOG_LEVEL: 'silent', ADMIN_PIN: '999999', ...env });
+  return loadConfig({ DATA_DIR: dir, UPLOAD_DIR: path.join(dir, 'uploads'), LOG_LEVEL: 'silent',
+    ADMIN_PIN: '999999',
+    JWT_SECRET: 'test-jwt-secret-0123456789abcdef0123456789',
+    SESSION_SECRET: 'test-session-secret-0123456789abcdef012345',
+    ...env,
+   });
 }
 
 export interface TestDashboard {
@@ -32,6 +37,7 @@ export interface TestDashboard {
   users: UserRecordStore;
   sessions: MemorySessionStore;
   db: Db;
+  workspaceDb: Db;
   config: Config;
 }
 
@@ -40,11 +46,19 @@ export function buildApp(opts: { env?: Record<string, string>; users?: UserRecor
   if (opts.adminPin !== undefined) config.adminPin = opts.adminPin ?? undefined;
   const db = openDatabase(path.join(config.dataDir, 'dashboard.db'), 'dashboard');
   cleanups.push(() => db.close());
+  const workspaceDb = openDatabase(path.join(config.dataDir, 'workspace.db'), 'workspace');
+  cleanups.push(() => workspaceDb.close());
   const clock = new ManualClock();
   const users = opts.users ?? new SqliteUserRecordStore(db);
   const sessions = new MemorySessionStore();
-  const app = createApp({ config, clock, logger: createLogger('silent'), dashboard: { users, sessions } });
-  return { app, clock, users, sessions, db, config };
+  const app = createApp({
+    config,
+    clock,
+    logger: createLogger('silent'),
+    dashboard: { db, users, sessions },
+    workspace: { db: workspaceDb },
+  });
+  return { app, clock, users, sessions, db, workspaceDb, config };
 }
 
 /** The value of one cookie from a response's Set-Cookie headers. */
