@@ -1,5 +1,19 @@
 import type { Logger } from '../platform/logger';
 import type { Db } from '../platform/sqlite';
+import { demoSeasons, demoVisits } from './data/demo';
+import { SqliteSeasonRepository, SqliteVisitRepository } from './data/repository';
 
-/** First-start work for application A (demo data on an empty store), run by server.ts before it listens. */
-export async function prepareDashboard(_db: Db, _logger: Logger): Promise<void> {}
+/**
+ * First-start work for application A, run by server.ts before it listens: an empty store
+ * (no visits and no seasons) gets the demo data set, so a fresh install shows a living
+ * dashboard. A store that holds anything is left as it is; users are never touched.
+ */
+export async function prepareDashboard(db: Db, logger: Logger, today: Date = new Date()): Promise<void> {
+  const visits = new SqliteVisitRepository(db);
+  const seasons = new SqliteSeasonRepository(db);
+  if ((await visits.count()) > 0 || (await seasons.list()).length > 0) return;
+  const started = Date.now();
+  const rows = await visits.upsert(demoVisits(today));
+  for (const season of demoSeasons(today)) await seasons.create(season);
+  logger.info({ rows, ms: Date.now() - started }, 'empty dashboard store: demo visit data and seasons created');
+}

@@ -1,0 +1,247 @@
+import type { NameSet, Scan, VisitColumns, VisitRow } from './columns';
+import {
+  firstDayOfMonth,
+  formatDay,
+  intersectRanges,
+  monthIndexOf,
+  monthLabel,
+  parseDay,
+  unionRanges,
+  yearRange,
+  type DayRange,
+} from './dates';
+import { narrow, type Access } from './permissions';
+import type { Season } from './repository';
+
+/** A user's own filters as given in the query string: within a dimension any value matches. */
+export interface DataFilters {
+  museum: string[];
+  channel: string[];
+  district: string[];
+  year: number[];
+  season: number[];
+}
+
+/** What one request looks at, after the permission filter: rows pass every part. */
+export interface Selection {
+  museums: NameSet;
+  channels: NameSet;
+  districts: NameSet;
+  /** Sorted, non-overlapping; 'all' when no year or season was chosen. */
+  dates: DayRange[] | 'all';
+}
+
+export interface Totals {
+  visitors: number;
+  revenue: number;
+  /** Distinct dates with at least one matching row. */
+  days: number;
+}
+
+export interface Breakdown {
+  key: string;
+  visitors: number;
+  revenue: number;
+}
+
+export interface Summary {
+  /** First and last day of the selected dates within the data held; null when that is empty. */
+  range: { start: string; end: string } | null;
+  totals: Totals;
+  /** The same filters over the same number of days just before `range`. */
+  previous: Totals & { start: string | null; end: string | null };
+  monthly: { month: string; visitors: number; revenue: number }[];
+  byMuseum: Breakdown[];
+  byChannel: Breakdown[];
+  byDistrict: Breakdown[];
+}
+
+export interface ComparedRow {
+  key: string;
+  a: number;
+  b: number;
+  change: number;
+  /** Percent; null when `a` is 0. */
+  changePct: number | null;
+}
+
+export interface CompareSide {
+  label: string;
+  dates: DayRange[];
+}
+
+export interface Comparison {
+  a: { label: string; totals: Totals };
+  b: { label: string; totals: Totals };
+  byMuseum: ComparedRow[];
+  byChannel: ComparedRow[];
+}
+
+export interface FilterOptions {
+  museums: string[];
+  channels: string[];
+  districts: string[];
+  years: number[];
+}
+
+export function seasonRange(season: Season): DayRange {
+  return { from: parseDay(season.startDate)!, to: parseDay(season.endDate)! };
+}
+
+/**
+ * Applies the permission filter first, then the user's filters inside it. Years and seasons
+ * narrow the dates (a chosen year and a chosen season must both hold); an unknown season
+ * id covers no day.
+ */
+export function selectionOf(access: Access, filters: DataFilters, seasons: readonly Season[]): Selection {
+  const years = filters.year.length > 0 ? unionRanges(filters.year.map(yearRange)) : undefined;
+  const wanted = new Set(filters.season);
+  const inSeasons = filters.season.length > 0 ? unionRanges(seasons.filter((s) => wanted.has(s.id)).map(seasonRange)) : undefined;
+  const dates = years && inSeasons ? intersectRanges(years, inSeasons) : (years ?? inSeasons ?? 'all');
+  return {
+    museums: narrow(access.museums, filters.museum),
+    channels: narrow(access.channels, filters.channel),
+    districts: filters.district.length > 0 ? new Set(filters.district) : 'all',
+    dates,
+  };
+}
+
+/** The selected dates cut to the days the data covers. */
+function datesIn(columns: VisitColumns, dates: Selection['dates']): DayRange[] {
+  if (columns.rowCount === 0) return [];
+  const span = [{ from: columns.firstDay, to: columns.lastDay }];
+  return dates === 'all' ? span : intersectRanges(dates, span);
+}
+
+function totalsOf(scan: Scan): Totals {
+  let visitors = 0;
+  let cents = 0;
+  for (let c = 0; c < scan.visitors.length; c += 1) {
+    visitors += scan.visitors[c];
+    cents += scan.revenueCents[c];
+  }
+  return { visitors, revenue: cents / 100, days: scan.days };
+}
+
+/** Sums per value of one dimension; values without a matching row are left out. */
+function sumsBy(scan: Scan, comboCode: Uint32Array, names: readonly string[]) {
+  const visitors = new Float64Array(names.length);
+  const cents = new Float64Array(names.length);
+  const rows = new Uint32Array(names.length);
+  for (let c = 0; c < comboCode.length; c += 1) {
+    if (scan.rows[c] === 0) continue;
+    const k = comboCode[c];
+    visitors[k] += scan.visitors[c];
+    cents[k] += scan.revenueCents[c];
+    rows[k] += scan.rows[c];
+  }
+  const out = new Map<string, { visitors: number; revenue: number }>();
+  for (let k = 0; k < names.length; k += 1) {
+    if (rows[k] > 0) out.set(names[k], { visitors: visitors[k], revenue: cents[k] / 100 });
+  }
+  return out;
+}
+
+/** Largest first, then by name, so the chart and the table agree. */
+function breakdown(scan: Scan, comboCode: Uint32Array, names: readonly string[]): Breakdown[] {
+  return [...sumsBy(scan, comboCode, names)]
+    .map(([key, v]) => ({ key, ...v }))
+    .sort((x, y) => y.visitors - x.visitors || x.key.localeCompare(y.key));
+}
+
+/** Every month the selected days touch, zeros included, so the series has no holes. */
+function monthlySeries(columns: VisitColumns, ranges: readonly DayRange[], scan: Scan): Summary['monthly'] {
+  const daily = scan.daily!;
+  const months = new Map<number, { visitors: number; cents: number }>();
+  for (const range of ranges) {
+    for (let m = monthIndexOf(range.from); m <= monthIndexOf(range.to); m += 1) {
+      const from = Math.max(range.from, firstDayOfMonth(m));
+      const to = Math.min(range.to, firstDayOfMonth(m + 1) - 1);
+      let entry = months.get(m);
+      if (!entry) months.set(m, (entry = { visitors: 0, cents: 0 }));
+      for (let d = from; d <= to; d += 1) {
+        entry.visitors += daily.visitors[d - columns.firstDay];
+        entry.cents += daily.revenueCents[d - columns.firstDay];
+      }
+    }
+  }
+  return [...months]
+    .sort(([a], [b]) => a - b)
+    .map(([m, v]) => ({ month: monthLabel(m), visitors: v.visitors, revenue: v.cents / 100 }));
+}
+
+function previousPeriod(columns: VisitColumns, keep: Uint8Array, ranges: readonly DayRange[]): Summary['previous'] {
+  if (ranges.length === 0) return { start: null, end: null, visitors: 0, revenue: 0, days: 0 };
+  const start = ranges[0].from;
+  const length = ranges[ranges.length - 1].to - start + 1;
+  const before = { from: start - length, to: start - 1 };
+  return { start: formatDay(before.from), end: formatDay(before.to), ...totalsOf(columns.scan(keep, [before])) };
+}
+
+export function summarize(columns: VisitColumns, selection: Selection): Summary {
+  const keep = columns.keepMask(selection.museums, selection.channels, selection.districts);
+  const ranges = datesIn(columns, selection.dates);
+  const scan = columns.scan(keep, ranges, true);
+  return {
+    range: ranges.length > 0 ? { start: formatDay(ranges[0].from), end: formatDay(ranges[ranges.length - 1].to) } : null,
+    totals: totalsOf(scan),
+    previous: previousPeriod(columns, keep, ranges),
+    monthly: monthlySeries(columns, ranges, scan),
+    byMuseum: breakdown(scan, columns.comboMuseum, columns.museums),
+    byChannel: breakdown(scan, columns.comboChannel, columns.channels),
+    byDistrict: breakdown(scan, columns.comboDistrict, columns.districts),
+  };
+}
+
+export function percentChange(a: number, b: number): number | null {
+  return a === 0 ? null : ((b - a) / a) * 100;
+}
+
+function compareRows(scanA: Scan, scanB: Scan, comboCode: Uint32Array, names: readonly string[]): ComparedRow[] {
+  const a = sumsBy(scanA, comboCode, names);
+  const b = sumsBy(scanB, comboCode, names);
+  const keys = [...new Set([...a.keys(), ...b.keys()])].sort((x, y) => x.localeCompare(y));
+  return keys.map((key) => {
+    const va = a.get(key)?.visitors ?? 0;
+    const vb = b.get(key)?.visitors ?? 0;
+    return { key, a: va, b: vb, change: vb - va, changePct: percentChange(va, vb) };
+  });
+}
+
+/** Two periods side by side under the same filters; the selection's own dates narrow both. */
+export function compareSides(columns: VisitColumns, selection: Selection, a: CompareSide, b: CompareSide): Comparison {
+  const keep = columns.keepMask(selection.museums, selection.channels, selection.districts);
+  const scanOf = (side: CompareSide) => {
+    const dates = selection.dates === 'all' ? side.dates : intersectRanges(side.dates, selection.dates);
+    return columns.scan(keep, datesIn(columns, dates));
+  };
+  const scanA = scanOf(a);
+  const scanB = scanOf(b);
+  return {
+    a: { label: a.label, totals: totalsOf(scanA) },
+    b: { label: b.label, totals: totalsOf(scanB) },
+    byMuseum: compareRows(scanA, scanB, columns.comboMuseum, columns.museums),
+    byChannel: compareRows(scanA, scanB, columns.comboChannel, columns.channels),
+  };
+}
+
+/** Dropdown values from the permitted rows only. */
+export function filterOptions(columns: VisitColumns, access: Access): FilterOptions {
+  const keep = columns.keepMask(access.museums, access.channels, 'all');
+  const present = (comboCode: Uint32Array, names: readonly string[]) => {
+    const seen = new Uint8Array(names.length);
+    for (let c = 0; c < keep.length; c += 1) if (keep[c] === 1) seen[comboCode[c]] = 1;
+    return names.filter((_, k) => seen[k] === 1).sort((x, y) => x.localeCompare(y));
+  };
+  return {
+    museums: present(columns.comboMuseum, columns.museums),
+    channels: present(columns.comboChannel, columns.channels),
+    districts: present(columns.comboDistrict, columns.districts),
+    years: columns.years(keep),
+  };
+}
+
+export function selectedRows(columns: VisitColumns, selection: Selection): Iterable<VisitRow> {
+  const keep = columns.keepMask(selection.museums, selection.channels, selection.districts);
+  return columns.rows(keep, datesIn(columns, selection.dates));
+}

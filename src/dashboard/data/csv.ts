@@ -1,0 +1,200 @@
+import { Transform, finished, type Readable } from 'node:stream';
+import { CsvError, parse } from 'csv-parse';
+import { BadRequest, PayloadTooLarge } from '../../platform/errors';
+import type { VisitRow } from './columns';
+import { parseDay, MAX_YEAR, MIN_YEAR } from './dates';
+
+export const CSV_COLUMNS = ['date', 'museum', 'channel', 'district', 'visitors', 'revenue'] as const;
+type Column = (typeof CSV_COLUMNS)[number];
+
+/** A spreadsheet runs a cell that starts with one of these as a formula (OWASP "CSV injection"). */
+const FORMULA_START = /^[=+\-@\t\r\n]/;
+
+/** One CSV cell: neutralised against formula injection, then quoted when needed. */
+export function csvCell(value: string | number): string {
+  let text = String(value);
+  if (FORMULA_START.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function csvLine(cells: readonly (string | number)[]): string {
+  return `${cells.map(csvCell).join(',')}\r\n`;
+}
+
+/** The header line, then one line per row, in chunks of about `chunkSize` characters. */
+export function* visitsCsv(rows: Iterable<VisitRow>, chunkSize = 64 * 1024): Generator<string> {
+  let chunk = csvLine(CSV_COLUMNS);
+  for (const r of rows) {
+    chunk += csvLine([r.date, r.museum, r.channel, r.district, r.visitors, r.revenue]);
+    if (chunk.length >= chunkSize) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  if (chunk) yield chunk;
+}
+
+export interface ImportError {
+  line: number;
+  field: string;
+  message: string;
+}
+
+export const MAX_REPORTED_ERRORS = 100;
+export const MAX_VISITORS = 1_000_000_000;
+const NAME_MAX = 200;
+const VISITORS = /^\d{1,10}$/;
+const REVENUE = /^\d{1,10}(\.\d{1,2})?$/;
+
+function invalid(errors: ImportError[], truncated: boolean): BadRequest {
+  return new BadRequest(`The file was not imported: ${errors.length}${truncated ? '+' : ''} problem(s) found`, 'IMPORT_INVALID', {
+    errors,
+    truncated,
+  });
+}
+
+/** Where each expected column sits in the file, or the problems with the header line. */
+function readHeader(record: string[]): Map<Column, number> | ImportError[] {
+  const errors: ImportError[] = [];
+  const positions = new Map<Column, number>();
+  record.forEach((raw, index) => {
+    const name = raw.trim().toLowerCase();
+    if (!(CSV_COLUMNS as readonly string[]).includes(name)) {
+      errors.push({ line: 1, field: raw.slice(0, NAME_MAX) || `column ${index + 1}`, message: 'unknown column' });
+    } else if (positions.has(name as Column)) {
+      errors.push({ line: 1, field: name, message: 'column appears twice' });
+    } else {
+      positions.set(name as Column, index);
+    }
+  });
+  for (const column of CSV_COLUMNS) {
+    if (!positions.has(column)) errors.push({ line: 1, field: column, message: 'column is missing' });
+  }
+  return errors.length > 0 ? errors : positions;
+}
+
+function nameIssue(value: string): string | undefined {
+  if (value === '') return 'must not be empty';
+  if (value.length > NAME_MAX) return `must be at most ${NAME_MAX} characters`;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(value)) return 'must not contain control characters';
+  return undefined;
+}
+
+/** A valid row, or the problems of this line (several fields can be wrong at once). */
+function readRow(record: string[], line: number, at: Map<Column, number>): VisitRow | ImportError[] {
+  if (record.length !== CSV_COLUMNS.length) {
+    return [{ line, field: 'row', message: `expected ${CSV_COLUMNS.length} fields, found ${record.length}` }];
+  }
+  const cell = (column: Column) => record[at.get(column)!];
+  const errors: ImportError[] = [];
+  const date = cell('date');
+  if (parseDay(date) === undefined) {
+    errors.push({ line, field: 'date', message: `must be a real date written YYYY-MM-DD, between ${MIN_YEAR} and ${MAX_YEAR}` });
+  }
+  for (const column of ['museum', 'channel', 'district'] as const) {
+    const issue = nameIssue(cell(column));
+    if (issue) errors.push({ line, field: column, message: issue });
+  }
+  const visitors = cell('visitors');
+  if (!VISITORS.test(visitors) || Number(visitors) > MAX_VISITORS) {
+    errors.push({ line, field: 'visitors', message: `must be a whole number from 0 to ${MAX_VISITORS}` });
+  }
+  const revenue = cell('revenue');
+  if (!REVENUE.test(revenue)) {
+    errors.push({ line, field: 'revenue', message: 'must be a number of at least 0 with at most two decimals' });
+  }
+  if (errors.length > 0) return errors;
+  return {
+    date,
+    museum: cell('museum'),
+    channel: cell('channel'),
+    district: cell('district'),
+    visitors: Number(visitors),
+    revenue: Number(revenue),
+  };
+}
+
+function byteLimit(maxBytes: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      if (seen > maxBytes) done(new PayloadTooLarge(`The file is larger than ${Math.floor(maxBytes / (1024 * 1024))} MB`, 'IMPORT_TOO_LARGE'));
+      else done(null, chunk);
+    },
+  });
+}
+
+export interface ReadOptions {
+  maxBytes: number;
+  batchSize?: number;
+  /** Receives valid rows; once any line is invalid it is not called again. */
+  onBatch: (rows: VisitRow[]) => Promise<void>;
+}
+
+/**
+ * Reads visit rows from a CSV stream line by line, with memory bounded by the batch size.
+ * Resolves with the number of data lines when every line is valid; otherwise rejects with
+ * 400 IMPORT_INVALID listing the first problems by line and field. The source is never
+ * destroyed here, so an HTTP request stays able to carry the answer.
+ */
+export async function readVisitsCsv(source: Readable, opts: ReadOptions): Promise<number> {
+  const batchSize = opts.batchSize ?? 5_000;
+  const limiter = byteLimit(opts.maxBytes);
+  const parser = parse({ bom: true, trim: true, skip_empty_lines: true, relax_column_count: true, info: true, max_record_size: 64 * 1024 });
+  limiter.on('error', (err) => parser.destroy(err));
+  const stopWatching = finished(source, (err) => {
+    if (err) parser.destroy(err);
+  });
+  source.pipe(limiter).pipe(parser);
+
+  const errors: ImportError[] = [];
+  let truncated = false;
+  let header: Map<Column, number> | undefined;
+  let batch: VisitRow[] = [];
+  let count = 0;
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      if (!header) {
+        const read = readHeader(record);
+        if (Array.isArray(read)) throw invalid(read, false);
+        header = read;
+        continue;
+      }
+      const row = readRow(record, info.lines, header);
+      if (Array.isArray(row)) {
+        errors.push(...row);
+        if (errors.length > MAX_REPORTED_ERRORS) {
+          truncated = true;
+          break;
+        }
+        continue;
+      }
+      count += 1;
+      if (errors.length > 0) continue;
+      batch.push(row);
+      if (batch.length >= batchSize) {
+        await opts.onBatch(batch);
+        batch = [];
+      }
+    }
+  } catch (err) {
+    if (err instanceof CsvError) {
+      const line = typeof err.lines === 'number' ? err.lines : 0;
+      errors.push({ line, field: 'row', message: err.message });
+    } else {
+      throw err;
+    }
+  } finally {
+    stopWatching();
+    source.unpipe(limiter);
+    parser.destroy();
+  }
+  if (!header && errors.length === 0) {
+    errors.push({ line: 1, field: 'header', message: `the file is empty; its first line must be ${CSV_COLUMNS.join(',')}` });
+  }
+  if (errors.length > 0) throw invalid(errors.slice(0, MAX_REPORTED_ERRORS), truncated);
+  if (batch.length > 0) await opts.onBatch(batch);
+  return count;
+}

@@ -1,0 +1,84 @@
+/** A calendar date as the number of days since 1970-01-01 (UTC), so ranges are plain integers. */
+export type Day = number;
+
+/** An inclusive range of days. */
+export interface DayRange {
+  from: Day;
+  to: Day;
+}
+
+const DAY_MS = 86_400_000;
+export const MIN_YEAR = 1900;
+export const MAX_YEAR = 2100;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** The day of a `YYYY-MM-DD` text, or undefined when it is not a real date between MIN_YEAR and MAX_YEAR. */
+export function parseDay(text: string): Day | undefined {
+  const m = ISO_DATE.exec(text);
+  if (!m) return undefined;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  if (year < MIN_YEAR || year > MAX_YEAR || month < 1 || month > 12 || day < 1) return undefined;
+  const ms = Date.UTC(year, month - 1, day);
+  if (new Date(ms).getUTCDate() !== day) return undefined;
+  return ms / DAY_MS;
+}
+
+export function formatDay(day: Day): string {
+  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+}
+
+export function dayOf(date: Date): Day {
+  return Math.floor(date.getTime() / DAY_MS);
+}
+
+export function yearOf(day: Day): number {
+  return new Date(day * DAY_MS).getUTCFullYear();
+}
+
+/** Months since year 0, so consecutive months are consecutive integers. */
+export function monthIndexOf(day: Day): number {
+  const d = new Date(day * DAY_MS);
+  return d.getUTCFullYear() * 12 + d.getUTCMonth();
+}
+
+export function monthLabel(monthIndex: number): string {
+  const year = Math.floor(monthIndex / 12);
+  return `${String(year).padStart(4, '0')}-${String((monthIndex % 12) + 1).padStart(2, '0')}`;
+}
+
+export function firstDayOfMonth(monthIndex: number): Day {
+  return Date.UTC(Math.floor(monthIndex / 12), monthIndex % 12, 1) / DAY_MS;
+}
+
+export function yearRange(year: number): DayRange {
+  return { from: Date.UTC(year, 0, 1) / DAY_MS, to: Date.UTC(year, 11, 31) / DAY_MS };
+}
+
+/** Sorted, non-overlapping ranges covering the same days as the input. */
+export function unionRanges(ranges: readonly DayRange[]): DayRange[] {
+  const sorted = [...ranges].sort((a, b) => a.from - b.from);
+  const out: DayRange[] = [];
+  for (const r of sorted) {
+    const last = out[out.length - 1];
+    if (last && r.from <= last.to + 1) last.to = Math.max(last.to, r.to);
+    else out.push({ ...r });
+  }
+  return out;
+}
+
+/** The days in both lists; both must be sorted and non-overlapping (as unionRanges gives). */
+export function intersectRanges(a: readonly DayRange[], b: readonly DayRange[]): DayRange[] {
+  const out: DayRange[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const from = Math.max(a[i].from, b[j].from);
+    const to = Math.min(a[i].to, b[j].to);
+    if (from <= to) out.push({ from, to });
+    if (a[i].to < b[j].to) i += 1;
+    else j += 1;
+  }
+  return out;
+}

@@ -1,0 +1,151 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { Router, type Request, type RequestHandler } from 'express';
+import { z } from 'zod';
+import { idParam, validated } from '../../platform/validate';
+import { requireDashboardAdmin } from '../auth/middleware';
+import type { DashboardSession } from '../auth/session-store';
+import type { DataFilters } from './aggregate';
+import { MAX_YEAR, MIN_YEAR, parseDay } from './dates';
+import type { DashboardDataService, Period } from './service';
+import { currentImport, receiveCsv } from './upload';
+
+const MAX_VALUES = 500;
+
+/** A repeatable query parameter: one value or several; empty values (`museum=`) mean "not given". */
+function repeatable<T extends z.ZodType>(item: T) {
+  return z.preprocess(
+    (value) => (value === undefined ? [] : (Array.isArray(value) ? value : [value]).filter((v) => v !== '')),
+    z.array(item).max(MAX_VALUES),
+  );
+}
+
+const name = z.string().max(200);
+const year = z
+  .string()
+  .regex(/^\d{4}$/, 'must be a year like 2025')
+  .transform(Number)
+  .refine((y) => y >= MIN_YEAR && y <= MAX_YEAR, `must be between ${MIN_YEAR} and ${MAX_YEAR}`);
+const seasonId = z.string().regex(/^[1-9]\d{0,9}$/, 'must be a season id').transform(Number);
+
+const filterFields = {
+  museum: repeatable(name),
+  channel: repeatable(name),
+  district: repeatable(name),
+  year: repeatable(year),
+  season: repeatable(seasonId),
+  /** Read by the language middleware; allowed so page URLs can be passed on whole. */
+  lang: z.string().optional(),
+};
+const filtersQuery = z.strictObject(filterFields);
+
+const period = z.union([
+  year.transform((y): Period => ({ year: y })),
+  z
+    .string()
+    .regex(/^season:[1-9]\d{0,9}$/, 'must be a year like 2025 or season:<id>')
+    .transform((v): Period => ({ seasonId: Number(v.slice('season:'.length)) })),
+]);
+const compareQuery = z.strictObject({ ...filterFields, a: period, b: period });
+const noQuery = z.strictObject({ lang: z.string().optional() });
+
+const isoDate = z.string().refine((v) => parseDay(v) !== undefined, `must be a date written YYYY-MM-DD, between ${MIN_YEAR} and ${MAX_YEAR}`);
+const seasonName = z.string().trim().min(1, 'name is required').max(200);
+const seasonBody = z.strictObject({ name: seasonName, startDate: isoDate, endDate: isoDate });
+const seasonPatch = z
+  .strictObject({ name: seasonName.optional(), startDate: isoDate.optional(), endDate: isoDate.optional() })
+  .refine((b) => Object.keys(b).length > 0, 'nothing to change');
+
+function filtersOf(query: z.output<typeof filtersQuery>): DataFilters {
+  return { museum: query.museum, channel: query.channel, district: query.district, year: query.year, season: query.season };
+}
+
+/** Mounted behind the dashboard session, so there always is one here. */
+function viewer(req: Request): DashboardSession {
+  return req.dashboard!.session;
+}
+
+/** Figures differ per user: never kept by a shared cache. */
+const privateAnswer: RequestHandler = (_req, res, next) => {
+  res.set('Cache-Control', 'private, no-store');
+  next();
+};
+
+/** `/api/dashboard`: mounted behind the dashboard session and the same-origin check. */
+export function dashboardDataRoutes(data: DashboardDataService) {
+  const router = Router();
+  router.use(privateAnswer);
+
+  router.get(
+    '/filters',
+    validated({ query: noQuery }, async (_input, req, res) => {
+      res.json(await data.filters(viewer(req)));
+    }),
+  );
+
+  router.get(
+    '/summary',
+    validated({ query: filtersQuery }, async ({ query }, req, res) => {
+      res.json(await data.summary(viewer(req), filtersOf(query)));
+    }),
+  );
+
+  router.get(
+    '/compare',
+    validated({ query: compareQuery }, async ({ query }, req, res) => {
+      res.json(await data.compare(viewer(req), filtersOf(query), query.a, query.b));
+    }),
+  );
+
+  router.get(
+    '/export.csv',
+    validated({ query: filtersQuery }, async ({ query }, req, res) => {
+      const chunks = await data.exportCsv(viewer(req), filtersOf(query));
+      res.type('text/csv; charset=utf-8');
+      res.attachment('visits.csv');
+      await pipeline(Readable.from(chunks), res);
+    }),
+  );
+
+  router.post('/import', requireDashboardAdmin, receiveCsv(data), async (_req, res) => {
+    res.json(await currentImport(res).commit());
+  });
+
+  return router;
+}
+
+/** `/api/seasons`: any dashboard session reads, administrators write. */
+export function seasonsRoutes(data: DashboardDataService) {
+  const router = Router();
+
+  router.get('/', async (_req, res) => {
+    res.json({ seasons: await data.listSeasons() });
+  });
+
+  router.post(
+    '/',
+    requireDashboardAdmin,
+    validated({ body: seasonBody }, async ({ body }, _req, res) => {
+      res.status(201).json({ season: await data.createSeason(body) });
+    }),
+  );
+
+  router.patch(
+    '/:id',
+    requireDashboardAdmin,
+    validated({ params: idParam, body: seasonPatch }, async ({ params, body }, _req, res) => {
+      res.json({ season: await data.updateSeason(params.id, body) });
+    }),
+  );
+
+  router.delete(
+    '/:id',
+    requireDashboardAdmin,
+    validated({ params: idParam }, async ({ params }, _req, res) => {
+      await data.deleteSeason(params.id);
+      res.json({ ok: true });
+    }),
+  );
+
+  return router;
+}

@@ -1,0 +1,218 @@
+import type { Readable } from 'node:stream';
+import { BadRequest, Conflict, NotFound } from '../../platform/errors';
+import type { Logger } from '../../platform/logger';
+import type { DashboardSession } from '../auth/session-store';
+import {
+  compareSides,
+  filterOptions,
+  selectedRows,
+  selectionOf,
+  seasonRange,
+  summarize,
+  type CompareSide,
+  type Comparison,
+  type DataFilters,
+  type Summary,
+} from './aggregate';
+import { ColumnsBuilder, type VisitColumns } from './columns';
+import { visitsCsv, readVisitsCsv } from './csv';
+import { parseDay, yearRange } from './dates';
+import { accessOf, isRestricted } from './permissions';
+import type { NewSeason, Season, SeasonRepository, VisitRepository } from './repository';
+
+/** One side of a comparison: a calendar year or a season. */
+export type Period = { year: number } | { seasonId: number };
+
+export interface FiltersView {
+  museums: string[];
+  channels: string[];
+  years: number[];
+  districts: string[];
+  seasons: Season[];
+  /** How much of the data the session sees, so a page can say "2 of 6 museums". */
+  access: {
+    museums: { visible: number; total: number };
+    channels: { visible: number; total: number };
+    restricted: boolean;
+  };
+}
+
+/** 256 MiB: a few million rows, far above a year of daily figures. */
+export const DEFAULT_IMPORT_MAX_BYTES = 256 * 1024 * 1024;
+
+export interface DataServiceDeps {
+  visits: VisitRepository;
+  seasons: SeasonRepository;
+  logger: Logger;
+  importMaxBytes?: number;
+}
+
+type Viewer = Pick<DashboardSession, 'role' | 'allowedMuseums' | 'allowedChannels'>;
+
+/** An import between upload and commit; holds the one import slot until it ends either way. */
+export class CsvImport {
+  private rows = 0;
+  private ended = false;
+
+  constructor(
+    private readonly service: DashboardDataService,
+    private readonly visits: VisitRepository,
+    private readonly maxBytes: number,
+    private readonly release: () => void,
+  ) {}
+
+  /** Reads and checks the whole file into the staging area; visits are not touched yet. */
+  async stage(source: Readable): Promise<void> {
+    await this.visits.clearStaging();
+    this.rows = await readVisitsCsv(source, { maxBytes: this.maxBytes, onBatch: (rows) => this.visits.stage(rows) });
+  }
+
+  /** Moves the staged rows into visits in one transaction, then refreshes the in-memory copy. */
+  async commit(): Promise<{ imported: number }> {
+    if (this.ended) throw new Conflict('This import has already ended');
+    this.ended = true;
+    try {
+      await this.visits.commitStaged();
+    } finally {
+      this.release();
+    }
+    await this.service.refresh();
+    return { imported: this.rows };
+  }
+
+  /** Drops whatever was staged; does nothing once the import has ended. */
+  async discard(): Promise<void> {
+    if (this.ended) return;
+    this.ended = true;
+    try {
+      await this.visits.clearStaging();
+    } finally {
+      this.release();
+    }
+  }
+}
+
+/**
+ * The dashboard's data: every read applies the session's permission filter before the
+ * user's own filters. Aggregations run on an in-memory columnar copy of the visits, which
+ * follows the store's version: rebuilt after an import here, or when another process wrote.
+ */
+export class DashboardDataService {
+  private columns: { version: number; ready: Promise<VisitColumns> } | undefined;
+  private importing = false;
+  readonly importMaxBytes: number;
+
+  constructor(private readonly deps: DataServiceDeps) {
+    this.importMaxBytes = deps.importMaxBytes ?? DEFAULT_IMPORT_MAX_BYTES;
+  }
+
+  async filters(viewer: Viewer): Promise<FiltersView> {
+    const [columns, seasons] = await Promise.all([this.current(), this.deps.seasons.list()]);
+    const access = accessOf(viewer);
+    const options = filterOptions(columns, access);
+    return {
+      museums: options.museums,
+      channels: options.channels,
+      years: options.years,
+      districts: options.districts,
+      seasons,
+      access: {
+        museums: { visible: options.museums.length, total: columns.museums.length },
+        channels: { visible: options.channels.length, total: columns.channels.length },
+        restricted: isRestricted(access),
+      },
+    };
+  }
+
+  async summary(viewer: Viewer, filters: DataFilters): Promise<Summary> {
+    const [columns, seasons] = await Promise.all([this.current(), this.deps.seasons.list()]);
+    return summarize(columns, selectionOf(accessOf(viewer), filters, seasons));
+  }
+
+  async compare(viewer: Viewer, filters: DataFilters, a: Period, b: Period): Promise<Comparison> {
+    const [columns, seasons] = await Promise.all([this.current(), this.deps.seasons.list()]);
+    const side = (period: Period): CompareSide => {
+      if ('year' in period) return { label: String(period.year), dates: [yearRange(period.year)] };
+      const season = seasons.find((s) => s.id === period.seasonId);
+      if (!season) throw new NotFound(`No season with id ${period.seasonId}`);
+      return { label: season.name, dates: [seasonRange(season)] };
+    };
+    return compareSides(columns, selectionOf(accessOf(viewer), filters, seasons), side(a), side(b));
+  }
+
+  /** The CSV text of exactly the rows the summary would count, in chunks. */
+  async exportCsv(viewer: Viewer, filters: DataFilters): Promise<Iterable<string>> {
+    const [columns, seasons] = await Promise.all([this.current(), this.deps.seasons.list()]);
+    return visitsCsv(selectedRows(columns, selectionOf(accessOf(viewer), filters, seasons)));
+  }
+
+  /** Takes the one import slot: imports run one at a time because they share the staging area. */
+  startImport(): CsvImport {
+    if (this.importing) throw new Conflict('Another import is running; try again when it has finished', 'IMPORT_RUNNING');
+    this.importing = true;
+    return new CsvImport(this, this.deps.visits, this.importMaxBytes, () => {
+      this.importing = false;
+    });
+  }
+
+  /** Rebuilds the in-memory copy from the store now. */
+  async refresh(): Promise<void> {
+    const version = await this.deps.visits.version();
+    const ready = this.build();
+    this.columns = { version, ready };
+    await ready;
+  }
+
+  async listSeasons(): Promise<Season[]> {
+    return this.deps.seasons.list();
+  }
+
+  async createSeason(input: NewSeason): Promise<Season> {
+    return this.deps.seasons.create(checkedSeason(input));
+  }
+
+  async updateSeason(id: number, change: Partial<NewSeason>): Promise<Season> {
+    const current = await this.deps.seasons.get(id);
+    if (!current) throw new NotFound('No such season');
+    const updated = await this.deps.seasons.update(id, checkedSeason({ ...current, ...change }));
+    if (!updated) throw new NotFound('No such season');
+    return updated;
+  }
+
+  async deleteSeason(id: number): Promise<void> {
+    if (!(await this.deps.seasons.delete(id))) throw new NotFound('No such season');
+  }
+
+  /** The copy matching the store's current version, building it when it is missing or stale. */
+  private async current(): Promise<VisitColumns> {
+    const version = await this.deps.visits.version();
+    if (!this.columns || this.columns.version !== version) {
+      const ready = this.build();
+      this.columns = { version, ready };
+      ready.catch(() => {
+        if (this.columns?.ready === ready) this.columns = undefined;
+      });
+    }
+    return this.columns.ready;
+  }
+
+  private async build(): Promise<VisitColumns> {
+    const started = Date.now();
+    const builder = new ColumnsBuilder(await this.deps.visits.count());
+    await this.deps.visits.scan((rows) => {
+      for (const row of rows) builder.add(row);
+    });
+    const columns = builder.finish();
+    this.deps.logger.info({ rows: columns.rowCount, ms: Date.now() - started }, 'dashboard visits loaded into memory');
+    return columns;
+  }
+}
+
+function checkedSeason(season: NewSeason): NewSeason {
+  if (parseDay(season.endDate)! < parseDay(season.startDate)!) {
+    throw new BadRequest('The end date must not be before the start date', 'SEASON_DATES', {
+      issues: [{ path: 'body.endDate', message: 'must not be before startDate' }],
+    });
+  }
+  return { name: season.name, startDate: season.startDate, endDate: season.endDate };
+}

@@ -1,0 +1,67 @@
+import type { RequestHandler, Response } from 'express';
+import multer, { MulterError, type StorageEngine } from 'multer';
+import { BadRequest, HttpError, PayloadTooLarge, UnsupportedMediaType } from '../../platform/errors';
+import type { CsvImport, DashboardDataService } from './service';
+
+/** Messages of busboy's errors, all caused by a malformed multipart body. */
+const MALFORMED_MULTIPART = /^(Malformed|Missing Content-Type|Multipart: Boundary not found|Unexpected end of)/;
+
+/** A multer storage engine that stages the file's rows instead of keeping its bytes. */
+function stagingStorage(job: CsvImport): StorageEngine {
+  return {
+    _handleFile(_req, file, done) {
+      job.stage(file.stream).then(() => done(null, {}), done);
+    },
+    _removeFile(_req, _file, done) {
+      done(null);
+    },
+  };
+}
+
+function uploadError(err: unknown): unknown {
+  if (err instanceof HttpError) return err;
+  if (err instanceof MulterError) {
+    if (err.code === 'LIMIT_FILE_SIZE') return new PayloadTooLarge('The file is too large', 'IMPORT_TOO_LARGE');
+    return new BadRequest(`Upload refused: ${err.message}; send one file in the field "file"`, 'IMPORT_UPLOAD');
+  }
+  if (err instanceof Error && MALFORMED_MULTIPART.test(err.message)) return new BadRequest(`Malformed upload: ${err.message}`, 'IMPORT_UPLOAD');
+  return err;
+}
+
+export function currentImport(res: Response): CsvImport {
+  return res.locals.csvImport as CsvImport;
+}
+
+/**
+ * Receives an import and stages its rows while they stream in: a `text/csv` body is read
+ * straight from the request, a multipart body from its field `file`. Whatever happens
+ * next, the staged rows are dropped when the response ends without a commit.
+ */
+export function receiveCsv(data: DashboardDataService): RequestHandler {
+  const maxBytes = data.importMaxBytes;
+  return async (req, res, next) => {
+    const type = (req.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+    if (type !== 'text/csv' && type !== 'multipart/form-data') {
+      throw new UnsupportedMediaType('Send the file as text/csv, or as multipart/form-data in the field "file"', 'IMPORT_TYPE');
+    }
+    const declared = Number(req.get('content-length') ?? 0);
+    if (declared > maxBytes) throw new PayloadTooLarge(`The file is larger than ${Math.floor(maxBytes / (1024 * 1024))} MB`, 'IMPORT_TOO_LARGE');
+
+    const job = data.startImport();
+    res.locals.csvImport = job;
+    res.on('close', () => {
+      job.discard().catch((err: unknown) => req.log.error({ err }, 'could not drop the rows of an unfinished import'));
+    });
+
+    if (type === 'text/csv') {
+      await job.stage(req);
+      return next();
+    }
+    const upload = multer({ storage: stagingStorage(job), limits: { files: 1, fields: 10, fieldSize: 1024, parts: 12 } }).single('file');
+    upload(req, res, (err?: unknown) => {
+      if (err) return next(uploadError(err));
+      if (!req.file) return next(new BadRequest('Send the CSV file in the field "file"', 'IMPORT_UPLOAD'));
+      next();
+    });
+  };
+}
