@@ -59,7 +59,9 @@ function parseTrustProxy(value: string | undefined): Config['trustProxy'] {
 
 /** Reads and validates the environment once; the only place in the code base that does. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const result = schema.safeParse(env);
+  // A blank variable (`PORT=` in a copied .env.example) means unset; coerced, it would be PORT 0.
+  const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value === undefined || value.trim() !== ''));
+  const result = schema.safeParse(given);
   if (!result.success) {
     const issue = result.error.issues[0];
     const name = String(issue.path[0] ?? 'environment');

@@ -67,6 +67,13 @@ async function main(): Promise<void> {
   });
 
   let stopping = false;
+  // A keep-alive connection whose request was in flight at the signal would otherwise hold
+  // the close open until its idle timeout once that request is answered.
+  server.on('request', (_req, res) => {
+    res.on('finish', () => {
+      if (stopping) server.closeIdleConnections();
+    });
+  });
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;

@@ -15,8 +15,9 @@ const REDACT = [
   '*.token',
 ];
 
-export function createLogger(level: string): Logger {
-  return pino({ level, redact: { paths: REDACT, censor: '[redacted]' } });
+/** Logs JSON lines to stdout, or to `destination` (tests read what was logged). */
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+  return pino({ level, redact: { paths: REDACT, censor: '[redacted]' } }, destination);
 }
 
 export function requestLogger(logger: Logger) {

@@ -42,5 +42,5 @@ export function validated<S extends Schemas>(
   };
 }
 
-/** Path ids are positive integers; anything else is simply not found. */
+/** Path ids are positive integers; anything else is bad input (400); an unknown one is the route's 404. */
 export const idParam = z.object({ id: z.string().regex(/^[1-9]\d{0,15}$/).transform(Number) });

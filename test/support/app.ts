@@ -5,7 +5,7 @@ import { afterEach } from 'vitest';
 import { createApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import { ManualClock } from '../../src/platform/clock';
-import { createLogger } from '../../src/platform/logger';
+import { createLogger, type Logger } from '../../src/platform/logger';
 import { openDatabase, type Db } from '../../src/platform/sqlite';
 import { MemorySessionStore } from '../../src/dashboard/auth/session-store';
 import { SqliteUserRecordStore, type UserRecordStore } from '../../src/dashboard/users/repository';
@@ -41,7 +41,9 @@ export interface TestDashboard {
   config: Config;
 }
 
-export function buildApp(opts: { env?: Record<string, string>; users?: UserRecordStore; adminPin?: string | null } = {}): TestDashboard {
+export function buildApp(
+  opts: { env?: Record<string, string>; users?: UserRecordStore; adminPin?: string | null; logger?: Logger } = {},
+): TestDashboard {
   const config = testConfig(opts.env);
   if (opts.adminPin !== undefined) config.adminPin = opts.adminPin ?? undefined;
   const db = openDatabase(path.join(config.dataDir, 'dashboard.db'), 'dashboard');
@@ -54,7 +56,7 @@ export function buildApp(opts: { env?: Record<string, string>; users?: UserRecor
   const app = createApp({
     config,
     clock,
-    logger: createLogger('silent'),
+    logger: opts.logger ?? createLogger('silent'),
     dashboard: { db, users, sessions },
     workspace: { db: workspaceDb },
   });

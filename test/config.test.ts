@@ -1,0 +1,143 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config';
+
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return err as ConfigError;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig defaults (DESIGN.md §3)', () => {
+  it('when nothing is set, then every default of the table applies', () => {
+    expect(loadConfig({})).toEqual({
+      port: 3001,
+      host: '0.0.0.0',
+      dataDir: path.resolve('./data'),
+      uploadDir: path.resolve('./uploads'),
+      adminPin: undefined,
+      airtable: undefined,
+      jwtSecret: undefined,
+      sessionSecret: undefined,
+      defaultAdmin: { email: 'admin@workspace.local', password: 'ChangeMe-2026' },
+      upload: { maxBytes: 25 * 1024 * 1024, maxFiles: 10 },
+      cookieSecure: false,
+      trustProxy: undefined,
+      logLevel: 'info',
+    });
+  });
+
+  it('when the variables are blank, as in a copied .env.example, then they count as unset', () => {
+    const config = loadConfig({ ADMIN_PIN: '', AIRTABLE_API_KEY: '', AIRTABLE_BASE_ID: ' ', AIRTABLE_ENDPOINT_URL: '', JWT_SECRET: '', SESSION_SECRET: '', TRUST_PROXY: '' });
+    expect(config.adminPin).toBeUndefined();
+    expect(config.airtable).toBeUndefined();
+    expect(config.jwtSecret).toBeUndefined();
+    expect(config.sessionSecret).toBeUndefined();
+    expect(config.trustProxy).toBeUndefined();
+  });
+
+  it('when PORT or another defaulted variable is blank, then its default applies (not port 0)', () => {
+    const config = loadConfig({ PORT: '', HOST: ' ', LOG_LEVEL: '', COOKIE_SECURE: '', UPLOAD_MAX_MB: '' });
+    expect(config).toMatchObject({ port: 3001, host: '0.0.0.0', logLevel: 'info', cookieSecure: false, upload: { maxBytes: 25 * 1024 * 1024 } });
+  });
+
+  it('when values are given, then they are parsed into the typed config', () => {
+    const config = loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: '/tmp/museum-data',
+      UPLOAD_DIR: 'files',
+      ADMIN_PIN: '0042',
+      JWT_SECRET: 'j'.repeat(32),
+      SESSION_SECRET: 's'.repeat(40),
+      DEFAULT_ADMIN_EMAIL: 'Boss@Example.org',
+      DEFAULT_ADMIN_PASSWORD: 'a-long-password',
+      UPLOAD_MAX_MB: '1.5',
+      UPLOAD_MAX_FILES: '3',
+      COOKIE_SECURE: 'true',
+      TRUST_PROXY: '1',
+      LOG_LEVEL: 'warn',
+    });
+    expect(config).toMatchObject({
+      port: 0,
+      host: '127.0.0.1',
+      dataDir: '/tmp/museum-data',
+      uploadDir: path.resolve('files'),
+      adminPin: '0042',
+      jwtSecret: 'j'.repeat(32),
+      sessionSecret: 's'.repeat(40),
+      defaultAdmin: { email: 'boss@example.org', password: 'a-long-password' },
+      upload: { maxBytes: 1.5 * 1024 * 1024, maxFiles: 3 },
+      cookieSecure: true,
+      trustProxy: 1,
+      logLevel: 'warn',
+    });
+  });
+
+  it.each([
+    ['true', true],
+    ['false', false],
+    ['2', 2],
+    ['loopback', 'loopback'],
+  ])('when TRUST_PROXY is %s, then Express gets %s', (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toBe(expected);
+  });
+});
+
+describe('loadConfig bad values', () => {
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '80.5'],
+    ['LOG_LEVEL', 'loud'],
+    ['UPLOAD_MAX_MB', '-1'],
+    ['UPLOAD_MAX_MB', '0'],
+    ['UPLOAD_MAX_FILES', 'many'],
+    ['COOKIE_SECURE', 'maybe'],
+    ['ADMIN_PIN', '12ab'],
+    ['ADMIN_PIN', '123'],
+    ['ADMIN_PIN', '1234567890123'],
+    ['JWT_SECRET', 'short'],
+    ['SESSION_SECRET', 'short'],
+    ['AIRTABLE_ENDPOINT_URL', 'not a url'],
+    ['DEFAULT_ADMIN_EMAIL', 'nobody'],
+    ['DEFAULT_ADMIN_PASSWORD', 'short'],
+  ])('when %s=%s, then ConfigError on one line naming the variable', (name, value) => {
+    const err = configError({ [name]: value });
+    expect(err.message).toContain(name);
+    expect(err.message).not.toContain('\n');
+  });
+
+  it('when several values are bad, then the message still names one variable on one line', () => {
+    const err = configError({ PORT: 'abc', LOG_LEVEL: 'loud' });
+    expect(err.message).toMatch(/PORT|LOG_LEVEL/);
+    expect(err.message).not.toContain('\n');
+  });
+});
+
+describe('loadConfig Airtable selection', () => {
+  it('when both key and base are set, then Airtable is selected with the endpoint', () => {
+    expect(loadConfig({ AIRTABLE_API_KEY: 'patKEY', AIRTABLE_BASE_ID: 'appBASE', AIRTABLE_ENDPOINT_URL: 'http://127.0.0.1:9999' }).airtable).toEqual({
+      apiKey: 'patKEY',
+      baseId: 'appBASE',
+      endpointUrl: 'http://127.0.0.1:9999',
+    });
+  });
+
+  it("when no endpoint is set, then the client's own default is left in place", () => {
+    expect(loadConfig({ AIRTABLE_API_KEY: 'patKEY', AIRTABLE_BASE_ID: 'appBASE' }).airtable).toEqual({ apiKey: 'patKEY', baseId: 'appBASE', endpointUrl: undefined });
+  });
+
+  it.each([
+    ['only the key', { AIRTABLE_API_KEY: 'patKEY' }],
+    ['only the base', { AIRTABLE_BASE_ID: 'appBASE' }],
+    ['the key and a blank base', { AIRTABLE_API_KEY: 'patKEY', AIRTABLE_BASE_ID: '   ' }],
+    ['only the endpoint', { AIRTABLE_ENDPOINT_URL: 'http://127.0.0.1:9999' }],
+  ])('when %s is set, then the embedded SQLite store stays selected', (_label, env) => {
+    expect(loadConfig(env).airtable).toBeUndefined();
+  });
+});

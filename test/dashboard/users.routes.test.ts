@@ -1,0 +1,389 @@
+import request from 'supertest';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { AirtableUserRecordStore } from '../../src/dashboard/users/airtable-repository';
+import type { NewUserRecord, UserRecordStore } from '../../src/dashboard/users/repository';
+import { refusedUrl, startEmulatorForTest } from '../support/airtable-emulator';
+import { buildApp, cookieFrom, type TestDashboard } from '../support/app';
+import { serve } from '../support/browser';
+
+const ADMIN = '999999';
+type Method = 'get' | 'post' | 'patch' | 'delete';
+const EVERY_ROUTE: [Method, string][] = [
+  ['get', '/api/users'],
+  ['post', '/api/users'],
+  ['patch', '/api/users/1'],
+  ['delete', '/api/users/1'],
+];
+
+/**
+ * The app served on a real loopback port, because the CSRF check compares Origin with the
+ * Host the client used: `origin` is that own origin (http://127.0.0.1:<port>).
+ */
+async function served(t: TestDashboard) {
+  const server = await serve(t.app);
+  onTestFinished(server.close);
+  const origin = server.url;
+
+  async function signIn(pin: string): Promise<string> {
+    const res = await request(origin).post('/auth/login').send({ pin });
+    expect(res.status, `sign-in with ${pin}`).toBe(200);
+    return `service_session=${cookieFrom(res, 'service_session')}`;
+  }
+
+  return {
+    origin,
+    users: t.users,
+    signIn,
+    /** A request from the server's own pages: the session cookie (if any) and the own Origin. */
+    call(method: Method, path: string, cookie?: string) {
+      const req = request(origin)[method](path).set('Origin', origin);
+      return cookie ? req.set('Cookie', cookie) : req;
+    },
+    /** Everything the session behind a cookie reports. */
+    async check(cookie: string) {
+      return (await request(origin).get('/auth/check').set('Cookie', cookie)).body;
+    },
+    async addUser(fields: Partial<NewUserRecord> & { pin: string }) {
+      return t.users.create({ name: 'Someone', role: 'viewer', allowedMuseums: '[]', allowedChannels: '[]', ...fields });
+    },
+  };
+}
+
+const stores: { store: string; build: () => Promise<TestDashboard> }[] = [
+  { store: 'SQLite', build: async () => buildApp() },
+  {
+    store: 'Airtable',
+    build: async () => {
+      const emulator = await startEmulatorForTest({ maxPageSize: 2 });
+      return buildApp({ users: new AirtableUserRecordStore({ ...emulator.clientOptions, requestTimeoutMs: 2_000, deadlineMs: 5_000 }) });
+    },
+  },
+];
+
+describe.each(stores)('users API on the $store store', ({ build }) => {
+  const setup = async () => served(await build());
+
+  describe('who may call it', () => {
+    it.each(EVERY_ROUTE)('when %s %s comes without a session, then 401', async (method, path) => {
+      const s = await setup();
+      const res = await s.call(method, path).send(method === 'get' || method === 'delete' ? undefined : { name: 'X' });
+      expect(res.status).toBe(401);
+      expect(typeof res.body.error).toBe('string');
+    });
+
+    it.each(EVERY_ROUTE)('when a viewer calls %s %s, then 403 and nothing changes', async (method, path) => {
+      const s = await setup();
+      const viewer = await s.addUser({ pin: '4444', name: 'Vera' });
+      const cookie = await s.signIn('4444');
+      const body = method === 'post' ? { name: 'New', pin: '5678', role: 'admin' } : method === 'patch' ? { role: 'admin' } : undefined;
+      const res = await s.call(method, path.replace('1', String(viewer.id)), cookie).send(body);
+      expect(res.status).toBe(403);
+      expect(typeof res.body.error).toBe('string');
+      expect(await s.users.list()).toEqual([viewer]);
+    });
+
+    it('when the session has expired, then 401', async () => {
+      const t = await build();
+      const s = await served(t);
+      const admin = await s.signIn(ADMIN);
+      t.clock.advance(7 * 24 * 3600 * 1000 + 1);
+      expect((await s.call('get', '/api/users', admin)).status).toBe(401);
+    });
+  });
+
+  describe('GET /api/users', () => {
+    it('when users exist, then {users:[{id,name,role,allowedMuseums,allowedChannels}]} with lists parsed and no PIN', async () => {
+      const s = await setup();
+      const a = await s.addUser({ pin: '31415926', name: 'Lina', role: 'admin', allowedMuseums: '["National Museum","Fort"]', allowedChannels: '[]' });
+      const b = await s.addUser({ pin: '27182818', name: 'Omar', role: 'viewer', allowedMuseums: '[]', allowedChannels: '["Online"]' });
+      const admin = await s.signIn(ADMIN);
+      const res = await s.call('get', '/api/users', admin);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        users: [
+          { id: a.id, name: 'Lina', role: 'admin', allowedMuseums: ['National Museum', 'Fort'], allowedChannels: [] },
+          { id: b.id, name: 'Omar', role: 'viewer', allowedMuseums: [], allowedChannels: ['Online'] },
+        ],
+      });
+      expect(res.text).not.toContain('31415926');
+      expect(res.text).not.toContain('27182818');
+    });
+
+    it('when a stored list cannot be read, then it shows as null; a missing list and role show as [] and viewer', async () => {
+      const s = await setup();
+      await s.addUser({ pin: '1212', name: 'Broken', allowedMuseums: 'not json', allowedChannels: '{"a":1}' });
+      await s.addUser({ pin: '3434', name: 'Bare', role: '', allowedMuseums: undefined, allowedChannels: undefined });
+      const admin = await s.signIn(ADMIN);
+      const { users } = (await s.call('get', '/api/users', admin)).body;
+      expect(users.map((u: object) => ({ ...u, id: undefined }))).toEqual([
+        { id: undefined, name: 'Broken', role: 'viewer', allowedMuseums: null, allowedChannels: null },
+        { id: undefined, name: 'Bare', role: 'viewer', allowedMuseums: [], allowedChannels: [] },
+      ]);
+    });
+
+    it('when there are no users, then an empty list', async () => {
+      const s = await setup();
+      const res = await s.call('get', '/api/users', await s.signIn(ADMIN));
+      expect(res.body).toEqual({ users: [] });
+    });
+  });
+
+  describe('POST /api/users', () => {
+    it('when an admin adds a user, then 201 {user} without the PIN, and that PIN signs in with the given access', async () => {
+      const s = await setup();
+      const admin = await s.signIn(ADMIN);
+      const res = await s
+        .call('post', '/api/users', admin)
+        .send({ name: 'Nadia', pin: '80604020', role: 'viewer', allowedMuseums: ['Fort'], allowedChannels: ['Online', 'Walk-in'] });
+      expect(res.status).toBe(201);
+      expect(res.body).toEqual({
+        user: { id: expect.any(Number), name: 'Nadia', role: 'viewer', allowedMuseums: ['Fort'], allowedChannels: ['Online', 'Walk-in'] },
+      });
+      expect(res.text).not.toContain('80604020');
+      const login = await request(s.origin).post('/auth/login').send({ pin: '80604020' });
+      expect(login.body).toEqual({ ok: true, name: 'Nadia', role: 'viewer', allowedMuseums: '["Fort"]', allowedChannels: '["Online","Walk-in"]' });
+      expect((await s.users.get(res.body.user.id))?.pin).toBe('80604020');
+    });
+
+    it('when the lists are left out, then the user has no restriction ([])', async () => {
+      const s = await setup();
+      const res = await s.call('post', '/api/users', await s.signIn(ADMIN)).send({ name: 'Ali', pin: '1357', role: 'admin' });
+      expect(res.status).toBe(201);
+      expect(res.body.user).toMatchObject({ name: 'Ali', role: 'admin', allowedMuseums: [], allowedChannels: [] });
+    });
+
+    it('when the PIN has 4 or 12 digits, then it is accepted', async () => {
+      const s = await setup();
+      const admin = await s.signIn(ADMIN);
+      expect((await s.call('post', '/api/users', admin).send({ name: 'Four', pin: '0001', role: 'viewer' })).status).toBe(201);
+      expect((await s.call('post', '/api/users', admin).send({ name: 'Twelve', pin: '123456789012', role: 'viewer' })).status).toBe(201);
+    });
+
+    it.each([
+      ['3 digits', '123'],
+      ['13 digits', '1234567890123'],
+      ['a letter', '12a4'],
+      ['a space', ' 1234'],
+      ['a sign', '-1234'],
+      ['Arabic-Indic digits', '١٢٣٤'],
+      ['an empty string', ''],
+      ['a number, not text', 1234],
+    ])('when the PIN is %s, then 400 and nothing is stored', async (_label, pin) => {
+      const s = await setup();
+      const res = await s.call('post', '/api/users', await s.signIn(ADMIN)).send({ name: 'Bad', pin, role: 'viewer' });
+      expect(res.status).toBe(400);
+      expect(typeof res.body.error).toBe('string');
+      expect(await s.users.list()).toEqual([]);
+    });
+
+    it.each([
+      ['no name', { pin: '1234', role: 'viewer' }],
+      ['an empty name', { name: '  ', pin: '1234', role: 'viewer' }],
+      ['a name over 200 characters', { name: 'x'.repeat(201), pin: '1234', role: 'viewer' }],
+      ['no PIN', { name: 'A', role: 'viewer' }],
+      ['no role', { name: 'A', pin: '1234' }],
+      ['an unknown role', { name: 'A', pin: '1234', role: 'superadmin' }],
+      ['a list that is JSON text, not an array', { name: 'A', pin: '1234', role: 'viewer', allowedMuseums: '["Fort"]' }],
+      ['a list holding a number', { name: 'A', pin: '1234', role: 'viewer', allowedChannels: [1] }],
+      ['an unknown field', { name: 'A', pin: '1234', role: 'viewer', isAdmin: true }],
+      ['an id of its own choosing', { id: 7, name: 'A', pin: '1234', role: 'viewer' }],
+    ])('when the body has %s, then 400', async (_label, body) => {
+      const s = await setup();
+      const res = await s.call('post', '/api/users', await s.signIn(ADMIN)).send(body);
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('VALIDATION');
+      expect(await s.users.list()).toEqual([]);
+    });
+
+    it('when the PIN is already another user\'s, then 409 and no second user', async () => {
+      const s = await setup();
+      await s.addUser({ pin: '2468', name: 'Holder' });
+      const res = await s.call('post', '/api/users', await s.signIn(ADMIN)).send({ name: 'Copycat', pin: '2468', role: 'viewer' });
+      expect(res.status).toBe(409);
+      expect(res.body).toEqual({ error: expect.any(String), code: 'PIN_TAKEN' });
+      expect((await s.users.list()).map((u) => u.name)).toEqual(['Holder']);
+    });
+
+    it('when the PIN equals ADMIN_PIN, then 409', async () => {
+      const s = await setup();
+      const res = await s.call('post', '/api/users', await s.signIn(ADMIN)).send({ name: 'Sneaky', pin: ADMIN, role: 'viewer' });
+      expect(res.status).toBe(409);
+      expect(res.body.code).toBe('PIN_TAKEN');
+      expect(await s.users.list()).toEqual([]);
+    });
+  });
+
+  describe('PATCH /api/users/:id', () => {
+    it('when an admin changes the access lists, then 200 {user} and the record keeps them as JSON text', async () => {
+      const s = await setup();
+      const user = await s.addUser({ pin: '1122', name: 'Rana' });
+      const res = await s.call('patch', `/api/users/${user.id}`, await s.signIn(ADMIN)).send({ allowedMuseums: ['Fort', 'Fort', 'Palace'], allowedChannels: [] });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ user: { id: user.id, name: 'Rana', role: 'viewer', allowedMuseums: ['Fort', 'Palace'], allowedChannels: [] } });
+      expect(await s.users.get(user.id)).toEqual({ ...user, allowedMuseums: '["Fort","Palace"]', allowedChannels: '[]' });
+    });
+
+    it('when only the name or the role is sent, then only that changes', async () => {
+      const s = await setup();
+      const user = await s.addUser({ pin: '1122', name: 'Rana', allowedMuseums: '["Fort"]' });
+      const admin = await s.signIn(ADMIN);
+      expect((await s.call('patch', `/api/users/${user.id}`, admin).send({ name: 'Rana K.' })).body.user).toMatchObject({ name: 'Rana K.', role: 'viewer', allowedMuseums: ['Fort'] });
+      expect((await s.call('patch', `/api/users/${user.id}`, admin).send({ role: 'admin' })).body.user).toMatchObject({ name: 'Rana K.', role: 'admin', allowedMuseums: ['Fort'] });
+      expect((await s.users.get(user.id))?.pin).toBe('1122');
+    });
+
+    it('when the user is signed in, then an access and role change reaches their live session at once', async () => {
+      const s = await setup();
+      const user = await s.addUser({ pin: '5566', name: 'Live', allowedMuseums: '["Fort"]', allowedChannels: '["Online"]' });
+      const other = await s.addUser({ pin: '7788', name: 'Other', allowedMuseums: '["Fort"]' });
+      const session = await s.signIn('5566');
+      const otherSession = await s.signIn('7788');
+      const res = await s.call('patch', `/api/users/${user.id}`, await s.signIn(ADMIN)).send({ allowedMuseums: ['Palace'], allowedChannels: [], role: 'admin' });
+      expect(res.status).toBe(200);
+      expect(await s.check(session)).toEqual({ authenticated: true, name: 'Live', role: 'admin', allowedMuseums: '["Palace"]', allowedChannels: '[]' });
+      expect(await s.check(otherSession)).toMatchObject({ name: 'Other', allowedMuseums: '["Fort"]' });
+      expect((await s.call('get', '/api/users', session)).status).toBe(200);
+      expect(other.id).not.toBe(user.id);
+    });
+
+    it.each([
+      ['an empty body', {}],
+      ['a PIN', { pin: '9876' }],
+      ['an unknown field', { museums: ['Fort'] }],
+      ['an unknown role', { role: 'owner' }],
+      ['a list that is not an array', { allowedChannels: 'Online' }],
+    ])('when the body has %s, then 400 and the record is unchanged', async (_label, body) => {
+      const s = await setup();
+      const user = await s.addUser({ pin: '1122', name: 'Rana' });
+      const res = await s.call('patch', `/api/users/${user.id}`, await s.signIn(ADMIN)).send(body);
+      expect(res.status).toBe(400);
+      expect(await s.users.get(user.id)).toEqual(user);
+    });
+
+    it('when the id is unknown, then 404', async () => {
+      const s = await setup();
+      const res = await s.call('patch', '/api/users/4242', await s.signIn(ADMIN)).send({ role: 'admin' });
+      expect(res.status).toBe(404);
+      expect(typeof res.body.error).toBe('string');
+    });
+
+    it.each(['abc', '0', '-1', '1.5', '1e3', '99999999999999999'])('when the id is %s (not a record id), then 400', async (id) => {
+      const s = await setup();
+      const res = await s.call('patch', `/api/users/${id}`, await s.signIn(ADMIN)).send({ role: 'admin' });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('VALIDATION');
+    });
+  });
+
+  describe('DELETE /api/users/:id', () => {
+    it('when an admin deletes a user, then {ok:true}, the record is gone and that PIN no longer signs in', async () => {
+      const s = await setup();
+      const user = await s.addUser({ pin: '9090', name: 'Gone' });
+      const keep = await s.addUser({ pin: '8080', name: 'Kept' });
+      const res = await s.call('delete', `/api/users/${user.id}`, await s.signIn(ADMIN));
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ ok: true });
+      expect(await s.users.list()).toEqual([keep]);
+      expect((await request(s.origin).post('/auth/login').send({ pin: '9090' })).status).toBe(401);
+    });
+
+    it('when the user is signed in, then all their sessions end and others stay', async () => {
+      const s = await setup();
+      const user = await s.addUser({ pin: '9090', name: 'Gone' });
+      await s.addUser({ pin: '8080', name: 'Kept' });
+      const phone = await s.signIn('9090');
+      const laptop = await s.signIn('9090');
+      const kept = await s.signIn('8080');
+      expect((await s.call('delete', `/api/users/${user.id}`, await s.signIn(ADMIN))).status).toBe(200);
+      expect((await s.check(phone)).authenticated).toBe(false);
+      expect((await s.check(laptop)).authenticated).toBe(false);
+      expect(await s.check(kept)).toMatchObject({ authenticated: true, name: 'Kept' });
+    });
+
+    it('when the id is unknown or already deleted, then 404', async () => {
+      const s = await setup();
+      const user = await s.addUser({ pin: '9090' });
+      const admin = await s.signIn(ADMIN);
+      expect((await s.call('delete', '/api/users/4242', admin)).status).toBe(404);
+      expect((await s.call('delete', `/api/users/${user.id}`, admin)).status).toBe(200);
+      expect((await s.call('delete', `/api/users/${user.id}`, admin)).status).toBe(404);
+    });
+
+    it('when the id is not numeric, then 400', async () => {
+      const s = await setup();
+      expect((await s.call('delete', '/api/users/abc', await s.signIn(ADMIN))).status).toBe(400);
+    });
+  });
+
+  describe('cross-site requests (CSRF)', () => {
+    const evil = 'http://evil.example';
+
+    it.each([
+      ['post', '/api/users', { name: 'Mallory', pin: '6666', role: 'admin' }],
+      ['patch', '/api/users/:id', { role: 'admin' }],
+      ['delete', '/api/users/:id', undefined],
+    ] as [Method, string, object | undefined][])(
+      'when %s %s carries the admin cookie from another origin, then 403 CSRF and nothing changes',
+      async (method, path, body) => {
+        const s = await setup();
+        const user = await s.addUser({ pin: '4321', name: 'Target' });
+        const admin = await s.signIn(ADMIN);
+        const res = await s.call(method, path.replace(':id', String(user.id)), admin).set('Origin', evil).send(body);
+        expect(res.status).toBe(403);
+        expect(res.body).toEqual({ error: expect.any(String), code: 'CSRF' });
+        expect(await s.users.list()).toEqual([user]);
+      },
+    );
+
+    it.each([
+      ['no Origin and no Referer', {}],
+      ['Origin null', { Origin: 'null' }],
+      ['the own host on another port', { Origin: 'http://127.0.0.1:1' }],
+      ['a Referer from another site', { Referer: 'http://evil.example/page' }],
+      ['Sec-Fetch-Site cross-site', { 'Sec-Fetch-Site': 'cross-site' }],
+    ])('when a cookie-authenticated write has %s, then 403 CSRF', async (_label, headers) => {
+      const s = await setup();
+      const admin = await s.signIn(ADMIN);
+      const res = await request(s.origin).post('/api/users').set('Cookie', admin).set(headers).send({ name: 'Mallory', pin: '6666', role: 'admin' });
+      expect(res.status).toBe(403);
+      expect(res.body.code).toBe('CSRF');
+      expect(await s.users.list()).toEqual([]);
+    });
+
+    it.each([
+      ['the own Origin', (origin: string) => ({ Origin: origin })],
+      ['Sec-Fetch-Site same-origin', () => ({ 'Sec-Fetch-Site': 'same-origin' })],
+      ['a Referer from the own origin', (origin: string) => ({ Referer: `${origin}/dashboard/settings` })],
+    ])('when the write has %s, then it goes through', async (_label, headers) => {
+      const s = await setup();
+      const admin = await s.signIn(ADMIN);
+      const res = await request(s.origin).post('/api/users').set('Cookie', admin).set(headers(s.origin)).send({ name: 'Friend', pin: '6666', role: 'viewer' });
+      expect(res.status).toBe(201);
+      expect(await s.users.list()).toHaveLength(1);
+    });
+
+    it('when a read comes from another origin, then it is answered (reads change nothing)', async () => {
+      const s = await setup();
+      const res = await request(s.origin).get('/api/users').set('Cookie', await s.signIn(ADMIN)).set('Origin', evil);
+      expect(res.status).toBe(200);
+    });
+  });
+});
+
+describe('users API while Airtable cannot be reached', () => {
+  it('when the admin lists or adds users, then 503 STORE_UNAVAILABLE with a request id and no internals', async () => {
+    const endpointUrl = await refusedUrl();
+    const users: UserRecordStore = new AirtableUserRecordStore({ apiKey: 'patSECRET', baseId: 'appX', endpointUrl, requestTimeoutMs: 1_000, deadlineMs: 2_000 });
+    const s = await served(buildApp({ users }));
+    const admin = await s.signIn(ADMIN);
+    for (const res of [
+      await s.call('get', '/api/users', admin),
+      await s.call('post', '/api/users', admin).send({ name: 'A', pin: '1234', role: 'viewer' }),
+    ]) {
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({ error: expect.any(String), code: 'STORE_UNAVAILABLE', details: { requestId: expect.any(String) } });
+      expect(res.text).not.toContain(endpointUrl);
+      expect(res.text).not.toContain('patSECRET');
+    }
+  });
+});
