@@ -1,0 +1,251 @@
+import { describe, expect, it } from 'vitest';
+import {
+  compareSides,
+  filterOptions,
+  percentChange,
+  selectedRows,
+  selectionOf,
+  summarize,
+  type DataFilters,
+} from '../../../src/dashboard/data/aggregate';
+import { ColumnsBuilder } from '../../../src/dashboard/data/columns';
+import { parseDay, yearRange } from '../../../src/dashboard/data/dates';
+import { accessOf, NO_ACCESS, type Access } from '../../../src/dashboard/data/permissions';
+import type { Season } from '../../../src/dashboard/data/repository';
+import { ALPHA, BETA, GAMMA, ROWS, columnsOf } from './fixtures';
+
+const ALL: Access = { museums: 'all', channels: 'all' };
+const NONE: DataFilters = { museum: [], channel: [], district: [], year: [], season: [] };
+const SEASONS: Season[] = [
+  { id: 1, name: 'February 2024', startDate: '2024-02-01', endDate: '2024-02-29' },
+  { id: 2, name: 'New year', startDate: '2024-12-25', endDate: '2025-01-05' },
+];
+
+function summary(access: Access, filters: Partial<DataFilters> = {}) {
+  return summarize(columnsOf(), selectionOf(access, { ...NONE, ...filters }, SEASONS));
+}
+
+describe('summarize', () => {
+  it('when nothing is filtered, then totals, days and breakdowns cover every row', () => {
+    const s = summary(ALL);
+    expect(s.totals).toEqual({ visitors: 69, revenue: 551.75, days: 8 });
+    expect(s.range).toEqual({ start: '2024-01-01', end: '2025-03-01' });
+    expect(s.byMuseum).toEqual([
+      { key: ALPHA, visitors: 42, revenue: 355.25 },
+      { key: BETA, visitors: 23, revenue: 180.5 },
+      { key: GAMMA, visitors: 4, revenue: 16 },
+    ]);
+    expect(s.byChannel).toEqual([
+      { key: 'Online', visitors: 49, revenue: 440.5 },
+      { key: 'Box office', visitors: 16, revenue: 95.25 },
+      { key: 'Partner', visitors: 4, revenue: 16 },
+    ]);
+    expect(s.byDistrict).toEqual([
+      { key: 'North', visitors: 36, revenue: 336 },
+      { key: 'South', visitors: 33, revenue: 215.75 },
+    ]);
+  });
+
+  it('when nothing is filtered, then the monthly series runs over every month of the range, zeros included', () => {
+    const s = summary(ALL);
+    expect(s.monthly).toHaveLength(15);
+    expect(s.monthly[0]).toEqual({ month: '2024-01', visitors: 35, revenue: 275.75 });
+    expect(s.monthly[1]).toEqual({ month: '2024-02', visitors: 10, revenue: 100 });
+    expect(s.monthly[5]).toEqual({ month: '2024-06', visitors: 0, revenue: 0 });
+    expect(s.monthly.slice(12)).toEqual([
+      { month: '2025-01', visitors: 12, revenue: 120 },
+      { month: '2025-02', visitors: 8, revenue: 40 },
+      { month: '2025-03', visitors: 4, revenue: 16 },
+    ]);
+  });
+
+  it('when nothing is filtered, then the previous period lies before all data and is empty', () => {
+    const s = summary(ALL);
+    // 2024-01-01..2025-03-01 is 426 days; the 426 days before it end on 2023-12-31.
+    expect(s.previous).toEqual({ start: '2022-11-01', end: '2023-12-31', visitors: 0, revenue: 0, days: 0 });
+  });
+
+  it('when one museum and one channel are chosen, then only their rows count', () => {
+    const s = summary(ALL, { museum: [ALPHA], channel: ['Online'] });
+    expect(s.totals).toEqual({ visitors: 29, revenue: 290, days: 3 });
+    expect(s.byMuseum).toEqual([{ key: ALPHA, visitors: 29, revenue: 290 }]);
+    expect(s.byDistrict).toEqual([{ key: 'North', visitors: 29, revenue: 290 }]);
+  });
+
+  it('when a museum has a row with zero visitors, then it still appears in the breakdown', () => {
+    const s = summary(ALL, { museum: [BETA], year: [2025] });
+    expect(s.byMuseum).toEqual([{ key: BETA, visitors: 0, revenue: 0 }]);
+    expect(s.totals.days).toBe(1);
+  });
+
+  it('when a year is chosen, then the range stops where the data stops and the previous period has the same length', () => {
+    const s = summary(ALL, { year: [2025] });
+    expect(s.totals).toEqual({ visitors: 24, revenue: 176, days: 4 });
+    expect(s.range).toEqual({ start: '2025-01-01', end: '2025-03-01' });
+    // 2025-01-01..2025-03-01 is 60 days; the 60 days before, 2024-11-02..2024-12-31, hold no row.
+    expect(s.previous).toMatchObject({ start: '2024-11-02', end: '2024-12-31', visitors: 0, days: 0 });
+    expect(s.monthly.map((m) => m.month)).toEqual(['2025-01', '2025-02', '2025-03']);
+  });
+
+  it('when a season is chosen, then its days count and the previous period is the same number of days before it', () => {
+    const s = summary(ALL, { season: [1] });
+    expect(s.totals).toEqual({ visitors: 10, revenue: 100, days: 2 });
+    expect(s.range).toEqual({ start: '2024-02-01', end: '2024-02-29' });
+    expect(s.previous).toEqual({ start: '2024-01-03', end: '2024-01-31', visitors: 5, revenue: 25.25, days: 1 });
+  });
+
+  it('when two seasons are chosen, then rows of either count', () => {
+    expect(summary(ALL, { season: [1, 2] }).totals).toEqual({ visitors: 10 + 12 + 0, revenue: 220, days: 4 });
+  });
+
+  it('when a year and a season are chosen, then only days in both count', () => {
+    expect(summary(ALL, { season: [2], year: [2024] }).totals).toEqual({ visitors: 0, revenue: 0, days: 0 });
+    expect(summary(ALL, { season: [2], year: [2025] }).totals).toEqual({ visitors: 12, revenue: 120, days: 2 });
+  });
+
+  it('when the season id is unknown, then no day is selected', () => {
+    const s = summary(ALL, { season: [99] });
+    expect(s.totals).toEqual({ visitors: 0, revenue: 0, days: 0 });
+    expect(s.range).toBeNull();
+    expect(s.monthly).toEqual([]);
+  });
+
+  it('when a district is chosen, then only that district counts', () => {
+    expect(summary(ALL, { district: ['South'] }).totals).toEqual({ visitors: 33, revenue: 215.75, days: 4 });
+  });
+
+  it('when the store is empty, then everything is zero and empty', () => {
+    const s = summarize(new ColumnsBuilder().finish(), selectionOf(ALL, NONE, SEASONS));
+    expect(s).toEqual({
+      range: null,
+      totals: { visitors: 0, revenue: 0, days: 0 },
+      previous: { start: null, end: null, visitors: 0, revenue: 0, days: 0 },
+      monthly: [],
+      byMuseum: [],
+      byChannel: [],
+      byDistrict: [],
+    });
+  });
+
+  it('when rows arrive out of date order, then the copy sorts them and the sums are the same', () => {
+    const builder = new ColumnsBuilder(2);
+    for (const row of [...ROWS].reverse()) builder.add(row);
+    const s = summarize(builder.finish(), selectionOf(ALL, NONE, SEASONS));
+    expect(s.totals).toEqual({ visitors: 69, revenue: 551.75, days: 8 });
+    expect(s.monthly[0]).toEqual({ month: '2024-01', visitors: 35, revenue: 275.75 });
+  });
+});
+
+describe('summarize under the permission filter', () => {
+  const alphaOnly = accessOf({ role: 'viewer', allowedMuseums: JSON.stringify([ALPHA]), allowedChannels: '[]' });
+
+  it('when a viewer may see one museum, then only its rows count', () => {
+    const s = summary(alphaOnly);
+    expect(s.totals).toEqual({ visitors: 42, revenue: 355.25, days: 5 });
+    expect(s.byMuseum.map((b) => b.key)).toEqual([ALPHA]);
+  });
+
+  it('when a viewer asks for a museum outside the permission, then the request is dropped and the permission still applies', () => {
+    expect(summary(alphaOnly, { museum: [BETA] }).totals).toEqual(summary(alphaOnly).totals);
+    expect(summary(alphaOnly, { museum: [BETA, ALPHA] }).byMuseum.map((b) => b.key)).toEqual([ALPHA]);
+  });
+
+  it('when a viewer may see a museum and a channel, then the range covers only their rows', () => {
+    const access = accessOf({ role: 'viewer', allowedMuseums: JSON.stringify([GAMMA]), allowedChannels: '["Partner"]' });
+    const s = summary(access);
+    expect(s.range).toEqual({ start: '2025-03-01', end: '2025-03-01' });
+    expect(s.totals).toEqual({ visitors: 4, revenue: 16, days: 1 });
+  });
+
+  it('when there is no access, then nothing is counted and no date is revealed', () => {
+    const s = summary(NO_ACCESS, { museum: [ALPHA] });
+    expect(s.totals).toEqual({ visitors: 0, revenue: 0, days: 0 });
+    expect(s.range).toBeNull();
+    expect(s.previous).toEqual({ start: null, end: null, visitors: 0, revenue: 0, days: 0 });
+    expect(s.monthly).toEqual([]);
+    expect(s.byMuseum).toEqual([]);
+  });
+});
+
+describe('compareSides', () => {
+  const year = (y: number) => ({ label: String(y), dates: [yearRange(y)] });
+
+  it('when two years are compared, then totals, per-museum and per-channel changes are worked out', () => {
+    const c = compareSides(columnsOf(), selectionOf(ALL, NONE, SEASONS), year(2024), year(2025));
+    expect(c.a).toEqual({ label: '2024', totals: { visitors: 45, revenue: 375.75, days: 4 } });
+    expect(c.b).toEqual({ label: '2025', totals: { visitors: 24, revenue: 176, days: 4 } });
+    expect(c.byMuseum).toEqual([
+      { key: ALPHA, a: 22, b: 20, change: -2, changePct: expect.closeTo(-9.0909, 3) },
+      { key: BETA, a: 23, b: 0, change: -23, changePct: -100 },
+      { key: GAMMA, a: 0, b: 4, change: 4, changePct: null },
+    ]);
+    expect(c.byChannel).toEqual([
+      { key: 'Box office', a: 8, b: 8, change: 0, changePct: 0 },
+      { key: 'Online', a: 37, b: 12, change: -25, changePct: expect.closeTo(-67.5676, 3) },
+      { key: 'Partner', a: 0, b: 4, change: 4, changePct: null },
+    ]);
+  });
+
+  it('when the filters name a museum, then both sides count only it', () => {
+    const c = compareSides(columnsOf(), selectionOf(ALL, { ...NONE, museum: [ALPHA] }, SEASONS), year(2024), year(2025));
+    expect(c.byMuseum).toEqual([{ key: ALPHA, a: 22, b: 20, change: -2, changePct: expect.closeTo(-9.0909, 3) }]);
+    expect(c.a.totals.visitors).toBe(22);
+  });
+
+  it('when a season filter is given, then it narrows both sides', () => {
+    const season = { label: 'New year', dates: [{ from: parseDay('2024-12-25')!, to: parseDay('2025-01-05')! }] };
+    const c = compareSides(columnsOf(), selectionOf(ALL, { ...NONE, year: [2025] }, SEASONS), season, year(2025));
+    expect(c.a.totals).toEqual({ visitors: 12, revenue: 120, days: 2 });
+    expect(c.b.totals).toEqual({ visitors: 24, revenue: 176, days: 4 });
+  });
+
+  it('when the viewer has no access, then both sides are empty', () => {
+    const c = compareSides(columnsOf(), selectionOf(NO_ACCESS, NONE, SEASONS), year(2024), year(2025));
+    expect(c.a.totals).toEqual({ visitors: 0, revenue: 0, days: 0 });
+    expect(c.byMuseum).toEqual([]);
+    expect(c.byChannel).toEqual([]);
+  });
+
+  it('when a is 0, then the percent change is null; otherwise it is the change in percent', () => {
+    expect(percentChange(0, 5)).toBeNull();
+    expect(percentChange(0, 0)).toBeNull();
+    expect(percentChange(80, 90)).toBe(12.5);
+    expect(percentChange(10, 5)).toBe(-50);
+  });
+});
+
+describe('filterOptions', () => {
+  it('when the session sees everything, then every value is offered, sorted', () => {
+    expect(filterOptions(columnsOf(), ALL)).toEqual({
+      museums: [ALPHA, BETA, GAMMA],
+      channels: ['Box office', 'Online', 'Partner'],
+      districts: ['North', 'South'],
+      years: [2024, 2025],
+    });
+  });
+
+  it('when the permission allows a museum that has no row in an allowed channel, then that museum is not offered', () => {
+    const access = accessOf({ role: 'viewer', allowedMuseums: JSON.stringify([ALPHA, GAMMA]), allowedChannels: '["Online"]' });
+    expect(filterOptions(columnsOf(), access)).toEqual({ museums: [ALPHA], channels: ['Online'], districts: ['North'], years: [2024, 2025] });
+  });
+
+  it('when the permitted rows lie in one year, then only that year is offered', () => {
+    const access = accessOf({ role: 'viewer', allowedMuseums: JSON.stringify([GAMMA]), allowedChannels: '[]' });
+    expect(filterOptions(columnsOf(), access).years).toEqual([2025]);
+  });
+
+  it('when there is no access, then nothing is offered', () => {
+    expect(filterOptions(columnsOf(), NO_ACCESS)).toEqual({ museums: [], channels: [], districts: [], years: [] });
+  });
+});
+
+describe('selectedRows', () => {
+  it('when filters are given, then exactly the rows the summary counts come out, in date order', () => {
+    const rows = [...selectedRows(columnsOf(), selectionOf(ALL, { ...NONE, district: ['South'] }, SEASONS))];
+    expect(rows).toEqual(ROWS.filter((r) => r.district === 'South'));
+  });
+
+  it('when there is no access, then no row comes out', () => {
+    expect([...selectedRows(columnsOf(), selectionOf(NO_ACCESS, NONE, SEASONS))]).toEqual([]);
+  });
+});

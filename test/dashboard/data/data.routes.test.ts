@@ -1,0 +1,307 @@
+import { describe, expect, it } from 'vitest';
+import type { VisitRow } from '../../../src/dashboard/data/columns';
+import { ALPHA, BETA, GAMMA, ROWS, dataApp, expectedTotals, exportedRows } from './fixtures';
+
+const q = encodeURIComponent;
+const ROUTES = ['/api/dashboard/filters', '/api/dashboard/summary', '/api/dashboard/compare?a=2024&b=2025', '/api/dashboard/export.csv'];
+
+/**
+ * Query strings a viewer allowed only ALPHA might send, with the rows it may then see.
+ * Whatever the query, the answer must be ALPHA's rows under the remaining filters.
+ */
+const ATTEMPTS: { query: string; keep: (r: VisitRow) => boolean }[] = [
+  { query: '', keep: () => true },
+  { query: `museum=${q(BETA)}`, keep: () => true },
+  { query: `museum=${q(BETA)}&museum=${q(GAMMA)}`, keep: () => true },
+  { query: `museum=${q(ALPHA)}&museum=${q(BETA)}`, keep: () => true },
+  { query: `museum=${q(BETA)}&museum=${q(ALPHA)}`, keep: () => true },
+  { query: `museum=${q(ALPHA)}&museum=${q(ALPHA)}`, keep: () => true },
+  { query: `museum=${q(`${BETA},${ALPHA}`)}`, keep: () => true },
+  { query: `museum=${q(BETA.toLowerCase())}`, keep: () => true },
+  { query: `museum=&museum=${q(BETA)}`, keep: () => true },
+  { query: `museum=${q(BETA)}&channel=Online`, keep: (r) => r.channel === 'Online' },
+  { query: `museum=${q(BETA)}&year=2024`, keep: (r) => r.date.startsWith('2024') },
+  { query: `year=2025&district=South&museum=${q(GAMMA)}`, keep: (r) => r.date.startsWith('2025') && r.district === 'South' },
+  { query: 'channel=Partner', keep: (r) => r.channel === 'Partner' },
+];
+
+/** Query strings that are refused outright, whoever sends them. */
+const MALFORMED = [
+  `museum[]=${q(BETA)}`,
+  `museum[0]=${q(BETA)}`,
+  `MUSEUM=${q(BETA)}`,
+  `allowedMuseums=${q('[]')}`,
+  'year=24',
+  'year=twenty',
+  'year=1800',
+  'season=abc',
+  'season=0',
+  'season=-1',
+  `museum=${'x'.repeat(201)}`,
+];
+
+function alpha(keep: (r: VisitRow) => boolean) {
+  return (r: VisitRow) => r.museum === ALPHA && keep(r);
+}
+
+function mentionsOthers(text: string): boolean {
+  return text.includes(BETA) || text.includes(GAMMA);
+}
+
+describe('GET /api/dashboard/summary', () => {
+  it('when there is no session, then every data route answers 401', async () => {
+    const t = await dataApp();
+    for (const path of ROUTES) {
+      const res = await t.get(path);
+      expect(res.status, path).toBe(401);
+      expect(typeof res.body.error).toBe('string');
+    }
+  });
+
+  it('when the session is an administrator, then every row counts and the shape is complete', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/summary', await t.admin());
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBe('private, no-store');
+    expect(Object.keys(res.body).sort()).toEqual(['byChannel', 'byDistrict', 'byMuseum', 'monthly', 'previous', 'range', 'totals']);
+    expect(res.body.totals).toEqual({ visitors: 69, revenue: 551.75, days: 8 });
+    expect(res.body.byMuseum.map((b: { key: string }) => b.key)).toEqual([ALPHA, BETA, GAMMA]);
+    expect(res.body.monthly[0]).toEqual({ month: '2024-01', visitors: 35, revenue: 275.75 });
+  });
+
+  it('when filters repeat, then values within one filter add up and different filters narrow', async () => {
+    const t = await dataApp();
+    const admin = await t.admin();
+    const res = await t.get(`/api/dashboard/summary?museum=${q(ALPHA)}&museum=${q(BETA)}&channel=Online&year=2024`, admin);
+    expect(res.body.totals).toEqual(expectedTotals((r) => r.museum !== GAMMA && r.channel === 'Online' && r.date.startsWith('2024')));
+  });
+
+  it('when a season is given, then only its days count and the previous period is reported', async () => {
+    const t = await dataApp();
+    const admin = await t.admin();
+    const created = await t.send('post', '/api/seasons', admin).send({ name: 'February', startDate: '2024-02-01', endDate: '2024-02-29' });
+    const res = await t.get(`/api/dashboard/summary?season=${created.body.season.id}`, admin);
+    expect(res.body.totals).toEqual({ visitors: 10, revenue: 100, days: 2 });
+    expect(res.body.previous).toEqual({ start: '2024-01-03', end: '2024-01-31', visitors: 5, revenue: 25.25, days: 1 });
+  });
+
+  it.each(MALFORMED)('when the query is malformed (%s), then 400', async (query) => {
+    const t = await dataApp();
+    const res = await t.get(`/api/dashboard/summary?${query}`, await t.admin());
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('VALIDATION');
+  });
+
+  it('when the query carries lang, then it is accepted and ignored', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/summary?lang=ar', await t.admin());
+    expect(res.status).toBe(200);
+    expect(res.body.totals.visitors).toBe(69);
+  });
+});
+
+describe('a viewer restricted to one museum', () => {
+  it.each(ATTEMPTS)('when the summary is asked with "$query", then only that museum\'s figures come back', async ({ query, keep }) => {
+    const t = await dataApp();
+    const viewer = await t.viewer(JSON.stringify([ALPHA]));
+    const res = await t.get(`/api/dashboard/summary?${query}`, viewer);
+    expect(res.status).toBe(200);
+    expect(mentionsOthers(res.text)).toBe(false);
+    expect(res.body.totals).toEqual(expectedTotals(alpha(keep)));
+    for (const b of res.body.byMuseum) expect(b.key).toBe(ALPHA);
+  });
+
+  it.each(ATTEMPTS)('when the comparison is asked with "$query", then only that museum\'s figures come back', async ({ query, keep }) => {
+    const t = await dataApp();
+    const viewer = await t.viewer(JSON.stringify([ALPHA]));
+    const res = await t.get(`/api/dashboard/compare?a=2024&b=2025&${query}`, viewer);
+    expect(res.status).toBe(200);
+    expect(mentionsOthers(res.text)).toBe(false);
+    expect(res.body.a.totals).toEqual(expectedTotals(alpha((r) => keep(r) && r.date.startsWith('2024'))));
+    expect(res.body.b.totals).toEqual(expectedTotals(alpha((r) => keep(r) && r.date.startsWith('2025'))));
+  });
+
+  it.each(ATTEMPTS)('when the export is asked with "$query", then only that museum\'s rows are in the file', async ({ query, keep }) => {
+    const t = await dataApp();
+    const viewer = await t.viewer(JSON.stringify([ALPHA]));
+    const res = await t.get(`/api/dashboard/export.csv?${query}`, viewer);
+    expect(res.status).toBe(200);
+    expect(mentionsOthers(res.text)).toBe(false);
+    const rows = exportedRows(res.text);
+    expect(rows).toHaveLength(ROWS.filter(alpha(keep)).length);
+    for (const row of rows) expect(row[1]).toBe(ALPHA);
+  });
+
+  it.each(MALFORMED)('when a route is asked with the malformed "%s", then 400 and no figures', async (query) => {
+    const t = await dataApp();
+    const viewer = await t.viewer(JSON.stringify([ALPHA]));
+    for (const path of ['/api/dashboard/summary', '/api/dashboard/compare?a=2024&b=2025', '/api/dashboard/export.csv']) {
+      const res = await t.get(`${path}${path.includes('?') ? '&' : '?'}${query}`, viewer);
+      expect(res.status, path).toBe(400);
+      expect(mentionsOthers(res.text)).toBe(false);
+    }
+  });
+
+  it('when the filters are asked for, then only that museum is offered and the page can say "1 of 3 museums"', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/filters', await t.viewer(JSON.stringify([ALPHA])));
+    expect(res.status).toBe(200);
+    expect(mentionsOthers(res.text)).toBe(false);
+    expect(res.body).toMatchObject({
+      museums: [ALPHA],
+      channels: ['Box office', 'Online'],
+      years: [2024, 2025],
+      districts: ['North', 'South'],
+      access: { museums: { visible: 1, total: 3 }, channels: { visible: 2, total: 3 }, restricted: true },
+    });
+  });
+
+  it('when the administrator widens the viewer\'s access, then the next answer follows at once', async () => {
+    const t = await dataApp();
+    const viewer = await t.viewer(JSON.stringify([ALPHA]));
+    const [record] = await t.users.list();
+    await t.users.update(record.id, { allowedMuseums: JSON.stringify([ALPHA, BETA]) });
+    await t.sessions.updateUser(record.id, { allowedMuseums: JSON.stringify([ALPHA, BETA]) });
+    const res = await t.get('/api/dashboard/summary', viewer);
+    expect(res.body.totals).toEqual(expectedTotals((r) => r.museum !== GAMMA));
+  });
+});
+
+describe('a viewer restricted to one channel', () => {
+  it('when the summary is asked for another channel, then only the allowed channel counts', async () => {
+    const t = await dataApp();
+    const viewer = await t.viewer('[]', '["Partner"]');
+    const res = await t.get('/api/dashboard/summary?channel=Online', viewer);
+    expect(res.body.totals).toEqual(expectedTotals((r) => r.channel === 'Partner'));
+    expect(res.body.byChannel.map((b: { key: string }) => b.key)).toEqual(['Partner']);
+    expect(res.body.byMuseum.map((b: { key: string }) => b.key)).toEqual([GAMMA]);
+  });
+});
+
+describe.each([
+  ['an unreadable museum list', 'not json', '[]'],
+  ['an empty museum list text', '', '[]'],
+  ['an unreadable channel list', '[]', '{"a":1}'],
+])('a viewer with %s (null access)', (_label, museums, channels) => {
+  it('when any data route is asked, then the answers are empty', async () => {
+    const t = await dataApp();
+    const viewer = await t.viewer(museums, channels);
+    const filters = await t.get('/api/dashboard/filters', viewer);
+    expect(filters.body).toMatchObject({
+      museums: [],
+      channels: [],
+      years: [],
+      districts: [],
+      access: { museums: { visible: 0, total: 3 }, channels: { visible: 0, total: 3 }, restricted: true },
+    });
+    const summary = await t.get(`/api/dashboard/summary?museum=${q(ALPHA)}`, viewer);
+    expect(summary.body).toEqual({
+      range: null,
+      totals: { visitors: 0, revenue: 0, days: 0 },
+      previous: { start: null, end: null, visitors: 0, revenue: 0, days: 0 },
+      monthly: [],
+      byMuseum: [],
+      byChannel: [],
+      byDistrict: [],
+    });
+    const compare = await t.get('/api/dashboard/compare?a=2024&b=2025', viewer);
+    expect(compare.body).toEqual({
+      a: { label: '2024', totals: { visitors: 0, revenue: 0, days: 0 } },
+      b: { label: '2025', totals: { visitors: 0, revenue: 0, days: 0 } },
+      byMuseum: [],
+      byChannel: [],
+    });
+    const exported = await t.get('/api/dashboard/export.csv', viewer);
+    expect(exported.text).toBe('date,museum,channel,district,visitors,revenue\r\n');
+  });
+});
+
+describe('an administrator whose record lists one museum', () => {
+  it('when the role is admin, then everything is visible regardless of the lists', async () => {
+    const t = await dataApp();
+    const admin = await t.viewer(JSON.stringify([ALPHA]), '[]', 'admin');
+    const res = await t.get('/api/dashboard/filters', admin);
+    expect(res.body.museums).toEqual([ALPHA, BETA, GAMMA]);
+    expect(res.body.access).toEqual({ museums: { visible: 3, total: 3 }, channels: { visible: 3, total: 3 }, restricted: false });
+  });
+});
+
+describe('GET /api/dashboard/filters', () => {
+  it('when an administrator asks, then every value and every season is offered', async () => {
+    const t = await dataApp();
+    const admin = await t.admin();
+    await t.send('post', '/api/seasons', admin).send({ name: 'Winter', startDate: '2024-12-01', endDate: '2025-02-28' });
+    const res = await t.get('/api/dashboard/filters', admin);
+    expect(res.body).toEqual({
+      museums: [ALPHA, BETA, GAMMA],
+      channels: ['Box office', 'Online', 'Partner'],
+      years: [2024, 2025],
+      districts: ['North', 'South'],
+      seasons: [{ id: 1, name: 'Winter', startDate: '2024-12-01', endDate: '2025-02-28' }],
+      access: { museums: { visible: 3, total: 3 }, channels: { visible: 3, total: 3 }, restricted: false },
+    });
+  });
+
+  it('when an unknown query parameter is sent, then 400', async () => {
+    const t = await dataApp();
+    expect((await t.get('/api/dashboard/filters?museum=x', await t.admin())).status).toBe(400);
+  });
+});
+
+describe('GET /api/dashboard/compare', () => {
+  it('when two years are compared, then both sides and the changes come back', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/compare?a=2024&b=2025', await t.admin());
+    expect(res.status).toBe(200);
+    expect(res.body.a).toEqual({ label: '2024', totals: { visitors: 45, revenue: 375.75, days: 4 } });
+    expect(res.body.b).toEqual({ label: '2025', totals: { visitors: 24, revenue: 176, days: 4 } });
+    expect(res.body.byMuseum[2]).toEqual({ key: GAMMA, a: 0, b: 4, change: 4, changePct: null });
+    expect(res.body.byChannel[0]).toEqual({ key: 'Box office', a: 8, b: 8, change: 0, changePct: 0 });
+  });
+
+  it('when a side is a season, then it is labelled with the season name', async () => {
+    const t = await dataApp();
+    const admin = await t.admin();
+    const { body } = await t.send('post', '/api/seasons', admin).send({ name: 'February 2024', startDate: '2024-02-01', endDate: '2024-02-29' });
+    const res = await t.get(`/api/dashboard/compare?a=season:${body.season.id}&b=2025`, admin);
+    expect(res.body.a).toEqual({ label: 'February 2024', totals: { visitors: 10, revenue: 100, days: 2 } });
+  });
+
+  it('when a side names an unknown season, then 404', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/compare?a=season:42&b=2025', await t.admin());
+    expect(res.status).toBe(404);
+  });
+
+  it.each(['', 'a=2024', 'b=2024', 'a=2024&b=x', 'a=season:x&b=2024', 'a=2024&a=2025&b=2024', 'a=season:&b=2024'])(
+    'when the sides are missing or malformed (%s), then 400',
+    async (query) => {
+      const t = await dataApp();
+      expect((await t.get(`/api/dashboard/compare?${query}`, await t.admin())).status).toBe(400);
+    },
+  );
+});
+
+describe('GET /api/dashboard/export.csv', () => {
+  it('when an administrator exports, then every row comes as an attachment with the fixed header', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/export.csv', await t.admin());
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/csv/);
+    expect(res.headers['content-disposition']).toMatch(/^attachment/);
+    expect(res.text.split('\r\n')[0]).toBe('date,museum,channel,district,visitors,revenue');
+    expect(exportedRows(res.text)).toHaveLength(ROWS.length);
+    expect(exportedRows(res.text)[0]).toEqual(['2024-01-01', ALPHA, 'Online', 'North', '10', '100']);
+  });
+
+  it('when a stored cell begins like a formula, then the exported cell is neutralised', async () => {
+    const t = await dataApp([
+      { date: '2024-01-01', museum: '=cmd|"/c calc"!A1', channel: '+Online', district: '@North', visitors: 1, revenue: 2 },
+      { date: '2024-01-02', museum: '-Museum', channel: '\tTab', district: 'Plain', visitors: 3, revenue: 4.5 },
+    ]);
+    const res = await t.get('/api/dashboard/export.csv', await t.admin());
+    const lines = res.text.split('\r\n');
+    expect(lines[1]).toBe(`2024-01-01,"'=cmd|""/c calc""!A1",'+Online,'@North,1,2`);
+    expect(lines[2]).toBe("2024-01-02,'-Museum,'\tTab,Plain,3,4.5");
+  });
+});

@@ -1,0 +1,107 @@
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { prepareDashboard } from '../../../src/dashboard/bootstrap';
+import { demoPeriod } from '../../../src/dashboard/data/demo';
+import { SqliteSeasonRepository, SqliteVisitRepository } from '../../../src/dashboard/data/repository';
+import { DashboardDataService } from '../../../src/dashboard/data/service';
+import { SqliteUserRecordStore } from '../../../src/dashboard/users/repository';
+import { Conflict } from '../../../src/platform/errors';
+import { createLogger } from '../../../src/platform/logger';
+import { openDatabase } from '../../../src/platform/sqlite';
+import { tempDir } from '../../support/app';
+import { ROWS, csvOf } from './fixtures';
+
+const ADMIN = { role: 'admin', allowedMuseums: '[]', allowedChannels: '[]' };
+const NONE = { museum: [], channel: [], district: [], year: [], season: [] };
+
+function store() {
+  const db = openDatabase(path.join(tempDir(), 'dashboard.db'), 'dashboard');
+  onTestFinished(() => {
+    db.close();
+  });
+  const visits = new SqliteVisitRepository(db);
+  const data = new DashboardDataService({ visits, seasons: new SqliteSeasonRepository(db), logger: createLogger('silent') });
+  return { db, visits, data };
+}
+
+describe('DashboardDataService', () => {
+  it('when another writer changes the visits, then the next read rebuilds the in-memory copy', async () => {
+    const { visits, data } = store();
+    await visits.upsert(ROWS.slice(0, 2));
+    expect((await data.summary(ADMIN, NONE)).totals.visitors).toBe(30);
+    await visits.upsert(ROWS.slice(2));
+    expect((await data.summary(ADMIN, NONE)).totals.visitors).toBe(69);
+  });
+
+  it('when an import is running, then a second one is refused with 409 until the first ends', async () => {
+    const { data } = store();
+    const first = data.startImport();
+    expect(() => data.startImport()).toThrow(Conflict);
+    await first.discard();
+    const second = data.startImport();
+    await second.stage(Readable.from([csvOf(ROWS)]));
+    expect(await second.commit()).toEqual({ imported: ROWS.length });
+    expect((await data.summary(ADMIN, NONE)).totals.visitors).toBe(69);
+  });
+
+  it('when a staged import is discarded, then visits stay as they were and the staging area is empty', async () => {
+    const { db, data } = store();
+    const job = data.startImport();
+    await job.stage(Readable.from([csvOf(ROWS)]));
+    await job.discard();
+    expect(db.prepare('SELECT count(*) FROM visits').pluck().get()).toBe(0);
+    expect(db.prepare('SELECT count(*) FROM visits_import').pluck().get()).toBe(0);
+    await expect(job.commit()).rejects.toBeInstanceOf(Conflict);
+  });
+});
+
+describe('prepareDashboard', () => {
+  const today = new Date('2026-11-21T10:00:00Z');
+
+  it('when the store is empty, then three full years and the current year to yesterday are generated, with seasons', async () => {
+    const { db, data } = store();
+    await prepareDashboard(db, createLogger('silent'), today);
+    const filters = await data.filters(ADMIN);
+    expect(filters.museums).toHaveLength(6);
+    expect(filters.channels).toEqual(['Box office', 'Online', 'Partner', 'School groups']);
+    expect(filters.years).toEqual([2023, 2024, 2025, 2026]);
+    expect(filters.districts.length).toBeGreaterThanOrEqual(5);
+    expect(filters.seasons.map((s) => s.name)).toEqual(expect.arrayContaining(['Summer 2025', 'Ramadan 2026']));
+    const summary = await data.summary(ADMIN, NONE);
+    expect(summary.range).toEqual({ start: '2023-01-01', end: '2026-11-20' });
+    expect(demoPeriod(today)).toEqual({ from: Date.UTC(2023, 0, 1) / 86_400_000, to: Date.UTC(2026, 10, 20) / 86_400_000 });
+  });
+
+  it('when the demo data is generated, then weekends are busier than weekdays and summer is quieter than winter', async () => {
+    const { db, data } = store();
+    await prepareDashboard(db, createLogger('silent'), today);
+    const byWeekday = db
+      .prepare("SELECT strftime('%w', date) AS d, sum(visitors) AS v FROM visits GROUP BY d ORDER BY d")
+      .all() as { d: string; v: number }[];
+    const friday = byWeekday[5].v;
+    const monday = byWeekday[1].v;
+    expect(friday).toBeGreaterThan(monday * 1.3);
+    const monthly = (await data.summary(ADMIN, { ...NONE, year: [2025] })).monthly;
+    expect(monthly[0].visitors).toBeGreaterThan(monthly[6].visitors * 1.5);
+  });
+
+  it('when it runs twice on the same dates, then the data is the same (deterministic) and not doubled', async () => {
+    const a = store();
+    const b = store();
+    await prepareDashboard(a.db, createLogger('silent'), today);
+    await prepareDashboard(b.db, createLogger('silent'), today);
+    await prepareDashboard(b.db, createLogger('silent'), today);
+    const sum = (db: typeof a.db) => db.prepare('SELECT count(*) AS n, sum(visitors) AS v, sum(revenue) AS r FROM visits').get();
+    expect(sum(b.db)).toEqual(sum(a.db));
+    expect((await b.data.listSeasons()).length).toBe((await a.data.listSeasons()).length);
+  });
+
+  it('when the store already holds visits, then nothing is added and users are left alone', async () => {
+    const { db, visits } = store();
+    await visits.upsert(ROWS);
+    await prepareDashboard(db, createLogger('silent'), today);
+    expect(await visits.count()).toBe(ROWS.length);
+    expect(await new SqliteUserRecordStore(db).list()).toEqual([]);
+  });
+});
