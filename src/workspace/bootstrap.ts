@@ -1,6 +1,36 @@
 import type { Config } from '../config';
+import { systemClock, type Clock } from '../platform/clock';
 import type { Logger } from '../platform/logger';
 import type { Db } from '../platform/sqlite';
+import { isoTime } from './access';
+import { hashPassword } from './auth/passwords';
+import { SqliteBrandRepository } from './brands/repository';
+import { SqliteUserRepository } from './members/repository';
 
-/** First-start work for application B, run by server.ts before it listens. */
-export async function prepareWorkspace(_db: Db, _config: Config, _logger: Logger): Promise<void> {}
+export const DEFAULT_ADMIN_NAME = 'Administrator';
+export const DEFAULT_BRAND_NAME = 'Default brand';
+
+/**
+ * First-start work for application B, run by server.ts before it listens: on an empty
+ * users table, the default superadmin (who must change the password at first sign-in)
+ * and a default brand it belongs to.
+ */
+export async function prepareWorkspace(db: Db, config: Config, logger: Logger, clock: Clock = systemClock): Promise<void> {
+  const users = new SqliteUserRepository(db);
+  if ((await users.count()) > 0) return;
+  const brands = new SqliteBrandRepository(db);
+  const createdAt = isoTime(clock.now());
+  const existing = await brands.list(undefined);
+  const brand = existing[0] ?? (await brands.create(DEFAULT_BRAND_NAME, createdAt));
+  const admin = await users.create({
+    name: DEFAULT_ADMIN_NAME,
+    email: config.defaultAdmin.email,
+    passwordHash: await hashPassword(config.defaultAdmin.password),
+    role: 'superadmin',
+    mustChangePassword: true,
+    brandIds: [brand.id],
+    createdAt,
+  });
+  if (admin === 'email-taken') return;
+  logger.info({ email: config.defaultAdmin.email }, 'Created the workspace superadmin; its password must be changed at first sign-in');
+}

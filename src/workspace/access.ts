@@ -1,0 +1,46 @@
+import { Forbidden, NotFound } from '../platform/errors';
+
+export const ROLES = ['superadmin', 'manager', 'contributor'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Who is asking: read fresh from the users table on every request. */
+export interface Actor {
+  id: number;
+  role: Role;
+  brandIds: number[];
+}
+
+export function isSuperadmin(actor: Actor): boolean {
+  return actor.role === 'superadmin';
+}
+
+/** Superadmins and managers run campaigns, tracks, the team and everyone's posts. */
+export function isManagerOrAbove(actor: Actor): boolean {
+  return actor.role === 'superadmin' || actor.role === 'manager';
+}
+
+export function requireRole(actor: Actor, allowed: (actor: Actor) => boolean, message: string): void {
+  if (!allowed(actor)) throw new Forbidden(message, 'FORBIDDEN_ROLE');
+}
+
+/** The brands whose records the actor may see; undefined means every brand. */
+export function brandScope(actor: Actor): number[] | undefined {
+  return isSuperadmin(actor) ? undefined : actor.brandIds;
+}
+
+export function canSeeBrand(actor: Actor, brandId: number): boolean {
+  return isSuperadmin(actor) || actor.brandIds.includes(brandId);
+}
+
+/**
+ * A record of another brand answers exactly like a missing one, so ids tell an outsider
+ * nothing about what exists.
+ */
+export function visibleOrNotFound<T extends { brandId: number }>(actor: Actor, record: T | undefined, what: string): T {
+  if (!record || !canSeeBrand(actor, record.brandId)) throw new NotFound(`No such ${what}`);
+  return record;
+}
+
+export function isoTime(ms: number): string {
+  return new Date(ms).toISOString();
+}

@@ -1,0 +1,113 @@
+import jwt, { type JwtPayload } from 'jsonwebtoken';
+import type { Clock } from '../../platform/clock';
+import { BadRequest, Unauthorized } from '../../platform/errors';
+import { isoTime, type Actor } from '../access';
+import type { Language, UserRecord, UserRepository } from '../members/repository';
+import { hashPassword, verifyPassword } from './passwords';
+import type { SessionRevoker } from './repository';
+
+/** Tokens and cookie sessions both last seven days. */
+export const SIGN_IN_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+export interface ProfileChange {
+  name?: string;
+  avatar?: string | null;
+  jobTitle?: string | null;
+  phone?: string | null;
+  language?: Language;
+}
+
+export interface SignedIn {
+  user: UserRecord;
+  token: string;
+}
+
+export function actorFor(user: UserRecord): Actor {
+  return { id: user.id, role: user.role, brandIds: user.brandIds };
+}
+
+export class AuthService {
+  constructor(
+    private readonly deps: { users: UserRepository; sessions: SessionRevoker; clock: Clock; jwtSecret: string },
+  ) {}
+
+  /** undefined for an unknown email or a wrong password, after the same bcrypt work. */
+  async login(email: string, password: string): Promise<SignedIn | undefined> {
+    const credentials = await this.deps.users.credentialsByEmail(email);
+    if (!(await verifyPassword(password, credentials?.passwordHash))) return undefined;
+    const user = await this.deps.users.get(credentials!.id);
+    return user && { user, token: this.issueToken(user) };
+  }
+
+  /** HS256, seven days, claims sub (the id as text), role, ver (token version) and iat. */
+  issueToken(user: UserRecord): string {
+    const iat = Math.floor(this.deps.clock.now() / 1000);
+    return jwt.sign({ sub: String(user.id), role: user.role, ver: user.tokenVersion, iat }, this.deps.jwtSecret, {
+      algorithm: 'HS256',
+      expiresIn: SIGN_IN_TTL_MS / 1000,
+    });
+  }
+
+  /**
+   * The user a bearer token speaks for, or undefined when it is forged, expired, signed
+   * with another algorithm, older than the user's last password change or logout, or the
+   * user is gone.
+   */
+  async userFromToken(token: string): Promise<UserRecord | undefined> {
+    let claims: string | JwtPayload;
+    try {
+      claims = jwt.verify(token, this.deps.jwtSecret, {
+        algorithms: ['HS256'],
+        clockTimestamp: Math.floor(this.deps.clock.now() / 1000),
+      });
+    } catch {
+      return undefined;
+    }
+    if (typeof claims !== 'object' || typeof claims.sub !== 'string' || !/^[1-9]\d{0,15}$/.test(claims.sub)) return undefined;
+    if (typeof claims.ver !== 'number') return undefined;
+    const user = await this.deps.users.get(Number(claims.sub));
+    return user && user.tokenVersion === claims.ver ? user : undefined;
+  }
+
+  async userById(id: number): Promise<UserRecord | undefined> {
+    return this.deps.users.get(id);
+  }
+
+  /** The profile counts as complete once both a name and a job title are set. */
+  async updateProfile(user: UserRecord, change: ProfileChange): Promise<UserRecord> {
+    const name = change.name ?? user.name;
+    const jobTitle = change.jobTitle === undefined ? user.jobTitle : change.jobTitle;
+    const complete = name !== '' && jobTitle !== null;
+    const profileCompletedAt = complete ? (user.profileCompletedAt ?? isoTime(this.deps.clock.now())) : null;
+    return this.save(user.id, { ...change, profileCompletedAt });
+  }
+
+  async setOnboarding(user: UserRecord, completed: boolean): Promise<UserRecord> {
+    return this.save(user.id, { onboardingCompletedAt: completed ? (user.onboardingCompletedAt ?? isoTime(this.deps.clock.now())) : null });
+  }
+
+  /**
+   * Replaces the password, which ends every older token and every other cookie session
+   * (`keepSid` is the session that asked, when it came by cookie).
+   */
+  async changePassword(user: UserRecord, current: string, next: string, keepSid: string | undefined): Promise<SignedIn | 'wrong-password'> {
+    if (!(await verifyPassword(current, await this.deps.users.passwordHash(user.id)))) return 'wrong-password';
+    if (current === next) throw new BadRequest('The new password must differ from the current one', 'SAME_PASSWORD');
+    const updated = await this.deps.users.setPassword(user.id, { passwordHash: await hashPassword(next), mustChangePassword: false });
+    await this.deps.sessions.endUserSessions(user.id, keepSid);
+    const signedIn = updated ?? user;
+    return { user: signedIn, token: this.issueToken(signedIn) };
+  }
+
+  /** Signing out retires every token issued so far. */
+  async logout(user: UserRecord): Promise<void> {
+    await this.deps.users.bumpTokenVersion(user.id);
+  }
+
+  private async save(id: number, patch: Parameters<UserRepository['update']>[1]): Promise<UserRecord> {
+    const updated = await this.deps.users.update(id, patch);
+    // Profile changes touch neither email nor role, so the only refusal left is a deleted account.
+    if (typeof updated !== 'object') throw new Unauthorized('This account no longer exists');
+    return updated;
+  }
+}

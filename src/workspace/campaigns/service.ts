@@ -1,0 +1,133 @@
+import type { Clock } from '../../platform/clock';
+import { BadRequest, NotFound } from '../../platform/errors';
+import { brandScope, canSeeBrand, isManagerOrAbove, isoTime, requireRole, visibleOrNotFound, type Actor } from '../access';
+import type { BrandsService } from '../brands/service';
+import { daysInOrder } from '../schemas';
+import type { Campaign, CampaignRepository, CampaignStatus, Track } from './repository';
+
+export interface NewCampaignInput {
+  brandId: number;
+  name: string;
+  description?: string | null;
+  startDate?: string | null;
+  endDate?: string | null;
+  status?: CampaignStatus;
+}
+
+export type CampaignChange = Partial<Omit<NewCampaignInput, 'brandId'>>;
+
+export interface TrackInput {
+  name: string;
+  channel?: string | null;
+  startDate?: string | null;
+  endDate?: string | null;
+  goal?: string | null;
+}
+
+export type TrackChange = Partial<TrackInput>;
+
+const MANAGERS_ONLY = 'Only managers and superadmins change campaigns and tracks';
+
+function assertDaysInOrder(startDate: string | null, endDate: string | null): void {
+  if (!daysInOrder(startDate, endDate)) throw new BadRequest('endDate must not be before startDate', 'INVALID_DATE_RANGE');
+}
+
+export class CampaignsService {
+  constructor(private readonly deps: { campaigns: CampaignRepository; brands: BrandsService; clock: Clock }) {}
+
+  async list(actor: Actor, filter: { brandId?: number; status?: CampaignStatus }): Promise<Campaign[]> {
+    if (filter.brandId !== undefined && !canSeeBrand(actor, filter.brandId)) return [];
+    const brandIds = filter.brandId !== undefined ? [filter.brandId] : brandScope(actor);
+    return this.deps.campaigns.list({ brandIds, status: filter.status });
+  }
+
+  async get(actor: Actor, id: number): Promise<Campaign> {
+    return visibleOrNotFound(actor, await this.deps.campaigns.get(id), 'campaign');
+  }
+
+  async create(actor: Actor, input: NewCampaignInput): Promise<Campaign> {
+    requireRole(actor, isManagerOrAbove, MANAGERS_ONLY);
+    await this.deps.brands.assertUsable(actor, input.brandId);
+    const startDate = input.startDate ?? null;
+    const endDate = input.endDate ?? null;
+    assertDaysInOrder(startDate, endDate);
+    return this.deps.campaigns.create({
+      brandId: input.brandId,
+      name: input.name,
+      description: input.description ?? null,
+      startDate,
+      endDate,
+      status: input.status ?? 'planned',
+      ownerId: actor.id,
+      createdAt: this.now(),
+    });
+  }
+
+  async update(actor: Actor, id: number, change: CampaignChange): Promise<Campaign> {
+    requireRole(actor, isManagerOrAbove, MANAGERS_ONLY);
+    const current = await this.get(actor, id);
+    assertDaysInOrder(pick(change.startDate, current.startDate), pick(change.endDate, current.endDate));
+    const updated = await this.deps.campaigns.update(id, { ...change, updatedAt: this.now() });
+    if (!updated) throw new NotFound('No such campaign');
+    return updated;
+  }
+
+  /** Deletes the campaign with its posts and tracks, in one transaction. */
+  async remove(actor: Actor, id: number): Promise<{ posts: number; tracks: number }> {
+    requireRole(actor, isManagerOrAbove, MANAGERS_ONLY);
+    await this.get(actor, id);
+    const deleted = await this.deps.campaigns.deleteWithContent(id);
+    if (!deleted) throw new NotFound('No such campaign');
+    return deleted;
+  }
+
+  async listTracks(actor: Actor, campaignId: number): Promise<Track[]> {
+    await this.get(actor, campaignId);
+    return this.deps.campaigns.listTracks(campaignId);
+  }
+
+  async getTrack(actor: Actor, id: number): Promise<Track> {
+    return visibleOrNotFound(actor, await this.deps.campaigns.getTrack(id), 'track');
+  }
+
+  async createTrack(actor: Actor, campaignId: number, input: TrackInput): Promise<Track> {
+    requireRole(actor, isManagerOrAbove, MANAGERS_ONLY);
+    await this.get(actor, campaignId);
+    const startDate = input.startDate ?? null;
+    const endDate = input.endDate ?? null;
+    assertDaysInOrder(startDate, endDate);
+    return this.deps.campaigns.createTrack({
+      campaignId,
+      name: input.name,
+      channel: input.channel ?? null,
+      startDate,
+      endDate,
+      goal: input.goal ?? null,
+      createdAt: this.now(),
+    });
+  }
+
+  async updateTrack(actor: Actor, id: number, change: TrackChange): Promise<Track> {
+    requireRole(actor, isManagerOrAbove, MANAGERS_ONLY);
+    const current = await this.getTrack(actor, id);
+    assertDaysInOrder(pick(change.startDate, current.startDate), pick(change.endDate, current.endDate));
+    const updated = await this.deps.campaigns.updateTrack(id, { ...change, updatedAt: this.now() });
+    if (!updated) throw new NotFound('No such track');
+    return updated;
+  }
+
+  async removeTrack(actor: Actor, id: number): Promise<void> {
+    requireRole(actor, isManagerOrAbove, MANAGERS_ONLY);
+    await this.getTrack(actor, id);
+    if (!(await this.deps.campaigns.deleteTrack(id))) throw new NotFound('No such track');
+  }
+
+  private now(): string {
+    return isoTime(this.deps.clock.now());
+  }
+}
+
+/** A changed value when the change names it (null included), else the stored one. */
+export function pick<T>(changed: T | undefined, stored: T): T {
+  return changed === undefined ? stored : changed;
+}

@@ -1,0 +1,81 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { idParam, validated } from '../../platform/validate';
+import { actorOf } from '../auth/middleware';
+import { id, longText, moment, nonEmpty, optionalText, queryCount, queryId, NAME_MAX } from '../schemas';
+import { PLATFORMS, POST_STATUSES } from './repository';
+import type { PostsService } from './service';
+
+export const POSTS_PAGE_DEFAULT = 50;
+export const POSTS_PAGE_MAX = 200;
+
+const status = z.enum(POST_STATUSES);
+
+const postFields = {
+  title: z.string().trim().min(1, 'must not be empty').max(NAME_MAX),
+  caption: longText.optional(),
+  platform: z.enum(PLATFORMS).nullable().optional(),
+  status: status.optional(),
+  scheduledAt: moment.optional(),
+  // Checked by the service, which answers with the publishing codes of the API.
+  publicationUrl: optionalText(2000).optional(),
+  campaignId: id.nullable().optional(),
+  brandId: id.optional(),
+  attachments: z.array(id).max(50).optional(),
+};
+
+const createPost = z.strictObject(postFields);
+const updatePost = nonEmpty(z.strictObject({ ...postFields, title: postFields.title.optional() }));
+
+const listPosts = z.strictObject({
+  campaignId: queryId.optional(),
+  status: status.optional(),
+  brandId: queryId.optional(),
+  limit: queryCount(POSTS_PAGE_MAX)
+    .refine((n) => n >= 1, 'must be at least 1')
+    .default(POSTS_PAGE_DEFAULT),
+  offset: queryCount(1_000_000).default(0),
+});
+
+/** `/api/posts`: everyone creates in their brands; the owner, managers and superadmins change. */
+export function postsRoutes(posts: PostsService) {
+  const router = Router();
+
+  router.get(
+    '/',
+    validated({ query: listPosts }, async ({ query }, req, res) => {
+      res.json({ posts: await posts.list(actorOf(req), query) });
+    }),
+  );
+
+  router.post(
+    '/',
+    validated({ body: createPost }, async ({ body }, req, res) => {
+      res.status(201).json({ post: await posts.create(actorOf(req), body) });
+    }),
+  );
+
+  router.get(
+    '/:id',
+    validated({ params: idParam }, async ({ params }, req, res) => {
+      res.json({ post: await posts.get(actorOf(req), params.id) });
+    }),
+  );
+
+  router.patch(
+    '/:id',
+    validated({ params: idParam, body: updatePost }, async ({ params, body }, req, res) => {
+      res.json({ post: await posts.update(actorOf(req), params.id, body) });
+    }),
+  );
+
+  router.delete(
+    '/:id',
+    validated({ params: idParam }, async ({ params }, req, res) => {
+      await posts.remove(actorOf(req), params.id);
+      res.json({ ok: true });
+    }),
+  );
+
+  return router;
+}

@@ -1,0 +1,179 @@
+import type { Clock } from '../../platform/clock';
+import { BadRequest, Forbidden, NotFound } from '../../platform/errors';
+import { brandScope, canSeeBrand, isManagerOrAbove, isoTime, visibleOrNotFound, type Actor } from '../access';
+import type { BrandsService } from '../brands/service';
+import type { Campaign } from '../campaigns/repository';
+import { pick, type CampaignsService } from '../campaigns/service';
+import type { Platform, Post, PostRepository, PostStatus } from './repository';
+
+/**
+ * What posts need to know about assets: which attachment ids are usable in a brand, and
+ * the thumbnail a card shows. The assets feature provides the real one.
+ */
+export interface AttachmentCatalog {
+  /** The ids among `assetIds` that are not assets of `brandId`. */
+  unknown(assetIds: number[], brandId: number): Promise<number[]>;
+  /** The thumbnail URL of the first image among `assetIds`, else null. */
+  thumbnailUrl(assetIds: number[]): Promise<string | null>;
+}
+
+/** Until uploads exist there is no asset to attach. */
+export const noAssets: AttachmentCatalog = {
+  unknown: async (assetIds) => assetIds,
+  thumbnailUrl: async () => null,
+};
+
+export interface PostBody extends Post {
+  thumbnailUrl: string | null;
+}
+
+export interface PostInput {
+  title: string;
+  caption?: string | null;
+  platform?: Platform | null;
+  status?: PostStatus;
+  scheduledAt?: string | null;
+  publicationUrl?: string | null;
+  campaignId?: number | null;
+  brandId?: number;
+  attachments?: number[];
+}
+
+export type PostChange = Partial<PostInput>;
+
+export interface PostQuery {
+  brandId?: number;
+  campaignId?: number;
+  status?: PostStatus;
+  limit: number;
+  offset: number;
+}
+
+/** An absolute http(s) address with a host: the only kind of link a post may carry. */
+export function isPublicationLink(value: string): boolean {
+  if (!/^https?:\/\/\S+$/i.test(value)) return false;
+  try {
+    return new URL(value).hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+function assertPublishable(status: PostStatus, publicationUrl: string | null): void {
+  if (publicationUrl !== null && !isPublicationLink(publicationUrl)) {
+    throw new BadRequest('publicationUrl must be an absolute http(s) link', 'INVALID_PUBLICATION_LINK');
+  }
+  if (status === 'published' && publicationUrl === null) {
+    throw new BadRequest('A published post needs its publication link', 'PUBLICATION_LINK_REQUIRED');
+  }
+}
+
+export class PostsService {
+  constructor(
+    private readonly deps: {
+      posts: PostRepository;
+      campaigns: CampaignsService;
+      brands: BrandsService;
+      attachments: AttachmentCatalog;
+      clock: Clock;
+    },
+  ) {}
+
+  async list(actor: Actor, query: PostQuery): Promise<PostBody[]> {
+    if (query.brandId !== undefined && !canSeeBrand(actor, query.brandId)) return [];
+    const brandIds = query.brandId !== undefined ? [query.brandId] : brandScope(actor);
+    const posts = await this.deps.posts.list({ ...query, brandIds });
+    return Promise.all(posts.map((p) => this.body(p)));
+  }
+
+  async get(actor: Actor, id: number): Promise<PostBody> {
+    return this.body(await this.visible(actor, id));
+  }
+
+  /** Anyone creates posts in their brands; the brand is the campaign's when one is given. */
+  async create(actor: Actor, input: PostInput): Promise<PostBody> {
+    const campaign = input.campaignId ? await this.deps.campaigns.get(actor, input.campaignId) : null;
+    const brandId = await this.brandFor(actor, input.brandId, campaign);
+    const status = input.status ?? 'idea';
+    const publicationUrl = input.publicationUrl ?? null;
+    assertPublishable(status, publicationUrl);
+    const attachments = input.attachments ?? [];
+    await this.assertAttachable(attachments, brandId);
+    const post = await this.deps.posts.create({
+      brandId,
+      campaignId: campaign?.id ?? null,
+      title: input.title,
+      caption: input.caption ?? null,
+      platform: input.platform ?? null,
+      status,
+      scheduledAt: input.scheduledAt ?? null,
+      publicationUrl,
+      ownerId: actor.id,
+      attachments,
+      createdAt: isoTime(this.deps.clock.now()),
+    });
+    return this.body(post);
+  }
+
+  /** The owner, managers and superadmins edit a post. */
+  async update(actor: Actor, id: number, change: PostChange): Promise<PostBody> {
+    const current = await this.visible(actor, id);
+    this.assertMayEdit(actor, current);
+    let campaign: Pick<Campaign, 'id' | 'brandId'> | null = current.campaignId === null ? null : { id: current.campaignId, brandId: current.brandId };
+    if (change.campaignId !== undefined) campaign = change.campaignId === null ? null : await this.deps.campaigns.get(actor, change.campaignId);
+    // A new campaign brings its brand; otherwise the post keeps its own unless told another.
+    const brandId = await this.brandFor(actor, change.brandId ?? (change.campaignId ? undefined : current.brandId), campaign);
+    assertPublishable(pick(change.status, current.status), pick(change.publicationUrl, current.publicationUrl));
+    const attachments = change.attachments ?? current.attachments;
+    if (change.attachments !== undefined || brandId !== current.brandId) await this.assertAttachable(attachments, brandId);
+    const updated = await this.deps.posts.update(id, {
+      ...change,
+      brandId,
+      campaignId: campaign?.id ?? null,
+      updatedAt: isoTime(this.deps.clock.now()),
+    });
+    if (!updated) throw new NotFound('No such post');
+    return this.body(updated);
+  }
+
+  async remove(actor: Actor, id: number): Promise<void> {
+    this.assertMayEdit(actor, await this.visible(actor, id));
+    if (!(await this.deps.posts.delete(id))) throw new NotFound('No such post');
+  }
+
+  private async visible(actor: Actor, id: number): Promise<Post> {
+    return visibleOrNotFound(actor, await this.deps.posts.get(id), 'post');
+  }
+
+  private assertMayEdit(actor: Actor, post: Post): void {
+    if (post.ownerId !== actor.id && !isManagerOrAbove(actor)) {
+      throw new Forbidden('Only its owner, managers and superadmins change a post', 'NOT_POST_OWNER');
+    }
+  }
+
+  /**
+   * The brand a post goes to: its campaign's, which a given brandId must match; without a
+   * campaign, the given brandId, which must be one of the actor's.
+   */
+  private async brandFor(actor: Actor, brandId: number | undefined, campaign: Pick<Campaign, 'brandId'> | null): Promise<number> {
+    if (campaign) {
+      if (brandId !== undefined && brandId !== campaign.brandId) {
+        throw new BadRequest("brandId differs from the campaign's brand", 'BRAND_MISMATCH');
+      }
+      return campaign.brandId;
+    }
+    if (brandId === undefined) throw new BadRequest('brandId is required when there is no campaignId', 'BRAND_REQUIRED');
+    await this.deps.brands.assertUsable(actor, brandId);
+    return brandId;
+  }
+
+  private async assertAttachable(assetIds: number[], brandId: number): Promise<void> {
+    if (assetIds.length === 0) return;
+    const unknown = await this.deps.attachments.unknown(assetIds, brandId);
+    if (unknown.length > 0) throw new BadRequest('Unknown asset in attachments', 'UNKNOWN_ATTACHMENT', { assetIds: unknown });
+  }
+
+  private async body(post: Post): Promise<PostBody> {
+    return { ...post, thumbnailUrl: await this.deps.attachments.thumbnailUrl(post.attachments) };
+  }
+}

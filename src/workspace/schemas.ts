@@ -1,0 +1,66 @@
+import { z } from 'zod';
+
+/** Input pieces shared by the workspace's routes (limits of DESIGN.md §6). */
+export const NAME_MAX = 200;
+export const LONG_TEXT_MAX = 10_000;
+
+export const name = z.string().trim().min(1, 'must not be empty').max(NAME_MAX);
+
+/** Optional free text: an empty string clears it, like null. */
+export const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .nullable()
+    .transform((v) => (v === null || v === '' ? null : v));
+
+export const longText = optionalText(LONG_TEXT_MAX);
+
+export const id = z.number().int().positive();
+
+/** A calendar day, YYYY-MM-DD, or null to clear it. */
+export const day = z.iso.date().nullable();
+
+/** A moment with an explicit offset, stored in UTC. */
+export const moment = z.iso
+  .datetime({ offset: true })
+  .refine((v) => !Number.isNaN(Date.parse(v)), 'not a real date')
+  .transform((v) => new Date(v).toISOString())
+  .nullable();
+
+/** Ids in query strings arrive as text. */
+export const queryId = z
+  .string()
+  .regex(/^[1-9]\d{0,15}$/, 'must be a positive integer')
+  .transform(Number);
+
+export const queryCount = (max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,6}$/, 'must be a whole number')
+    .transform(Number)
+    .refine((n) => n <= max, `must be at most ${max}`);
+
+/** A PATCH must change something. */
+export function nonEmpty<T extends z.ZodType<object>>(schema: T) {
+  return schema.refine((b) => Object.keys(b).length > 0, 'nothing to change');
+}
+
+/** bcrypt reads at most 72 bytes, so a longer password would be cut silently. */
+export const password = z
+  .string()
+  .min(10, 'must be at least 10 characters')
+  .refine((v) => Buffer.byteLength(v, 'utf8') <= 72, 'must be at most 72 bytes');
+
+export const email = z
+  .string()
+  .trim()
+  .max(254)
+  .pipe(z.email())
+  .transform((v) => v.toLowerCase());
+
+/** Checks the order of two optional days after a change has been applied to stored ones. */
+export function daysInOrder(startDate: string | null, endDate: string | null): boolean {
+  return startDate === null || endDate === null || startDate <= endDate;
+}

@@ -1,0 +1,163 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import request from 'supertest';
+import { AuthService } from '../../src/workspace/auth/service';
+import { hashPassword } from '../../src/workspace/auth/passwords';
+import { SqliteSessionStore } from '../../src/workspace/auth/repository';
+import { SqliteBrandRepository, type Brand } from '../../src/workspace/brands/repository';
+import { SqliteUserRepository, type UserRecord } from '../../src/workspace/members/repository';
+import type { Role } from '../../src/workspace/access';
+import { buildApp, cookieFrom, type TestDashboard } from './app';
+
+/** The password of every user the helpers make. */
+export const PASSWORD = 'Correct-Horse-9';
+
+// bcrypt is slow on purpose: hash the shared password once per test file.
+let passwordHash: Promise<string> | undefined;
+const sharedHash = () => (passwordHash ??= hashPassword(PASSWORD));
+
+export interface TestUser {
+  id: number;
+  email: string;
+  role: Role;
+  brandIds: number[];
+  token: string;
+  record: UserRecord;
+}
+
+type Method = 'get' | 'post' | 'patch' | 'delete';
+export type Client = Record<Method, (path: string) => request.Test>;
+
+export interface TestWorkspace extends TestDashboard {
+  auth: AuthService;
+  members: SqliteUserRepository;
+  brand(name?: string): Promise<Brand>;
+  /** A user stored directly (no bcrypt per user) with a fresh bearer token. */
+  user(role: Role, opts?: { brandIds?: number[]; mustChangePassword?: boolean; email?: string; name?: string }): Promise<TestUser>;
+  /** Requests with the user's bearer token. */
+  as(user: TestUser | string): Client;
+  /** A real sign-in through the API; the cookie header to send back. */
+  signIn(email: string, password?: string): Promise<{ res: request.Response; cookie: string; token: string }>;
+  /** Requests with a cookie, sent the way the workspace's own pages send them. */
+  withCookie(cookie: string): Client;
+}
+
+let serial = 0;
+
+export async function buildWorkspace(opts: { env?: Record<string, string> } = {}): Promise<TestWorkspace> {
+  const base = buildApp({ env: opts.env });
+  const db = base.workspaceDb;
+  const users = new SqliteUserRepository(db);
+  const brands = new SqliteBrandRepository(db);
+  const auth = new AuthService({
+    users,
+    sessions: new SqliteSessionStore(db, base.clock, 0),
+    clock: base.clock,
+    jwtSecret: base.config.jwtSecret!,
+  });
+  const hash = await sharedHash();
+
+  const client = (headers: Record<string, string>): Client => {
+    const make = (method: Method) => (path: string) => request(base.app)[method](path).set(headers);
+    return { get: make('get'), post: make('post'), patch: make('patch'), delete: make('delete') };
+  };
+
+  return {
+    ...base,
+    auth,
+    members: users,
+    brand: (name = `Brand ${++serial}`) => brands.create(name, new Date(base.clock.now()).toISOString()),
+    async user(role, o = {}) {
+      const created = await users.create({
+        name: o.name ?? `${role} ${++serial}`,
+        email: o.email ?? `${role}${++serial}@example.test`,
+        passwordHash: hash,
+        role,
+        mustChangePassword: o.mustChangePassword ?? false,
+        brandIds: o.brandIds ?? [],
+        createdAt: new Date(base.clock.now()).toISOString(),
+      });
+      if (created === 'email-taken') throw new Error('test email reused');
+      return { id: created.id, email: created.email, role, brandIds: created.brandIds, token: auth.issueToken(created), record: created };
+    },
+    as: (user) => client({ Authorization: `Bearer ${typeof user === 'string' ? user : user.token}` }),
+    async signIn(email, password = PASSWORD) {
+      const res = await request(base.app).post('/api/auth/login').send({ email, password });
+      return { res, cookie: `workspace_session=${cookieFrom(res, 'workspace_session')}`, token: res.body.token };
+    },
+    withCookie: (cookie) => client({ Cookie: cookie, 'Sec-Fetch-Site': 'same-origin' }),
+  };
+}
+
+/** Two brands ("Mine" and "Theirs"), a superadmin, and a manager and two contributors of the first. */
+export async function buildTeam() {
+  const ws = await buildWorkspace();
+  const [brand, other] = [await ws.brand('Mine'), await ws.brand('Theirs')];
+  const admin = await ws.user('superadmin');
+  const manager = await ws.user('manager', { brandIds: [brand.id] });
+  const contributor = await ws.user('contributor', { brandIds: [brand.id] });
+  const colleague = await ws.user('contributor', { brandIds: [brand.id] });
+  return { ws, brand, other, admin, manager, contributor, colleague };
+}
+
+/** Every stored row of the content and people tables, to prove a refused request changed nothing. */
+export function snapshot(ws: Pick<TestWorkspace, 'workspaceDb'>): string {
+  const tables = ws.workspaceDb
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('sessions', 'schema_migrations') AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    .pluck()
+    .all() as string[];
+  return JSON.stringify(tables.map((t) => [t, ws.workspaceDb.prepare(`SELECT * FROM "${t}" ORDER BY rowid`).all()]));
+}
+
+// ## The real server process
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+/** Compiles src/ to dist/ once per test file that runs the real server. */
+export function buildDist(): void {
+  try {
+    execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'pipe', timeout: 120_000 });
+  } catch (err) {
+    const e = err as { stdout?: Buffer; stderr?: Buffer };
+    throw new Error(`npm run build failed:\n${e.stdout?.toString() ?? ''}${e.stderr?.toString() ?? ''}`);
+  }
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  output(): string;
+  /** Resolves once the process has exited, however it ended. */
+  exited: Promise<void>;
+}
+
+/** Runs `node dist/server.js` on a free port and resolves once its "Listening on" line names the port. */
+export function startServer(env: Record<string, string>, timeoutMs = 15_000): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['dist/server.js'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => fail(new Error('timed out waiting for "Listening on"')), timeoutMs);
+    const fail = (err: Error) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(new Error(`${err.message}\n${output}`));
+    };
+    const early = (code: number | null, signal: string | null) => fail(new Error(`server exited early (${code ?? signal})`));
+    child.once('exit', early);
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (output += d));
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      output += d;
+      const line = output.split('\n').find((l) => l.includes('"Listening on'));
+      if (!line) return;
+      clearTimeout(timer);
+      child.off('exit', early);
+      const { port } = JSON.parse(line) as { port: number };
+      resolve({ child, url: `http://127.0.0.1:${port}`, output: () => output, exited });
+    });
+  });
+}
