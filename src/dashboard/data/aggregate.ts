@@ -1,9 +1,7 @@
-import type { NameSet, Scan, VisitColumns, VisitRow } from './columns';
+import type { Aggregate, NameSet, VisitColumns, VisitRow } from './columns';
 import {
-  firstDayOfMonth,
   formatDay,
   intersectRanges,
-  monthIndexOf,
   monthLabel,
   parseDay,
   unionRanges,
@@ -24,6 +22,8 @@ export interface DataFilters {
 
 /** What one request looks at, after the permission filter: rows pass every part. */
 export interface Selection {
+  /** The permission filter alone, which also bounds the dates the request can reach. */
+  access: Access;
   museums: NameSet;
   channels: NameSet;
   districts: NameSet;
@@ -45,7 +45,7 @@ export interface Breakdown {
 }
 
 export interface Summary {
-  /** First and last day of the selected dates within the data held; null when that is empty. */
+  /** First and last day of the selected dates within the days the permitted rows cover; null when that is empty. */
   range: { start: string; end: string } | null;
   totals: Totals;
   /** The same filters over the same number of days just before `range`. */
@@ -99,6 +99,7 @@ export function selectionOf(access: Access, filters: DataFilters, seasons: reado
   const inSeasons = filters.season.length > 0 ? unionRanges(seasons.filter((s) => wanted.has(s.id)).map(seasonRange)) : undefined;
   const dates = years && inSeasons ? intersectRanges(years, inSeasons) : (years ?? inSeasons ?? 'all');
   return {
+    access,
     museums: narrow(access.museums, filters.museum),
     channels: narrow(access.channels, filters.channel),
     districts: filters.district.length > 0 ? new Set(filters.district) : 'all',
@@ -106,14 +107,17 @@ export function selectionOf(access: Access, filters: DataFilters, seasons: reado
   };
 }
 
-/** The selected dates cut to the days the data covers. */
-function datesIn(columns: VisitColumns, dates: Selection['dates']): DayRange[] {
-  if (columns.rowCount === 0) return [];
-  const span = [{ from: columns.firstDay, to: columns.lastDay }];
-  return dates === 'all' ? span : intersectRanges(dates, span);
+/**
+ * The selected dates cut to the days that the rows the session may see cover, so that
+ * neither the range nor the monthly series reach into data the session cannot see.
+ */
+function datesIn(columns: VisitColumns, selection: Selection, dates: Selection['dates'] = selection.dates): DayRange[] {
+  const span = columns.span(columns.keepMask(selection.access.museums, selection.access.channels, 'all'));
+  if (!span) return [];
+  return dates === 'all' ? [span] : intersectRanges(dates, [span]);
 }
 
-function totalsOf(scan: Scan): Totals {
+function totalsOf(scan: Aggregate): Totals {
   let visitors = 0;
   let cents = 0;
   for (let c = 0; c < scan.visitors.length; c += 1) {
@@ -124,7 +128,7 @@ function totalsOf(scan: Scan): Totals {
 }
 
 /** Sums per value of one dimension; values without a matching row are left out. */
-function sumsBy(scan: Scan, comboCode: Uint32Array, names: readonly string[]) {
+function sumsBy(scan: Aggregate, comboCode: Uint32Array, names: readonly string[]) {
   const visitors = new Float64Array(names.length);
   const cents = new Float64Array(names.length);
   const rows = new Uint32Array(names.length);
@@ -143,31 +147,10 @@ function sumsBy(scan: Scan, comboCode: Uint32Array, names: readonly string[]) {
 }
 
 /** Largest first, then by name, so the chart and the table agree. */
-function breakdown(scan: Scan, comboCode: Uint32Array, names: readonly string[]): Breakdown[] {
+function breakdown(scan: Aggregate, comboCode: Uint32Array, names: readonly string[]): Breakdown[] {
   return [...sumsBy(scan, comboCode, names)]
     .map(([key, v]) => ({ key, ...v }))
     .sort((x, y) => y.visitors - x.visitors || x.key.localeCompare(y.key));
-}
-
-/** Every month the selected days touch, zeros included, so the series has no holes. */
-function monthlySeries(columns: VisitColumns, ranges: readonly DayRange[], scan: Scan): Summary['monthly'] {
-  const daily = scan.daily!;
-  const months = new Map<number, { visitors: number; cents: number }>();
-  for (const range of ranges) {
-    for (let m = monthIndexOf(range.from); m <= monthIndexOf(range.to); m += 1) {
-      const from = Math.max(range.from, firstDayOfMonth(m));
-      const to = Math.min(range.to, firstDayOfMonth(m + 1) - 1);
-      let entry = months.get(m);
-      if (!entry) months.set(m, (entry = { visitors: 0, cents: 0 }));
-      for (let d = from; d <= to; d += 1) {
-        entry.visitors += daily.visitors[d - columns.firstDay];
-        entry.cents += daily.revenueCents[d - columns.firstDay];
-      }
-    }
-  }
-  return [...months]
-    .sort(([a], [b]) => a - b)
-    .map(([m, v]) => ({ month: monthLabel(m), visitors: v.visitors, revenue: v.cents / 100 }));
 }
 
 function previousPeriod(columns: VisitColumns, keep: Uint8Array, ranges: readonly DayRange[]): Summary['previous'] {
@@ -175,18 +158,19 @@ function previousPeriod(columns: VisitColumns, keep: Uint8Array, ranges: readonl
   const start = ranges[0].from;
   const length = ranges[ranges.length - 1].to - start + 1;
   const before = { from: start - length, to: start - 1 };
-  return { start: formatDay(before.from), end: formatDay(before.to), ...totalsOf(columns.scan(keep, [before])) };
+  return { start: formatDay(before.from), end: formatDay(before.to), ...totalsOf(columns.aggregate(keep, [before])) };
 }
 
 export function summarize(columns: VisitColumns, selection: Selection): Summary {
   const keep = columns.keepMask(selection.museums, selection.channels, selection.districts);
-  const ranges = datesIn(columns, selection.dates);
-  const scan = columns.scan(keep, ranges, true);
+  const ranges = datesIn(columns, selection);
+  const scan = columns.aggregate(keep, ranges);
   return {
     range: ranges.length > 0 ? { start: formatDay(ranges[0].from), end: formatDay(ranges[ranges.length - 1].to) } : null,
     totals: totalsOf(scan),
     previous: previousPeriod(columns, keep, ranges),
-    monthly: monthlySeries(columns, ranges, scan),
+    // Every month the selected days touch, zeros included, so the series has no holes.
+    monthly: scan.months.map((m) => ({ month: monthLabel(m.month), visitors: m.visitors, revenue: m.revenueCents / 100 })),
     byMuseum: breakdown(scan, columns.comboMuseum, columns.museums),
     byChannel: breakdown(scan, columns.comboChannel, columns.channels),
     byDistrict: breakdown(scan, columns.comboDistrict, columns.districts),
@@ -197,7 +181,7 @@ export function percentChange(a: number, b: number): number | null {
   return a === 0 ? null : ((b - a) / a) * 100;
 }
 
-function compareRows(scanA: Scan, scanB: Scan, comboCode: Uint32Array, names: readonly string[]): ComparedRow[] {
+function compareRows(scanA: Aggregate, scanB: Aggregate, comboCode: Uint32Array, names: readonly string[]): ComparedRow[] {
   const a = sumsBy(scanA, comboCode, names);
   const b = sumsBy(scanB, comboCode, names);
   const keys = [...new Set([...a.keys(), ...b.keys()])].sort((x, y) => x.localeCompare(y));
@@ -213,7 +197,7 @@ export function compareSides(columns: VisitColumns, selection: Selection, a: Com
   const keep = columns.keepMask(selection.museums, selection.channels, selection.districts);
   const scanOf = (side: CompareSide) => {
     const dates = selection.dates === 'all' ? side.dates : intersectRanges(side.dates, selection.dates);
-    return columns.scan(keep, datesIn(columns, dates));
+    return columns.aggregate(keep, datesIn(columns, selection, dates));
   };
   const scanA = scanOf(a);
   const scanB = scanOf(b);
@@ -243,5 +227,5 @@ export function filterOptions(columns: VisitColumns, access: Access): FilterOpti
 
 export function selectedRows(columns: VisitColumns, selection: Selection): Iterable<VisitRow> {
   const keep = columns.keepMask(selection.museums, selection.channels, selection.districts);
-  return columns.rows(keep, datesIn(columns, selection.dates));
+  return columns.rows(keep, datesIn(columns, selection));
 }

@@ -1,4 +1,4 @@
-import { formatDay, parseDay, yearOf, yearRange, type Day, type DayRange } from './dates';
+import { firstDayOfMonth, formatDay, monthIndexOf, parseDay, yearOf, yearRange, type Day, type DayRange } from './dates';
 
 /** One visit row as stored: revenue in currency units with at most two decimals. */
 export interface VisitRow {
@@ -13,16 +13,23 @@ export interface VisitRow {
 /** Which values of one dimension pass: every one, or exactly these. */
 export type NameSet = 'all' | ReadonlySet<string>;
 
-/** Per-combination sums of one scan, plus per-day sums when asked for. */
-export interface Scan {
-  /** Indexed by combination (museum × channel × district present in the data). */
+export interface MonthSums {
+  /** Months since year 0 (see monthIndexOf). */
+  month: number;
+  visitors: number;
+  revenueCents: number;
+}
+
+/** The sums of one aggregation. */
+export interface Aggregate {
+  /** Per combination (a museum × channel × district that occurs in the data). */
   visitors: Float64Array;
   revenueCents: Float64Array;
   rows: Uint32Array;
-  /** Days with at least one matching row. */
+  /** Distinct days with at least one matching row. */
   days: number;
-  /** Indexed by day − firstDay; only when the scan was asked for them. */
-  daily?: { visitors: Float64Array; revenueCents: Float64Array };
+  /** Every month the days touch, in order, zeros included. */
+  months: MonthSums[];
 }
 
 export class Dictionary {
@@ -52,14 +59,18 @@ export class Dictionary {
 }
 
 /**
- * The visit rows held in memory column by column, for aggregations that touch every row.
- *
- * Rows are ordered by day, and `dayStart` gives where each day begins, so a date filter is
- * a set of contiguous slices rather than a test per row. Museum, channel and district are
- * dictionary-encoded, and each row carries one code for its (museum, channel, district)
- * combination: a filter on any of the three becomes one lookup per row in a small flag
- * array, and per-combination sums give every breakdown afterwards.
+ * Per calendar month and combination: the sums of its rows, and which days of the month
+ * hold one (bit d−1 for day d). Cell (m, k) sits at (m − firstMonth) × comboCount + k.
  */
+export interface MonthlyRollup {
+  firstMonth: number;
+  months: number;
+  visitors: Float64Array;
+  revenueCents: Float64Array;
+  rows: Uint32Array;
+  dayBits: Uint32Array;
+}
+
 /** The arrays behind a VisitColumns; ColumnsBuilder makes them. */
 export interface ColumnParts {
   museums: Dictionary;
@@ -76,8 +87,29 @@ export interface ColumnParts {
   /** Day of dayStart[0]; rows of day d are [dayStart[d − firstDay], dayStart[d − firstDay + 1]). */
   firstDay: Day;
   dayStart: Uint32Array;
+  /** Absent when the data is too sparse for it to pay (more cells than rows). */
+  rollup: MonthlyRollup | undefined;
 }
 
+function bitCount(bits: number): number {
+  let v = bits - ((bits >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/**
+ * The visit rows held in memory column by column, for aggregations over any filter.
+ *
+ * Rows are ordered by day, and `dayStart` gives where each day begins, so a date filter is
+ * a set of contiguous slices rather than a test per row. Museum, channel and district are
+ * dictionary-encoded, and each row carries one code for its (museum, channel, district)
+ * combination: a filter on any of the three becomes one lookup per row in a small flag
+ * array, and per-combination sums give every breakdown afterwards.
+ *
+ * A whole calendar month inside the selected dates is read from the monthly rollup (one
+ * cell per combination) instead of its rows; only the days of months cut by the selection
+ * are summed row by row. Both paths give the same sums.
+ */
 export class VisitColumns {
   readonly comboMuseum: Uint32Array;
   readonly comboChannel: Uint32Array;
@@ -87,6 +119,7 @@ export class VisitColumns {
   readonly revenueCents: Float64Array;
   readonly firstDay: Day;
   readonly dayStart: Uint32Array;
+  private readonly rollup: MonthlyRollup | undefined;
   private readonly museumDict: Dictionary;
   private readonly channelDict: Dictionary;
   private readonly districtDict: Dictionary;
@@ -103,6 +136,7 @@ export class VisitColumns {
     this.revenueCents = parts.revenueCents;
     this.firstDay = parts.firstDay;
     this.dayStart = parts.dayStart;
+    this.rollup = parts.rollup;
   }
 
   get museums(): readonly string[] {
@@ -124,6 +158,9 @@ export class VisitColumns {
   get lastDay(): Day {
     return this.firstDay + this.dayStart.length - 2;
   }
+  get hasRollup(): boolean {
+    return this.rollup !== undefined;
+  }
 
   /** Which combinations pass all three dimension filters. */
   keepMask(museums: NameSet, channels: NameSet, districts: NameSet): Uint8Array {
@@ -137,45 +174,83 @@ export class VisitColumns {
     return keep;
   }
 
-  /** Sums the rows of kept combinations on the given days (sorted, non-overlapping). */
-  scan(keep: Uint8Array, ranges: readonly DayRange[], withDaily = false): Scan {
+  /**
+   * Sums the rows of kept combinations on the given days (sorted, non-overlapping).
+   * `useRollup: false` sums every row, which tests use to check the rollup against.
+   */
+  aggregate(keep: Uint8Array, ranges: readonly DayRange[], useRollup = true): Aggregate {
     const K = this.comboCount;
-    const cv = new Float64Array(K);
-    const cr = new Float64Array(K);
-    const cn = new Uint32Array(K);
-    const numDays = this.dayStart.length - 1;
-    const daily = withDaily ? { visitors: new Float64Array(numDays), revenueCents: new Float64Array(numDays) } : undefined;
-    const { combo, visitors, revenueCents, dayStart } = this;
-    let days = 0;
+    const sums = { visitors: new Float64Array(K), revenueCents: new Float64Array(K), rows: new Uint32Array(K), days: 0 };
+    const months: MonthSums[] = [];
     for (const range of ranges) {
-      const from = Math.max(range.from - this.firstDay, 0);
-      const to = Math.min(range.to - this.firstDay, numDays - 1);
-      for (let d = from; d <= to; d += 1) {
-        let v = 0;
-        let r = 0;
-        let n = 0;
-        const end = dayStart[d + 1];
-        for (let i = dayStart[d]; i < end; i += 1) {
-          const c = combo[i];
-          if (keep[c] === 1) {
-            const x = visitors[i];
-            const y = revenueCents[i];
-            cv[c] += x;
-            cr[c] += y;
-            cn[c] += 1;
-            v += x;
-            r += y;
-            n += 1;
-          }
-        }
-        if (n > 0) days += 1;
-        if (daily) {
-          daily.visitors[d] = v;
-          daily.revenueCents[d] = r;
+      for (let m = monthIndexOf(range.from); m <= monthIndexOf(range.to); m += 1) {
+        const monthFirst = firstDayOfMonth(m);
+        const monthLast = firstDayOfMonth(m + 1) - 1;
+        const from = Math.max(range.from, monthFirst);
+        const to = Math.min(range.to, monthLast);
+        const whole = from === monthFirst && to === monthLast;
+        const part = whole && useRollup && this.rollup ? this.fromRollup(m, keep, sums) : this.fromRows(from, to, keep, sums);
+        const last = months[months.length - 1];
+        if (last?.month === m) {
+          last.visitors += part.visitors;
+          last.revenueCents += part.revenueCents;
+        } else {
+          months.push({ month: m, visitors: part.visitors, revenueCents: part.revenueCents });
         }
       }
     }
-    return { visitors: cv, revenueCents: cr, rows: cn, days, daily };
+    return { ...sums, months };
+  }
+
+  private fromRows(from: Day, to: Day, keep: Uint8Array, sums: Omit<Aggregate, 'months'>) {
+    const { combo, visitors, revenueCents, dayStart } = this;
+    const { visitors: cv, revenueCents: cr, rows: cn } = sums;
+    const first = Math.max(from - this.firstDay, 0);
+    const last = Math.min(to - this.firstDay, dayStart.length - 2);
+    let totalVisitors = 0;
+    let totalCents = 0;
+    for (let d = first; d <= last; d += 1) {
+      let n = 0;
+      const end = dayStart[d + 1];
+      for (let i = dayStart[d]; i < end; i += 1) {
+        const c = combo[i];
+        if (keep[c] === 1) {
+          const x = visitors[i];
+          const y = revenueCents[i];
+          cv[c] += x;
+          cr[c] += y;
+          cn[c] += 1;
+          totalVisitors += x;
+          totalCents += y;
+          n += 1;
+        }
+      }
+      if (n > 0) sums.days += 1;
+    }
+    return { visitors: totalVisitors, revenueCents: totalCents };
+  }
+
+  private fromRollup(month: number, keep: Uint8Array, sums: Omit<Aggregate, 'months'>) {
+    const rollup = this.rollup!;
+    const m = month - rollup.firstMonth;
+    let totalVisitors = 0;
+    let totalCents = 0;
+    if (m < 0 || m >= rollup.months) return { visitors: 0, revenueCents: 0 };
+    const K = this.comboCount;
+    const base = m * K;
+    let dayBits = 0;
+    for (let c = 0; c < K; c += 1) {
+      const cell = base + c;
+      if (keep[c] !== 1 || rollup.rows[cell] === 0) continue;
+      sums.visitors[c] += rollup.visitors[cell];
+      sums.revenueCents[c] += rollup.revenueCents[cell];
+      sums.rows[c] += rollup.rows[cell];
+      totalVisitors += rollup.visitors[cell];
+      totalCents += rollup.revenueCents[cell];
+      dayBits |= rollup.dayBits[cell];
+    }
+    sums.days += bitCount(dayBits);
+    return { visitors: totalVisitors, revenueCents: totalCents };
   }
 
   /** The rows of kept combinations on the given days, in date order. */
@@ -202,6 +277,28 @@ export class VisitColumns {
     }
   }
 
+  /** First and last day holding a row of a kept combination; undefined when none does. */
+  span(keep: Uint8Array): DayRange | undefined {
+    const n = this.rowCount;
+    let first = 0;
+    while (first < n && keep[this.combo[first]] !== 1) first += 1;
+    if (first === n) return undefined;
+    let last = n - 1;
+    while (keep[this.combo[last]] !== 1) last -= 1;
+    return { from: this.dayOfRow(first), to: this.dayOfRow(last) };
+  }
+
+  private dayOfRow(row: number): Day {
+    let lo = 0;
+    let hi = this.dayStart.length - 2;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.dayStart[mid] <= row) lo = mid;
+      else hi = mid - 1;
+    }
+    return this.firstDay + lo;
+  }
+
   /** Years holding at least one row of a kept combination. */
   years(keep: Uint8Array): number[] {
     if (this.rowCount === 0) return [];
@@ -218,10 +315,6 @@ export class VisitColumns {
       }
     }
     return out;
-  }
-
-  static empty(): VisitColumns {
-    return new ColumnsBuilder().finish();
   }
 }
 
@@ -257,7 +350,8 @@ export class ColumnsBuilder {
     const m = this.museums.code(row.museum);
     const c = this.channels.code(row.channel);
     const d = this.districts.code(row.district);
-    // Each code stays below 2^16 in practice; the key is exact up to 2^53 either way.
+    // Exact as a number key while each code stays below 2^16 (2^48 in all); far more
+    // distinct names than that would need another key.
     const key = (m * 0x10000 + c) * 0x10000 + d;
     let k = this.combos.get(key);
     if (k === undefined) {
@@ -301,6 +395,9 @@ export class ColumnsBuilder {
       comboChannel[k] = this.comboParts[k * 3 + 1];
       comboDistrict[k] = this.comboParts[k * 3 + 2];
     }
+    const combo = pick(this.combo);
+    const visitors = pick(this.visitors);
+    const revenueCents = pick(this.revenue);
     return new VisitColumns({
       museums: this.museums,
       channels: this.channels,
@@ -308,11 +405,12 @@ export class ColumnsBuilder {
       comboMuseum,
       comboChannel,
       comboDistrict,
-      combo: pick(this.combo),
-      visitors: pick(this.visitors),
-      revenueCents: pick(this.revenue),
+      combo,
+      visitors,
+      revenueCents,
       firstDay,
       dayStart,
+      rollup: buildRollup(firstDay, dayStart, K, combo, visitors, revenueCents),
     });
   }
 
@@ -327,4 +425,48 @@ export class ColumnsBuilder {
     this.visitors = copy(this.visitors, (c) => new Uint32Array(c));
     this.revenue = copy(this.revenue, (c) => new Float64Array(c));
   }
+}
+
+function buildRollup(
+  firstDay: Day,
+  dayStart: Uint32Array,
+  K: number,
+  combo: Uint32Array,
+  visitors: Uint32Array,
+  revenueCents: Float64Array,
+): MonthlyRollup | undefined {
+  const numDays = dayStart.length - 1;
+  if (numDays === 0) return undefined;
+  const firstMonth = monthIndexOf(firstDay);
+  const months = monthIndexOf(firstDay + numDays - 1) - firstMonth + 1;
+  if (months * K > combo.length) return undefined;
+  const rollup: MonthlyRollup = {
+    firstMonth,
+    months,
+    visitors: new Float64Array(months * K),
+    revenueCents: new Float64Array(months * K),
+    rows: new Uint32Array(months * K),
+    dayBits: new Uint32Array(months * K),
+  };
+  let month = firstMonth;
+  let nextMonthStart = firstDayOfMonth(month + 1);
+  let monthStart = firstDayOfMonth(month);
+  for (let d = 0; d < numDays; d += 1) {
+    const day = firstDay + d;
+    if (day >= nextMonthStart) {
+      month = monthIndexOf(day);
+      monthStart = firstDayOfMonth(month);
+      nextMonthStart = firstDayOfMonth(month + 1);
+    }
+    const base = (month - firstMonth) * K;
+    const bit = (1 << (day - monthStart)) >>> 0;
+    for (let i = dayStart[d]; i < dayStart[d + 1]; i += 1) {
+      const cell = base + combo[i];
+      rollup.visitors[cell] += visitors[i];
+      rollup.revenueCents[cell] += revenueCents[i];
+      rollup.rows[cell] += 1;
+      rollup.dayBits[cell] |= bit;
+    }
+  }
+  return rollup;
 }

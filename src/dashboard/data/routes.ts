@@ -103,7 +103,10 @@ export function dashboardDataRoutes(data: DashboardDataService) {
       const chunks = await data.exportCsv(viewer(req), filtersOf(query));
       res.type('text/csv; charset=utf-8');
       res.attachment('visits.csv');
-      await pipeline(Readable.from(chunks), res);
+      await pipeline(Readable.from(chunks), res).catch((err: NodeJS.ErrnoException) => {
+        // A client that stops reading halfway is not a server error.
+        if (err.code !== 'ERR_STREAM_PREMATURE_CLOSE') throw err;
+      });
     }),
   );
 

@@ -28,6 +28,14 @@ function uploadError(err: unknown): unknown {
   return err;
 }
 
+/**
+ * Closes the connection after an early answer: otherwise Node would read and discard the
+ * rest of an unread body, however large, to keep the connection alive.
+ */
+function refuseRest(res: Response): void {
+  res.set('Connection', 'close');
+}
+
 export function currentImport(res: Response): CsvImport {
   return res.locals.csvImport as CsvImport;
 }
@@ -45,7 +53,10 @@ export function receiveCsv(data: DashboardDataService): RequestHandler {
       throw new UnsupportedMediaType('Send the file as text/csv, or as multipart/form-data in the field "file"', 'IMPORT_TYPE');
     }
     const declared = Number(req.get('content-length') ?? 0);
-    if (declared > maxBytes) throw new PayloadTooLarge(`The file is larger than ${Math.floor(maxBytes / (1024 * 1024))} MB`, 'IMPORT_TOO_LARGE');
+    if (declared > maxBytes) {
+      refuseRest(res);
+      throw new PayloadTooLarge(`The file is larger than ${Math.floor(maxBytes / (1024 * 1024))} MB`, 'IMPORT_TOO_LARGE');
+    }
 
     const job = data.startImport();
     res.locals.csvImport = job;
@@ -54,10 +65,16 @@ export function receiveCsv(data: DashboardDataService): RequestHandler {
     });
 
     if (type === 'text/csv') {
-      await job.stage(req);
+      try {
+        await job.stage(req);
+      } catch (err) {
+        refuseRest(res);
+        throw err;
+      }
       return next();
     }
-    const upload = multer({ storage: stagingStorage(job), limits: { files: 1, fields: 10, fieldSize: 1024, parts: 12 } }).single('file');
+    const limits = { files: 1, fields: 10, fieldSize: 1024, parts: 12, fileSize: maxBytes };
+    const upload = multer({ storage: stagingStorage(job), limits }).single('file');
     upload(req, res, (err?: unknown) => {
       if (err) return next(uploadError(err));
       if (!req.file) return next(new BadRequest('Send the CSV file in the field "file"', 'IMPORT_UPLOAD'));

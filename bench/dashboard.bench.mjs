@@ -1,0 +1,237 @@
+// Dashboard data at scale: imports a 1,000,000-row CSV through POST /api/dashboard/import
+// (time and peak memory), then times GET /api/dashboard/summary for an administrator and
+// for a restricted viewer with two filters, against a bare typed-array scan of the same
+// rows measured in the same run. Runs on dist/ (built by `npm run bench`).
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const { createApp } = require('../dist/app.js');
+const { loadConfig } = require('../dist/config.js');
+const { systemClock } = require('../dist/platform/clock.js');
+const { createLogger } = require('../dist/platform/logger.js');
+const { openDatabase } = require('../dist/platform/sqlite.js');
+const { MemorySessionStore } = require('../dist/dashboard/auth/session-store.js');
+const { SqliteUserRecordStore } = require('../dist/dashboard/users/repository.js');
+const { SqliteVisitRepository } = require('../dist/dashboard/data/repository.js');
+const { ColumnsBuilder } = require('../dist/dashboard/data/columns.js');
+
+const ROWS = 1_000_000;
+const RUNS = 101;
+const WARMUP = 20;
+const GOAL_MS = 20;
+const GOAL_RATIO = 5;
+const GOAL_IMPORT_S = 30;
+const ADMIN_PIN = '999999';
+const VIEWER_PIN = '424242';
+
+const MUSEUMS = ['National Museum', 'Museum of Islamic Art', 'Natural History Museum', 'Maritime Museum', 'Heritage Village', 'Contemporary Art Gallery', 'Science Centre', 'Photography House'];
+const CHANNELS = ['Online', 'Box office', 'Partner', 'School groups'];
+const DISTRICTS = Array.from({ length: 30 }, (_, i) => `District ${String(i + 1).padStart(2, '0')}`);
+
+const mb = (bytes) => (bytes / (1024 * 1024)).toFixed(0);
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** 1,000,000 daily rows: 8 museums × 4 channels × 30 districts per day from 2023-01-01. */
+async function writeCsv(file) {
+  const out = fs.createWriteStream(file);
+  let chunk = 'date,museum,channel,district,visitors,revenue\n';
+  let seed = 12345;
+  const next = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  let written = 0;
+  for (let day = Date.UTC(2023, 0, 1) / 86_400_000; written < ROWS; day += 1) {
+    const date = new Date(day * 86_400_000).toISOString().slice(0, 10);
+    for (const museum of MUSEUMS) {
+      for (const channel of CHANNELS) {
+        for (const district of DISTRICTS) {
+          if (written === ROWS) break;
+          const visitors = Math.floor(next() * 120);
+          chunk += `${date},${museum},${channel},${district},${visitors},${(visitors * (20 + next() * 30)).toFixed(2)}\n`;
+          written += 1;
+          if (chunk.length > 1 << 20) {
+            if (!out.write(chunk)) await new Promise((r) => out.once('drain', r));
+            chunk = '';
+          }
+        }
+      }
+    }
+  }
+  out.end(chunk);
+  await new Promise((r) => out.on('finish', r));
+  return fs.statSync(file).size;
+}
+
+function request(url, { method = 'GET', headers = {}, body, agent } = {}) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers, agent }, (res) => {
+      const parts = [];
+      res.on('data', (d) => parts.push(d));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, text: Buffer.concat(parts).toString() }));
+    });
+    req.on('error', reject);
+    if (body && typeof body.pipe === 'function') body.pipe(req);
+    else req.end(body);
+  });
+}
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'museum-bench-'));
+  const config = loadConfig({
+    DATA_DIR: dir,
+    UPLOAD_DIR: path.join(dir, 'uploads'),
+    LOG_LEVEL: 'warn',
+    ADMIN_PIN,
+    JWT_SECRET: 'bench-jwt-secret-0123456789abcdef0123456789',
+    SESSION_SECRET: 'bench-session-secret-0123456789abcdef01234',
+  });
+  const dbFile = path.join(dir, 'dashboard.db');
+  const db = openDatabase(dbFile, 'dashboard');
+  const users = new SqliteUserRecordStore(db);
+  await users.create({
+    name: 'Restricted viewer',
+    pin: VIEWER_PIN,
+    role: 'viewer',
+    allowedMuseums: JSON.stringify([MUSEUMS[1], MUSEUMS[3]]),
+    allowedChannels: '[]',
+  });
+  const app = createApp({
+    config,
+    clock: systemClock,
+    logger: createLogger('warn'),
+    dashboard: { db, users, sessions: new MemorySessionStore() },
+    workspace: { db: openDatabase(path.join(dir, 'workspace.db'), 'workspace') },
+  });
+
+  // Server time: from the request reaching the server to the last byte of the answer.
+  const serverTimes = [];
+  const server = http.createServer((req, res) => {
+    const start = performance.now();
+    res.on('finish', () => serverTimes.push(performance.now() - start));
+    app(req, res);
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${server.address().port}`;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+  const signIn = async (pin) => {
+    const res = await request(`${base}/auth/login`, { method: 'POST', agent, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ pin }) });
+    if (res.status !== 200) throw new Error(`sign-in answered ${res.status}`);
+    return res.headers['set-cookie'][0].split(';')[0];
+  };
+  const admin = await signIn(ADMIN_PIN);
+  const viewer = await signIn(VIEWER_PIN);
+
+  // ## Import
+  const csv = path.join(dir, 'visits.csv');
+  const size = await writeCsv(csv);
+  global.gc?.();
+  const rssBefore = process.memoryUsage().rss;
+  let rssSampled = rssBefore;
+  const sampler = setInterval(() => {
+    rssSampled = Math.max(rssSampled, process.memoryUsage().rss);
+  }, 20);
+  const importStart = performance.now();
+  const imported = await request(`${base}/api/dashboard/import`, {
+    method: 'POST',
+    agent,
+    headers: { Cookie: admin, 'Sec-Fetch-Site': 'same-origin', 'Content-Type': 'text/csv', 'Content-Length': String(size) },
+    body: fs.createReadStream(csv),
+  });
+  const importSeconds = (performance.now() - importStart) / 1000;
+  clearInterval(sampler);
+  const peakRss = Math.max(rssSampled, process.resourceUsage().maxRSS * 1024);
+  if (imported.status !== 200) throw new Error(`import answered ${imported.status}: ${imported.text.slice(0, 500)}`);
+  const count = JSON.parse(imported.text).imported;
+  if (count !== ROWS) throw new Error(`imported ${count} rows, expected ${ROWS}`);
+
+  // ## Summary
+  const timeRoute = async (url, cookie) => {
+    for (let i = 0; i < WARMUP; i += 1) await request(`${base}${url}`, { agent, headers: { Cookie: cookie } });
+    serverTimes.length = 0;
+    const roundTrips = [];
+    let last;
+    for (let i = 0; i < RUNS; i += 1) {
+      const start = performance.now();
+      last = await request(`${base}${url}`, { agent, headers: { Cookie: cookie } });
+      roundTrips.push(performance.now() - start);
+    }
+    if (last.status !== 200) throw new Error(`${url} answered ${last.status}`);
+    return { server: median(serverTimes), roundTrip: median(roundTrips), body: JSON.parse(last.text) };
+  };
+  const adminRun = await timeRoute('/api/dashboard/summary', admin);
+  const viewerUrl = `/api/dashboard/summary?museum=${encodeURIComponent(MUSEUMS[3])}&channel=Online`;
+  const viewerRun = await timeRoute(viewerUrl, viewer);
+  if (adminRun.body.totals.days === 0 || viewerRun.body.byMuseum.length !== 1) throw new Error('unexpected summary content');
+
+  // ## Bare scan: the visitor and revenue columns of the same rows, summed with nothing else
+  // to do. The same columns, built the way the server builds them, also give the engine
+  // alone with its monthly rollup turned off, to show what summing every row costs.
+  const builder = new ColumnsBuilder(ROWS);
+  await new SqliteVisitRepository(db).scan((batch) => {
+    for (const row of batch) builder.add(row);
+  });
+  const columns = builder.finish();
+  const { visitors, revenueCents } = columns;
+  const bare = () => {
+    let v = 0;
+    let r = 0;
+    for (let k = 0; k < visitors.length; k += 1) {
+      v += visitors[k];
+      r += revenueCents[k];
+    }
+    return v + r;
+  };
+  const timeCall = (fn) => {
+    let sink = 0;
+    for (let k = 0; k < WARMUP; k += 1) sink += Number(fn());
+    const times = [];
+    for (let k = 0; k < RUNS; k += 1) {
+      const start = performance.now();
+      sink += Number(fn());
+      times.push(performance.now() - start);
+    }
+    if (Number.isNaN(sink)) throw new Error('scan gave no number');
+    return median(times);
+  };
+  const bareMs = timeCall(bare);
+  const everyRow = columns.keepMask('all', 'all', 'all');
+  const span = [{ from: columns.firstDay, to: columns.lastDay }];
+  const rowsOnlyMs = timeCall(() => columns.aggregate(everyRow, span, false).days);
+
+  // ## Report
+  const rows = [
+    ['summary, administrator, no filter', adminRun],
+    ['summary, viewer (2 of 8 museums), museum + channel filter', viewerRun],
+  ];
+  const ok = (pass) => (pass ? 'yes' : 'NO');
+  console.log(`\nDashboard data benchmark: ${ROWS.toLocaleString('en')} visit rows, Node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'}`);
+  console.log(`\n| measurement | median server time | median round trip | × bare scan | goal met (≤ ${GOAL_MS} ms, ≤ ${GOAL_RATIO}×) |`);
+  console.log('|---|---|---|---|---|');
+  for (const [name, run] of rows) {
+    const ratio = run.server / bareMs;
+    console.log(`| ${name} | ${run.server.toFixed(2)} ms | ${run.roundTrip.toFixed(2)} ms | ${ratio.toFixed(2)}× | ${ok(run.server <= GOAL_MS && ratio <= GOAL_RATIO)} |`);
+  }
+  console.log(`| bare typed-array scan of the same rows | ${bareMs.toFixed(2)} ms | — | 1× | — |`);
+  console.log(`| for reference: the engine alone summing every row (rollup off), administrator | ${rowsOnlyMs.toFixed(2)} ms | — | ${(rowsOnlyMs / bareMs).toFixed(2)}× | — |`);
+  console.log(`\n| import | figure |`);
+  console.log('|---|---|');
+  console.log(`| CSV of ${ROWS.toLocaleString('en')} rows (${mb(size)} MB), POST text/csv | ${importSeconds.toFixed(1)} s (goal < ${GOAL_IMPORT_S} s: ${ok(importSeconds < GOAL_IMPORT_S)}) |`);
+  console.log(`| resident memory before the import | ${mb(rssBefore)} MB |`);
+  console.log(`| peak resident memory (whole process: server, client and the new in-memory copy) | ${mb(peakRss)} MB |`);
+
+  agent.destroy();
+  server.close();
+  db.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+  const failed = rows.some(([, run]) => run.server > GOAL_MS || run.server / bareMs > GOAL_RATIO) || importSeconds >= GOAL_IMPORT_S;
+  process.exit(failed ? 1 : 0);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,91 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ColumnsBuilder, type VisitRow } from '../../../src/dashboard/data/columns';
+import { formatDay, parseDay, unionRanges } from '../../../src/dashboard/data/dates';
+import { ROWS, columnsOf } from './fixtures';
+
+const START = parseDay('2024-01-20')!;
+const MUSEUMS = ['M1', 'M2', 'M3'];
+const CHANNELS = ['Online', 'Box office'];
+const DISTRICTS = ['North', 'South'];
+
+/** Dense daily rows (most combinations on most days), so that the monthly rollup is built. */
+const denseRows = fc
+  .record({
+    days: fc.integer({ min: 20, max: 150 }),
+    seed: fc.integer(),
+    gapEvery: fc.integer({ min: 3, max: 40 }),
+  })
+  .map(({ days, seed, gapEvery }) => {
+    const rows: VisitRow[] = [];
+    let s = seed >>> 0;
+    const next = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    for (let d = 0; d < days; d += 1) {
+      for (const museum of MUSEUMS) {
+        for (const channel of CHANNELS) {
+          for (const district of DISTRICTS) {
+            if (Math.floor(next() * gapEvery) === 0) continue;
+            rows.push({ date: formatDay(START + d), museum, channel, district, visitors: Math.floor(next() * 50), revenue: Math.floor(next() * 10_000) / 100 });
+          }
+        }
+      }
+    }
+    return rows;
+  });
+
+const rangesArb = fc
+  .array(fc.tuple(fc.integer({ min: -10, max: 170 }), fc.integer({ min: 0, max: 70 })), { minLength: 1, maxLength: 3 })
+  .map((pairs) => unionRanges(pairs.map(([from, length]) => ({ from: START + from, to: START + from + length }))));
+
+const keepArb = fc.array(fc.boolean(), { minLength: MUSEUMS.length * CHANNELS.length * DISTRICTS.length, maxLength: 12 });
+
+describe('VisitColumns.aggregate', () => {
+  it('when whole months are read from the monthly rollup, then every sum equals summing the rows one by one', () => {
+    fc.assert(
+      fc.property(denseRows, rangesArb, keepArb, (rows, ranges, flags) => {
+        const builder = new ColumnsBuilder();
+        for (const row of rows) builder.add(row);
+        const columns = builder.finish();
+        fc.pre(columns.hasRollup);
+        const keep = Uint8Array.from(flags.slice(0, columns.comboCount), (f) => (f ? 1 : 0));
+        const fast = columns.aggregate(keep, ranges);
+        const slow = columns.aggregate(keep, ranges, false);
+        expect(fast.days).toBe(slow.days);
+        expect(fast.months).toEqual(slow.months);
+        expect([...fast.visitors]).toEqual([...slow.visitors]);
+        expect([...fast.revenueCents]).toEqual([...slow.revenueCents]);
+        expect([...fast.rows]).toEqual([...slow.rows]);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('when the data is sparse, then no rollup is built and the rows are summed', () => {
+    expect(columnsOf(ROWS).hasRollup).toBe(false);
+  });
+
+  it('when the ranges cover days outside the data, then those days add nothing', () => {
+    const columns = columnsOf();
+    const keep = new Uint8Array(columns.comboCount).fill(1);
+    const agg = columns.aggregate(keep, [{ from: parseDay('2000-01-01')!, to: parseDay('2000-01-31')! }]);
+    expect(agg.days).toBe(0);
+    expect(agg.months).toEqual([{ month: 2000 * 12, visitors: 0, revenueCents: 0 }]);
+  });
+});
+
+describe('VisitColumns.span and years', () => {
+  it('when only some combinations are kept, then the span and the years are those of their rows', () => {
+    const columns = columnsOf();
+    const keep = columns.keepMask(new Set(['Gamma Museum']), 'all', 'all');
+    expect(columns.span(keep)).toEqual({ from: parseDay('2025-03-01'), to: parseDay('2025-03-01') });
+    expect(columns.years(keep)).toEqual([2025]);
+    expect(columns.span(new Uint8Array(columns.comboCount))).toBeUndefined();
+  });
+
+  it('when the store is empty, then there is no span and no year', () => {
+    const columns = new ColumnsBuilder().finish();
+    expect(columns.span(new Uint8Array(0))).toBeUndefined();
+    expect(columns.years(new Uint8Array(0))).toEqual([]);
+    expect(columns.rowCount).toBe(0);
+  });
+});
