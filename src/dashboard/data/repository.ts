@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../../platform/sqlite';
 import type { VisitRow } from './columns';
 
@@ -43,14 +44,23 @@ const UPSERT_TAIL =
   'ON CONFLICT (date, museum, channel, district) DO UPDATE SET visitors = excluded.visitors, revenue = excluded.revenue';
 
 export class SqliteVisitRepository implements VisitRepository {
-  constructor(private readonly db: Db) {}
+  private readonly statements: { version: Statement; stage: Statement; bump: Statement };
+
+  constructor(private readonly db: Db) {
+    // Prepared once: the version is read on every dashboard request, staging runs per batch.
+    this.statements = {
+      version: db.prepare('SELECT version FROM visits_version WHERE id = 1').pluck(),
+      stage: db.prepare(`INSERT INTO visits_import (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) ${UPSERT_TAIL}`),
+      bump: db.prepare('UPDATE visits_version SET version = version + 1 WHERE id = 1'),
+    };
+  }
 
   async count(): Promise<number> {
     return this.db.prepare('SELECT count(*) FROM visits').pluck().get() as number;
   }
 
   async version(): Promise<number> {
-    return this.db.prepare('SELECT version FROM visits_version WHERE id = 1').pluck().get() as number;
+    return this.statements.version.get() as number;
   }
 
   async scan(onBatch: (rows: VisitRow[]) => void, batchSize = 10_000): Promise<void> {
@@ -84,7 +94,7 @@ export class SqliteVisitRepository implements VisitRepository {
   }
 
   async stage(rows: readonly VisitRow[]): Promise<void> {
-    const insert = this.db.prepare(`INSERT INTO visits_import (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) ${UPSERT_TAIL}`);
+    const insert = this.statements.stage;
     this.db.transaction(() => {
       for (const r of rows) insert.run(r.date, r.museum, r.channel, r.district, r.visitors, r.revenue);
     })();
@@ -101,7 +111,7 @@ export class SqliteVisitRepository implements VisitRepository {
   }
 
   private bumpVersion(): void {
-    this.db.prepare('UPDATE visits_version SET version = version + 1 WHERE id = 1').run();
+    this.statements.bump.run();
   }
 }
 

@@ -155,12 +155,10 @@ export class DashboardDataService {
     });
   }
 
-  /** Rebuilds the in-memory copy from the store now. */
+  /** Rebuilds the in-memory copy from the store now; reads arriving meanwhile wait for it. */
   async refresh(): Promise<void> {
-    const version = await this.deps.visits.version();
-    const ready = this.build();
-    this.columns = { version, ready };
-    await ready;
+    this.columns = undefined;
+    await this.current();
   }
 
   async listSeasons(): Promise<Season[]> {

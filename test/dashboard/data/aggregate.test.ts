@@ -12,7 +12,7 @@ import { ColumnsBuilder } from '../../../src/dashboard/data/columns';
 import { parseDay, yearRange } from '../../../src/dashboard/data/dates';
 import { accessOf, NO_ACCESS, type Access } from '../../../src/dashboard/data/permissions';
 import type { Season } from '../../../src/dashboard/data/repository';
-import { ALPHA, BETA, GAMMA, ROWS, columnsOf } from './fixtures';
+import { ALPHA, BETA, EMPTY_SUMMARY, GAMMA, ROWS, columnsOf } from './fixtures';
 
 const ALL: Access = { museums: 'all', channels: 'all' };
 const NONE: DataFilters = { museum: [], channel: [], district: [], year: [], season: [] };
@@ -116,15 +116,7 @@ describe('summarize', () => {
 
   it('when the store is empty, then everything is zero and empty', () => {
     const s = summarize(new ColumnsBuilder().finish(), selectionOf(ALL, NONE, SEASONS));
-    expect(s).toEqual({
-      range: null,
-      totals: { visitors: 0, revenue: 0, days: 0 },
-      previous: { start: null, end: null, visitors: 0, revenue: 0, days: 0 },
-      monthly: [],
-      byMuseum: [],
-      byChannel: [],
-      byDistrict: [],
-    });
+    expect(s).toEqual(EMPTY_SUMMARY);
   });
 
   it('when rows arrive out of date order, then the copy sorts them and the sums are the same', () => {

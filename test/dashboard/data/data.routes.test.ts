@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { VisitRow } from '../../../src/dashboard/data/columns';
-import { ALPHA, BETA, GAMMA, ROWS, dataApp, expectedTotals, exportedRows } from './fixtures';
+import { ALPHA, BETA, EMPTY_SUMMARY, GAMMA, ROWS, dataApp, expectedTotals, exportedRows } from './fixtures';
 
 const q = encodeURIComponent;
 const ROUTES = ['/api/dashboard/filters', '/api/dashboard/summary', '/api/dashboard/compare?a=2024&b=2025', '/api/dashboard/export.csv'];
@@ -195,15 +195,7 @@ describe.each([
       access: { museums: { visible: 0, total: 3 }, channels: { visible: 0, total: 3 }, restricted: true },
     });
     const summary = await t.get(`/api/dashboard/summary?museum=${q(ALPHA)}`, viewer);
-    expect(summary.body).toEqual({
-      range: null,
-      totals: { visitors: 0, revenue: 0, days: 0 },
-      previous: { start: null, end: null, visitors: 0, revenue: 0, days: 0 },
-      monthly: [],
-      byMuseum: [],
-      byChannel: [],
-      byDistrict: [],
-    });
+    expect(summary.body).toEqual(EMPTY_SUMMARY);
     const compare = await t.get('/api/dashboard/compare?a=2024&b=2025', viewer);
     expect(compare.body).toEqual({
       a: { label: '2024', totals: { visitors: 0, revenue: 0, days: 0 } },

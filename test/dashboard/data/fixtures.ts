@@ -24,6 +24,17 @@ export const ROWS: VisitRow[] = [
   { date: '2025-03-01', museum: GAMMA, channel: 'Partner', district: 'North', visitors: 4, revenue: 16 },
 ];
 
+/** What the summary answers when no row counts. */
+export const EMPTY_SUMMARY = {
+  range: null,
+  totals: { visitors: 0, revenue: 0, days: 0 },
+  previous: { start: null, end: null, visitors: 0, revenue: 0, days: 0 },
+  monthly: [],
+  byMuseum: [],
+  byChannel: [],
+  byDistrict: [],
+};
+
 export function columnsOf(rows: readonly VisitRow[] = ROWS): VisitColumns {
   const builder = new ColumnsBuilder();
   for (const row of rows) builder.add(row);

@@ -132,12 +132,12 @@ describe('POST /api/dashboard/import', () => {
     expect(storedRows(t)).toBe(0);
   });
 
-  it('when the declared length is above the limit, then 413 before the body is read', async () => {
+  it('when the declared length is above the limit, then 413 before the body is read, and the connection closes', async () => {
     const t = await dataApp([]);
     const server = await serve(t.app);
     onTestFinished(server.close);
     const cookie = await t.admin();
-    const status = await new Promise<number>((resolve, reject) => {
+    const answer = await new Promise<http.IncomingMessage>((resolve, reject) => {
       const req = http.request(`${server.url}/api/dashboard/import`, {
         method: 'POST',
         headers: {
@@ -148,13 +148,14 @@ describe('POST /api/dashboard/import', () => {
         },
       });
       req.on('response', (res) => {
-        resolve(res.statusCode ?? 0);
+        resolve(res);
         req.destroy();
       });
       req.on('error', reject);
       req.write(NEW_ROWS);
     });
-    expect(status).toBe(413);
+    expect(answer.statusCode).toBe(413);
+    expect(answer.headers.connection).toBe('close');
     expect(storedRows(t)).toBe(0);
   });
 
