@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { VisitRow } from '../../../src/dashboard/data/columns';
 import { ALPHA, BETA, EMPTY_SUMMARY, GAMMA, ROWS, dataApp, expectedTotals, exportedRows } from './fixtures';
@@ -140,6 +141,29 @@ describe('a viewer restricted to one museum', () => {
       expect(res.status, path).toBe(400);
       expect(mentionsOthers(res.text)).toBe(false);
     }
+  });
+
+  it('when any mix of query parameters is sent to any data route, then no other museum ever shows', async () => {
+    const t = await dataApp();
+    const viewer = await t.viewer(JSON.stringify([ALPHA]));
+    const key = fc.constantFrom('museum', 'channel', 'district', 'year', 'season', 'a', 'b', 'museum[]', 'museum[0]', 'lang', 'Museum');
+    const value = fc.oneof(
+      fc.constantFrom(ALPHA, BETA, GAMMA, 'Online', 'Partner', 'South', '2024', '2025', 'season:1', '1', '', ' ', BETA.toUpperCase()),
+      fc.string({ maxLength: 12 }),
+    );
+    const route = fc.constantFrom('/api/dashboard/summary', '/api/dashboard/compare', '/api/dashboard/export.csv', '/api/dashboard/filters');
+    await fc.assert(
+      fc.asyncProperty(route, fc.array(fc.tuple(key, value), { maxLength: 6 }), async (path, pairs) => {
+        const query = pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+        const res = await t.get(`${path}?${query}`, viewer);
+        expect([200, 400, 404]).toContain(res.status);
+        expect(mentionsOthers(res.text)).toBe(false);
+        if (res.status === 200 && path.endsWith('summary')) {
+          expect(res.body.totals.visitors).toBeLessThanOrEqual(expectedTotals(alpha(() => true)).visitors);
+        }
+      }),
+      { numRuns: 150 },
+    );
   });
 
   it('when the filters are asked for, then only that museum is offered and the page can say "1 of 3 museums"', async () => {
