@@ -46,7 +46,7 @@ const DISTRICTS = [
   { name: 'Outside the city', share: 0.15 },
 ];
 
-/** Sunday first. */
+/** Sunday first; Friday and Saturday are the weekend. */
 const WEEKDAY = [0.85, 0.8, 0.85, 0.9, 1.1, 1.45, 1.35];
 /** January first: the cool months are the high season. */
 const MONTH = [1.25, 1.2, 1.15, 1, 0.85, 0.7, 0.6, 0.65, 0.8, 1, 1.15, 1.3];
@@ -105,7 +105,7 @@ function schoolDay(day: Day): boolean {
   const month = date.getUTCMonth();
   const ramadan = ramadanOf(date.getUTCFullYear());
   const inRamadan = ramadan !== undefined && day >= ramadan.from && day <= ramadan.to;
-  return weekday >= 0 && weekday <= 4 && month !== 6 && month !== 7 && !inRamadan;
+  return weekday <= 4 && month !== 6 && month !== 7 && !inRamadan;
 }
 
 export function* demoVisits(today: Date): Generator<VisitRow> {
