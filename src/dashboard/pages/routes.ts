@@ -1,4 +1,6 @@
-import { Router, type RequestHandler } from 'express';
+import { Router, type RequestHandler, type Response } from 'express';
+import type { TFunction } from 'i18next';
+import { requireDashboardAdmin } from '../auth/middleware';
 
 /** Pages redirect to the PIN page instead of answering 401. */
 const signInFirst: RequestHandler = (req, res, next) => {
@@ -10,6 +12,29 @@ function safeNext(value: unknown): string {
   return typeof value === 'string' && /^\/dashboard(\/[\w/-]*)?(\?[^\s]*)?$/.test(value) ? value : '/dashboard';
 }
 
+/**
+ * The `dashboard.*` locale subtrees a page script needs, as JSON for its `data-strings`
+ * attribute: EJS escapes the attribute, so no string can break out of it.
+ */
+function clientStrings(res: Response, sections: readonly string[]): string {
+  const t = res.locals.t as TFunction;
+  return JSON.stringify(Object.fromEntries(sections.map((s) => [s, t(`dashboard.${s}`, { returnObjects: true })])));
+}
+
+function dashboardPage(view: string, titleKey: string, sections: readonly string[]): RequestHandler {
+  return (req, res) => {
+    res.page(`dashboard/${view}`, {
+      title: res.locals.t(titleKey),
+      session: req.dashboard!.session,
+      active: view === 'home' ? 'dashboard' : view,
+      styles: ['dashboard'],
+      strings: clientStrings(res, sections),
+    });
+  };
+}
+
+const DATA_STRINGS = ['filters', 'access', 'totals', 'charts', 'state'] as const;
+
 export function dashboardPages() {
   const router = Router();
 
@@ -18,9 +43,9 @@ export function dashboardPages() {
     res.page('dashboard/login', { title: res.locals.t('dashboard.login.title'), next: safeNext(req.query.next), bodyClass: 'auth-page' });
   });
 
-  router.get('/', signInFirst, (req, res) => {
-    res.page('dashboard/home', { title: res.locals.t('dashboard.title'), session: req.dashboard!.session, active: 'dashboard' });
-  });
+  router.get('/', signInFirst, dashboardPage('home', 'dashboard.title', DATA_STRINGS));
+  router.get('/comparison', signInFirst, dashboardPage('comparison', 'dashboard.comparison.title', [...DATA_STRINGS, 'comparison']));
+  router.get('/settings', signInFirst, requireDashboardAdmin, dashboardPage('settings', 'dashboard.settings.title', ['settings', 'role']));
 
   return router;
 }
