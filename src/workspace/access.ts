@@ -33,6 +33,15 @@ export function canSeeBrand(actor: Actor, brandId: number): boolean {
 }
 
 /**
+ * The brands a list covers: with `?brandId=`, that brand if the actor may see it and none
+ * otherwise; without, every brand the actor may see (undefined: all).
+ */
+export function listedBrands(actor: Actor, brandId: number | undefined): number[] | undefined {
+  if (brandId === undefined) return brandScope(actor);
+  return canSeeBrand(actor, brandId) ? [brandId] : [];
+}
+
+/**
  * A record of another brand answers exactly like a missing one, so ids tell an outsider
  * nothing about what exists.
  */

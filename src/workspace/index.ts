@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import type { Clock } from '../platform/clock';
 import { requireSameOrigin } from '../platform/csrf';
 import type { Logger } from '../platform/logger';
+import { LocalFileStore, type FileStore } from '../platform/file-store';
 import type { Db } from '../platform/sqlite';
 import { authenticate, requirePasswordChanged, requireSignedIn, signedInByCookie, workspaceSessions } from './auth/middleware';
 import { SqliteSessionStore } from './auth/repository';
@@ -19,17 +20,44 @@ import { membersRoutes } from './members/routes';
 import { MembersService } from './members/service';
 import { SqlitePostRepository } from './posts/repository';
 import { postsRoutes } from './posts/routes';
-import { noAssets, PostsService } from './posts/service';
+import { PostsService } from './posts/service';
+import { SqliteAssetRepository } from './assets/repository';
+import { assetsRoutes, uploadsRoutes } from './assets/routes';
+import { AssetsService, attachmentCatalog } from './assets/service';
+import { SqliteBudgetRepository } from './budget/repository';
+import { budgetRoutes } from './budget/routes';
+import { BudgetService } from './budget/service';
+import { Placement } from './placement';
+import { SqliteProjectRepository } from './projects/repository';
+import { projectsRoutes } from './projects/routes';
+import { ProjectsService } from './projects/service';
+import { SqliteTaskRepository } from './tasks/repository';
+import { tasksRoutes } from './tasks/routes';
+import { TasksService } from './tasks/service';
 
 export interface WorkspaceDeps {
   db: Db;
   config: Config;
   clock: Clock;
   logger: Logger;
+  /** Where uploaded bytes go; the local disk under config.uploadDir unless given. */
+  files?: FileStore;
 }
 
 /** Application B's API paths: only these run its sessions and sign-in checks. */
-export const WORKSPACE_API = ['/api/auth', '/api/members', '/api/brands', '/api/campaigns', '/api/tracks', '/api/posts'];
+export const WORKSPACE_API = [
+  '/api/auth',
+  '/api/members',
+  '/api/brands',
+  '/api/campaigns',
+  '/api/tracks',
+  '/api/posts',
+  '/api/assets',
+  '/api/uploads',
+  '/api/tasks',
+  '/api/projects',
+  '/api/budget-entries',
+];
 
 /** Application B: the marketing workspace's API and pages. */
 export function createWorkspace(deps: WorkspaceDeps) {
@@ -43,7 +71,14 @@ export function createWorkspace(deps: WorkspaceDeps) {
   const brands = new BrandsService({ brands: brandRepository, clock });
   const members = new MembersService({ users, brands: brandRepository, sessions: sessionStore, clock });
   const campaigns = new CampaignsService({ campaigns: new SqliteCampaignRepository(db), brands, clock });
-  const posts = new PostsService({ posts: new SqlitePostRepository(db), campaigns, brands, attachments: noAssets, clock });
+  const assetRepository = new SqliteAssetRepository(db);
+  const posts = new PostsService({ posts: new SqlitePostRepository(db), campaigns, brands, attachments: attachmentCatalog(assetRepository), clock });
+  const placement = new Placement({ brands, campaigns, posts });
+  const files = deps.files ?? new LocalFileStore(config.uploadDir);
+  const assets = new AssetsService({ assets: assetRepository, files, placement, clock });
+  const projects = new ProjectsService({ projects: new SqliteProjectRepository(db), brands, clock });
+  const tasks = new TasksService({ tasks: new SqliteTaskRepository(db), placement, projects, users, clock });
+  const budget = new BudgetService({ budget: new SqliteBudgetRepository(db), campaigns, clock });
 
   const router = Router();
   router.use(
@@ -59,5 +94,12 @@ export function createWorkspace(deps: WorkspaceDeps) {
   router.use('/api/campaigns', requireSignedIn, campaignsRoutes(campaigns));
   router.use('/api/tracks', requireSignedIn, tracksRoutes(campaigns));
   router.use('/api/posts', requireSignedIn, postsRoutes(posts));
+  // Signing in is checked inside: an upload refused early must also close its connection.
+  router.use('/api/assets', assetsRoutes(assets, { files, maxFiles: config.upload.maxFiles, maxBytes: config.upload.maxBytes }));
+  // Read-only first: other methods answer 405 whoever asks.
+  router.use('/api/uploads', uploadsRoutes(assets));
+  router.use('/api/tasks', requireSignedIn, tasksRoutes(tasks));
+  router.use('/api/projects', requireSignedIn, projectsRoutes(projects));
+  router.use('/api/budget-entries', requireSignedIn, budgetRoutes(budget));
   return { router, auth, sessionStore };
 }

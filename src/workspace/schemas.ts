@@ -64,3 +64,13 @@ export const email = z
 export function daysInOrder(startDate: string | null, endDate: string | null): boolean {
   return startDate === null || endDate === null || startDate <= endDate;
 }
+
+/** `limit` and `offset` of a paginated list's query string. */
+export function pageQuery(defaultLimit: number, max: number) {
+  return {
+    limit: queryCount(max)
+      .refine((n) => n >= 1, 'must be at least 1')
+      .default(defaultLimit),
+    offset: queryCount(1_000_000).default(0),
+  };
+}

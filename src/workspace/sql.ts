@@ -29,14 +29,15 @@ export function assignments<P extends object>(patch: P, columns: { [K in keyof P
 }
 
 /**
- * A WHERE clause that keeps rows of the brands in `brandIds` (all when undefined) and
- * equal to each defined filter value; undefined when the brand list is empty, since then
- * nothing can match.
+ * A WHERE clause that keeps rows of the brands in `brandIds` (all when undefined), equal
+ * to each defined filter value and meeting each `also` condition; undefined when the
+ * brand list is empty, since then nothing can match.
  */
 export function scopedWhere(
   brandColumn: string,
   brandIds: number[] | undefined,
   equals: Record<string, unknown>,
+  also: { sql: string; values: unknown[] }[] = [],
 ): { sql: string; values: unknown[] } | undefined {
   if (brandIds !== undefined && brandIds.length === 0) return undefined;
   const terms: string[] = [];
@@ -49,6 +50,10 @@ export function scopedWhere(
     if (value === undefined) continue;
     terms.push(`${column} = ?`);
     values.push(value);
+  }
+  for (const condition of also) {
+    terms.push(condition.sql);
+    values.push(...condition.values);
   }
   return { sql: terms.length ? `WHERE ${terms.join(' AND ')}` : '', values };
 }

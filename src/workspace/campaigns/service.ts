@@ -1,6 +1,6 @@
 import type { Clock } from '../../platform/clock';
 import { BadRequest, NotFound } from '../../platform/errors';
-import { brandScope, canSeeBrand, isManagerOrAbove, isoTime, requireRole, visibleOrNotFound, type Actor } from '../access';
+import { isManagerOrAbove, isoTime, listedBrands, requireRole, visibleOrNotFound, type Actor } from '../access';
 import type { BrandsService } from '../brands/service';
 import { daysInOrder } from '../schemas';
 import type { Campaign, CampaignRepository, CampaignStatus, Track } from './repository';
@@ -28,7 +28,7 @@ export type TrackChange = Partial<TrackInput>;
 
 const MANAGERS_ONLY = 'Only managers and superadmins change campaigns and tracks';
 
-function assertDaysInOrder(startDate: string | null, endDate: string | null): void {
+export function assertDaysInOrder(startDate: string | null, endDate: string | null): void {
   if (!daysInOrder(startDate, endDate)) throw new BadRequest('endDate must not be before startDate', 'INVALID_DATE_RANGE');
 }
 
@@ -36,8 +36,7 @@ export class CampaignsService {
   constructor(private readonly deps: { campaigns: CampaignRepository; brands: BrandsService; clock: Clock }) {}
 
   async list(actor: Actor, filter: { brandId?: number; status?: CampaignStatus }): Promise<Campaign[]> {
-    if (filter.brandId !== undefined && !canSeeBrand(actor, filter.brandId)) return [];
-    const brandIds = filter.brandId !== undefined ? [filter.brandId] : brandScope(actor);
+    const brandIds = listedBrands(actor, filter.brandId);
     return this.deps.campaigns.list({ brandIds, status: filter.status });
   }
 

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { idParam, validated } from '../../platform/validate';
 import { actorOf } from '../auth/middleware';
-import { id, longText, moment, nonEmpty, optionalText, queryCount, queryId, NAME_MAX } from '../schemas';
+import { id, longText, moment, nonEmpty, optionalText, pageQuery, queryId, NAME_MAX } from '../schemas';
 import { PLATFORMS, POST_STATUSES } from './repository';
 import type { PostsService } from './service';
 
@@ -31,10 +31,7 @@ const listPosts = z.strictObject({
   campaignId: queryId.optional(),
   status: status.optional(),
   brandId: queryId.optional(),
-  limit: queryCount(POSTS_PAGE_MAX)
-    .refine((n) => n >= 1, 'must be at least 1')
-    .default(POSTS_PAGE_DEFAULT),
-  offset: queryCount(1_000_000).default(0),
+  ...pageQuery(POSTS_PAGE_DEFAULT, POSTS_PAGE_MAX),
 });
 
 /** `/api/posts`: everyone creates in their brands; the owner, managers and superadmins change. */

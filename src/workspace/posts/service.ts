@@ -1,6 +1,7 @@
 import type { Clock } from '../../platform/clock';
 import { BadRequest, Forbidden, NotFound } from '../../platform/errors';
-import { brandScope, canSeeBrand, isManagerOrAbove, isoTime, visibleOrNotFound, type Actor } from '../access';
+import { isManagerOrAbove, isoTime, listedBrands, visibleOrNotFound, type Actor } from '../access';
+import { brandOf } from '../placement';
 import type { BrandsService } from '../brands/service';
 import type { Campaign } from '../campaigns/repository';
 import { pick, type CampaignsService } from '../campaigns/service';
@@ -8,20 +9,14 @@ import type { Platform, Post, PostRepository, PostStatus } from './repository';
 
 /**
  * What posts need to know about assets: which attachment ids are usable in a brand, and
- * the thumbnail a card shows. The assets feature provides the real one.
+ * the thumbnails that cards show. The assets feature provides it.
  */
 export interface AttachmentCatalog {
   /** The ids among `assetIds` that are not assets of `brandId`. */
   unknown(assetIds: number[], brandId: number): Promise<number[]>;
-  /** The thumbnail URL of the first image among `assetIds`, else null. */
-  thumbnailUrl(assetIds: number[]): Promise<string | null>;
+  /** The thumbnail URLs of those among `assetIds` that have one (images). */
+  thumbnails(assetIds: number[]): Promise<Map<number, string>>;
 }
-
-/** Until uploads exist there is no asset to attach. */
-export const noAssets: AttachmentCatalog = {
-  unknown: async (assetIds) => assetIds,
-  thumbnailUrl: async () => null,
-};
 
 export interface PostBody extends Post {
   thumbnailUrl: string | null;
@@ -80,10 +75,8 @@ export class PostsService {
   ) {}
 
   async list(actor: Actor, query: PostQuery): Promise<PostBody[]> {
-    if (query.brandId !== undefined && !canSeeBrand(actor, query.brandId)) return [];
-    const brandIds = query.brandId !== undefined ? [query.brandId] : brandScope(actor);
-    const posts = await this.deps.posts.list({ ...query, brandIds });
-    return Promise.all(posts.map((p) => this.body(p)));
+    const brandIds = listedBrands(actor, query.brandId);
+    return this.bodies(await this.deps.posts.list({ ...query, brandIds }));
   }
 
   async get(actor: Actor, id: number): Promise<PostBody> {
@@ -93,7 +86,7 @@ export class PostsService {
   /** Anyone creates posts in their brands; the brand is the campaign's when one is given. */
   async create(actor: Actor, input: PostInput): Promise<PostBody> {
     const campaign = input.campaignId ? await this.deps.campaigns.get(actor, input.campaignId) : null;
-    const brandId = await this.brandFor(actor, input.brandId, campaign);
+    const brandId = await brandOf(this.deps.brands, actor, input.brandId, [campaign]);
     const status = input.status ?? 'idea';
     const publicationUrl = input.publicationUrl ?? null;
     assertPublishable(status, publicationUrl);
@@ -117,12 +110,11 @@ export class PostsService {
 
   /** The owner, managers and superadmins edit a post. */
   async update(actor: Actor, id: number, change: PostChange): Promise<PostBody> {
-    const current = await this.visible(actor, id);
-    this.assertMayEdit(actor, current);
+    const current = await this.editable(actor, id);
     let campaign: Pick<Campaign, 'id' | 'brandId'> | null = current.campaignId === null ? null : { id: current.campaignId, brandId: current.brandId };
     if (change.campaignId !== undefined) campaign = change.campaignId === null ? null : await this.deps.campaigns.get(actor, change.campaignId);
     // A new campaign brings its brand; otherwise the post keeps its own unless told another.
-    const brandId = await this.brandFor(actor, change.brandId ?? (change.campaignId ? undefined : current.brandId), campaign);
+    const brandId = await brandOf(this.deps.brands, actor, change.brandId ?? (change.campaignId ? undefined : current.brandId), [campaign]);
     assertPublishable(pick(change.status, current.status), pick(change.publicationUrl, current.publicationUrl));
     const attachments = change.attachments ?? current.attachments;
     if (change.attachments !== undefined || brandId !== current.brandId) await this.assertAttachable(attachments, brandId);
@@ -137,8 +129,15 @@ export class PostsService {
   }
 
   async remove(actor: Actor, id: number): Promise<void> {
-    this.assertMayEdit(actor, await this.visible(actor, id));
+    await this.editable(actor, id);
     if (!(await this.deps.posts.delete(id))) throw new NotFound('No such post');
+  }
+
+  /** A post the actor may change: 404 when not visible, 403 when not theirs to edit. */
+  async editable(actor: Actor, id: number): Promise<Post> {
+    const post = await this.visible(actor, id);
+    this.assertMayEdit(actor, post);
+    return post;
   }
 
   private async visible(actor: Actor, id: number): Promise<Post> {
@@ -151,22 +150,6 @@ export class PostsService {
     }
   }
 
-  /**
-   * The brand a post goes to: its campaign's, which a given brandId must match; without a
-   * campaign, the given brandId, which must be one of the actor's.
-   */
-  private async brandFor(actor: Actor, brandId: number | undefined, campaign: Pick<Campaign, 'brandId'> | null): Promise<number> {
-    if (campaign) {
-      if (brandId !== undefined && brandId !== campaign.brandId) {
-        throw new BadRequest("brandId differs from the campaign's brand", 'BRAND_MISMATCH');
-      }
-      return campaign.brandId;
-    }
-    if (brandId === undefined) throw new BadRequest('brandId is required when there is no campaignId', 'BRAND_REQUIRED');
-    await this.deps.brands.assertUsable(actor, brandId);
-    return brandId;
-  }
-
   private async assertAttachable(assetIds: number[], brandId: number): Promise<void> {
     if (assetIds.length === 0) return;
     const unknown = await this.deps.attachments.unknown(assetIds, brandId);
@@ -174,6 +157,15 @@ export class PostsService {
   }
 
   private async body(post: Post): Promise<PostBody> {
-    return { ...post, thumbnailUrl: await this.deps.attachments.thumbnailUrl(post.attachments) };
+    return (await this.bodies([post]))[0];
+  }
+
+  /** One look-up of thumbnails for a whole page of posts. */
+  private async bodies(posts: Post[]): Promise<PostBody[]> {
+    const thumbnails = await this.deps.attachments.thumbnails(posts.flatMap((p) => p.attachments));
+    return posts.map((post) => {
+      const first = post.attachments.find((id) => thumbnails.has(id));
+      return { ...post, thumbnailUrl: first === undefined ? null : thumbnails.get(first)! };
+    });
   }
 }

@@ -1,0 +1,135 @@
+import type { Clock } from '../../platform/clock';
+import { BadRequest, Forbidden, NotFound } from '../../platform/errors';
+import { canSeeBrand, isManagerOrAbove, isoTime, isSuperadmin, listedBrands, type Actor } from '../access';
+import { pick } from '../campaigns/service';
+import type { UserRepository } from '../members/repository';
+import type { Placement } from '../placement';
+import type { ProjectsService } from '../projects/service';
+import type { Task, TaskFilter, TaskPriority, TaskRepository, TaskStatus, TaskVisibility } from './repository';
+
+export interface TaskInput {
+  title: string;
+  description?: string | null;
+  status?: TaskStatus;
+  priority?: TaskPriority;
+  dueDate?: string | null;
+  visibility?: TaskVisibility;
+  assigneeId?: number | null;
+  projectId?: number | null;
+  campaignId?: number | null;
+  postId?: number | null;
+  brandId?: number;
+}
+
+export type TaskChange = Partial<Omit<TaskInput, 'brandId'>>;
+
+/** A list request: the repository's filter, with one optional brand instead of the caller's scope. */
+export type TaskQuery = Omit<TaskFilter, 'brandIds' | 'viewerId' | 'includeOthersPrivate'> & { brandId?: number };
+
+/** A private task is its owner's and assignee's (and any superadmin's); a brand task, the brand's. */
+export function canSeeTask(actor: Actor, task: Task): boolean {
+  if (!canSeeBrand(actor, task.brandId)) return false;
+  return task.visibility === 'brand' || isSuperadmin(actor) || task.ownerId === actor.id || task.assigneeId === actor.id;
+}
+
+/**
+ * Tasks: anyone creates them in their brands and assigns them to any member of the brand.
+ * The owner, the assignee, managers and superadmins change a task; only the owner,
+ * managers and superadmins change who may see it or delete it.
+ */
+export class TasksService {
+  constructor(
+    private readonly deps: {
+      tasks: TaskRepository;
+      placement: Placement;
+      projects: ProjectsService;
+      users: UserRepository;
+      clock: Clock;
+    },
+  ) {}
+
+  async list(actor: Actor, query: TaskQuery): Promise<Task[]> {
+    const brandIds = listedBrands(actor, query.brandId);
+    return this.deps.tasks.list({ ...query, brandIds, viewerId: actor.id, includeOthersPrivate: isSuperadmin(actor) });
+  }
+
+  async get(actor: Actor, id: number): Promise<Task> {
+    const task = await this.deps.tasks.get(id);
+    if (!task || !canSeeTask(actor, task)) throw new NotFound('No such task');
+    return task;
+  }
+
+  async create(actor: Actor, input: TaskInput): Promise<Task> {
+    const project = input.projectId ? await this.deps.projects.get(actor, input.projectId) : null;
+    const placed = await this.deps.placement.resolve(actor, input, { post: 'read', others: project ? [project] : [] });
+    const assigneeId = input.assigneeId ?? null;
+    await this.assertAssignable(assigneeId, placed.brandId);
+    return this.deps.tasks.create({
+      ...placed,
+      title: input.title,
+      description: input.description ?? null,
+      status: input.status ?? 'todo',
+      priority: input.priority ?? 'medium',
+      dueDate: input.dueDate ?? null,
+      visibility: input.visibility ?? 'brand',
+      assigneeId,
+      projectId: project?.id ?? null,
+      ownerId: actor.id,
+      createdAt: this.now(),
+    });
+  }
+
+  async update(actor: Actor, id: number, change: TaskChange): Promise<Task> {
+    const current = await this.get(actor, id);
+    const runsIt = current.ownerId === actor.id || isManagerOrAbove(actor);
+    if (!runsIt && current.assigneeId !== actor.id) {
+      throw new Forbidden('Only its owner, its assignee, managers and superadmins change a task', 'NOT_TASK_EDITOR');
+    }
+    if (change.visibility !== undefined && change.visibility !== current.visibility && !runsIt) {
+      throw new Forbidden('Only its owner, managers and superadmins change who sees a task', 'NOT_TASK_OWNER');
+    }
+    const placement = await this.movedPlacement(actor, current, change);
+    if (change.assigneeId !== undefined) await this.assertAssignable(change.assigneeId, current.brandId);
+    const updated = await this.deps.tasks.update(id, { ...change, ...placement, updatedAt: this.now() });
+    if (!updated) throw new NotFound('No such task');
+    return updated;
+  }
+
+  async remove(actor: Actor, id: number): Promise<void> {
+    const task = await this.get(actor, id);
+    if (task.ownerId !== actor.id && !isManagerOrAbove(actor)) {
+      throw new Forbidden('Only its owner, managers and superadmins delete a task', 'NOT_TASK_OWNER');
+    }
+    if (!(await this.deps.tasks.delete(id))) throw new NotFound('No such task');
+  }
+
+  /**
+   * The project, campaign and post after a change, all of the task's own brand. A new post
+   * brings its campaign unless a campaign is named too.
+   */
+  private async movedPlacement(actor: Actor, current: Task, change: TaskChange) {
+    if (change.projectId === undefined && change.campaignId === undefined && change.postId === undefined) return {};
+    const projectId = pick(change.projectId, current.projectId);
+    const project = projectId ? await this.deps.projects.get(actor, projectId) : null;
+    const campaignId = change.campaignId !== undefined ? change.campaignId : change.postId ? undefined : current.campaignId;
+    const placed = await this.deps.placement.resolve(
+      actor,
+      { brandId: current.brandId, campaignId, postId: pick(change.postId, current.postId) },
+      { post: 'read', others: project ? [project] : [] },
+    );
+    return { projectId: project?.id ?? null, campaignId: placed.campaignId, postId: placed.postId };
+  }
+
+  /** An assignee must belong to the task's brand; superadmins belong to every brand. */
+  private async assertAssignable(userId: number | null, brandId: number): Promise<void> {
+    if (userId === null) return;
+    const user = await this.deps.users.get(userId);
+    if (!user || !(user.role === 'superadmin' || user.brandIds.includes(brandId))) {
+      throw new BadRequest("The assignee is not a member of the task's brand", 'ASSIGNEE_NOT_MEMBER');
+    }
+  }
+
+  private now(): string {
+    return isoTime(this.deps.clock.now());
+  }
+}

@@ -1,0 +1,292 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { bytes, docx, filesUnder, image, pdf } from '../support/files';
+import { buildTeam, type TestUser, type TestWorkspace } from '../support/workspace';
+
+interface AssetBody {
+  id: number;
+  url: string;
+  thumbnailUrl: string | null;
+  downloadUrl: string;
+  [key: string]: unknown;
+}
+
+async function team() {
+  const t = await buildTeam();
+  const campaign = (await t.ws.as(t.admin).post('/api/campaigns').send({ name: 'Spring', brandId: t.brand.id })).body.campaign;
+  return { ...t, campaign };
+}
+
+async function uploaded(ws: TestWorkspace, by: TestUser, fields: Record<string, number>, files: { data: Buffer; name: string }[]): Promise<AssetBody[]> {
+  let req = request(ws.app).post('/api/assets').set('Authorization', `Bearer ${by.token}`);
+  for (const [key, value] of Object.entries(fields)) req = req.field(key, String(value));
+  for (const f of files) req = req.attach('files', f.data, f.name);
+  const res = await req;
+  expect(res.status).toBe(201);
+  return res.body.assets;
+}
+
+const ids = (res: request.Response) => res.body.assets.map((a: { id: number }) => a.id);
+
+describe('GET /api/assets', () => {
+  it('when assets exist in several brands, campaigns and posts, then each sees only their brands, newest first, filterable and paginated', async () => {
+    const t = await team();
+    const post = (await t.ws.as(t.contributor).post('/api/posts').send({ title: 'P', campaignId: t.campaign.id })).body.post;
+    const [loose] = await uploaded(t.ws, t.contributor, { brandId: t.brand.id }, [{ data: pdf(), name: 'a.pdf' }]);
+    t.ws.clock.advance(1000);
+    const [inCampaign] = await uploaded(t.ws, t.manager, { campaignId: t.campaign.id }, [{ data: pdf(), name: 'b.pdf' }]);
+    t.ws.clock.advance(1000);
+    const [inPost] = await uploaded(t.ws, t.contributor, { postId: post.id }, [{ data: pdf(), name: 'c.pdf' }]);
+    t.ws.clock.advance(1000);
+    const [theirs] = await uploaded(t.ws, t.admin, { brandId: t.other.id }, [{ data: pdf(), name: 'd.pdf' }]);
+
+    expect(ids(await t.ws.as(t.contributor).get('/api/assets'))).toEqual([inPost.id, inCampaign.id, loose.id]);
+    expect(ids(await t.ws.as(t.admin).get('/api/assets'))).toEqual([theirs.id, inPost.id, inCampaign.id, loose.id]);
+    expect(ids(await t.ws.as(t.contributor).get(`/api/assets?campaignId=${t.campaign.id}`))).toEqual([inPost.id, inCampaign.id]);
+    expect(ids(await t.ws.as(t.contributor).get(`/api/assets?postId=${post.id}`))).toEqual([inPost.id]);
+    expect(ids(await t.ws.as(t.contributor).get(`/api/assets?brandId=${t.other.id}`))).toEqual([]);
+    expect(ids(await t.ws.as(t.admin).get(`/api/assets?brandId=${t.other.id}`))).toEqual([theirs.id]);
+    expect(ids(await t.ws.as(t.admin).get('/api/assets?limit=2&offset=1'))).toEqual([inPost.id, inCampaign.id]);
+  });
+
+  it.each(['limit=0', 'limit=201', 'offset=-1', 'brandId=abc', 'kind=image'])('when the query is %s, then 400', async (query) => {
+    const t = await team();
+    expect((await t.ws.as(t.contributor).get(`/api/assets?${query}`)).status).toBe(400);
+  });
+
+  it('when nobody is signed in, then 401', async () => {
+    const t = await team();
+    expect((await request(t.ws.app).get('/api/assets')).status).toBe(401);
+  });
+});
+
+describe('GET /api/assets/:id and /download', () => {
+  it("when an asset of another brand is asked for, then 404 exactly like a missing one, for the record and its download", async () => {
+    const t = await team();
+    const [theirs] = await uploaded(t.ws, t.admin, { brandId: t.other.id }, [{ data: pdf(), name: 'd.pdf' }]);
+    const hidden = await t.ws.as(t.contributor).get(`/api/assets/${theirs.id}`);
+    const missing = await t.ws.as(t.contributor).get('/api/assets/999');
+    expect(hidden.status).toBe(404);
+    expect(hidden.body).toEqual(missing.body);
+    expect((await t.ws.as(t.contributor).get(theirs.downloadUrl)).status).toBe(404);
+    expect((await t.ws.as(t.admin).get(`/api/assets/${theirs.id}`)).body.asset.id).toBe(theirs.id);
+  });
+
+  it('when an Office document is downloaded, then it comes as an attachment with its stored type and the same bytes', async () => {
+    const t = await team();
+    const data = docx();
+    const [doc] = await uploaded(t.ws, t.contributor, { brandId: t.brand.id }, [{ data, name: 'Brief v2.docx' }]);
+    const res = await t.ws.as(t.colleague).get(doc.downloadUrl).parse(bytes);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="Brief v2.docx"');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(Buffer.compare(res.body as Buffer, data)).toBe(0);
+  });
+});
+
+describe('DELETE /api/assets/:id', () => {
+  it('when the uploader deletes an image attached to a post, then it leaves the post, its row and both its files go', async () => {
+    const t = await team();
+    const post = (await t.ws.as(t.contributor).post('/api/posts').send({ title: 'P', brandId: t.brand.id })).body.post;
+    const [picture, notes] = await uploaded(t.ws, t.contributor, { postId: post.id }, [
+      { data: await image('png'), name: 'a.png' },
+      { data: pdf(), name: 'b.pdf' },
+    ]);
+    expect(filesUnder(t.ws.config.uploadDir)).toHaveLength(3);
+    const res = await t.ws.as(t.contributor).delete(`/api/assets/${picture.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ok: true });
+    expect((await t.ws.as(t.contributor).get(`/api/assets/${picture.id}`)).status).toBe(404);
+    expect(filesUnder(t.ws.config.uploadDir)).toEqual([notes.url.split('/').pop()]);
+    const after = (await t.ws.as(t.contributor).get(`/api/posts/${post.id}`)).body.post;
+    expect(after).toMatchObject({ attachments: [notes.id], thumbnailUrl: null });
+  });
+
+  it("when a contributor deletes a colleague's asset, then 403 NOT_ASSET_UPLOADER; a manager and a superadmin may", async () => {
+    const t = await team();
+    const [a, b] = await uploaded(t.ws, t.colleague, { brandId: t.brand.id }, [
+      { data: pdf(), name: 'a.pdf' },
+      { data: pdf(), name: 'b.pdf' },
+    ]);
+    const refused = await t.ws.as(t.contributor).delete(`/api/assets/${a.id}`);
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('NOT_ASSET_UPLOADER');
+    expect(filesUnder(t.ws.config.uploadDir)).toHaveLength(2);
+    expect((await t.ws.as(t.manager).delete(`/api/assets/${a.id}`)).status).toBe(200);
+    expect((await t.ws.as(t.admin).delete(`/api/assets/${b.id}`)).status).toBe(200);
+    expect(filesUnder(t.ws.config.uploadDir)).toEqual([]);
+  });
+
+  it("when a manager of another brand deletes the asset, or it is missing, then 404", async () => {
+    const t = await team();
+    const [a] = await uploaded(t.ws, t.contributor, { brandId: t.brand.id }, [{ data: pdf(), name: 'a.pdf' }]);
+    const outsider = await t.ws.user('manager', { brandIds: [t.other.id] });
+    expect((await t.ws.as(outsider).delete(`/api/assets/${a.id}`)).status).toBe(404);
+    expect((await t.ws.as(t.manager).delete('/api/assets/999')).status).toBe(404);
+  });
+});
+
+describe('/api/uploads/*', () => {
+  it('when a member of the brand fetches a picture and its thumbnail, then 200 with the stored type, nosniff and the exact bytes', async () => {
+    const t = await team();
+    const data = await image('jpeg');
+    const [picture] = await uploaded(t.ws, t.contributor, { brandId: t.brand.id }, [{ data, name: 'x.svg' }]);
+    const res = await t.ws.as(t.colleague).get(picture.url).parse(bytes);
+    expect(res.status).toBe(200);
+    expect(res.headers).toMatchObject({ 'content-type': 'image/jpeg', 'x-content-type-options': 'nosniff', 'content-length': String(data.length) });
+    expect(res.headers['content-disposition']).toBeUndefined();
+    expect(Buffer.compare(res.body as Buffer, data)).toBe(0);
+    expect((await t.ws.as(t.colleague).get(picture.thumbnailUrl!)).headers['content-type']).toBe('image/webp');
+  });
+
+  it('when an Office document is fetched there, then it is never shown inline: attachment', async () => {
+    const t = await team();
+    const [doc] = await uploaded(t.ws, t.contributor, { brandId: t.brand.id }, [{ data: docx(), name: 'b.docx' }]);
+    expect((await t.ws.as(t.contributor).get(doc.url)).headers['content-disposition']).toMatch(/^attachment;/);
+  });
+
+  it('when signed in by the cookie, as an <img> tag is, then 200; with nothing, then 401', async () => {
+    const t = await team();
+    const [picture] = await uploaded(t.ws, t.contributor, { brandId: t.brand.id }, [{ data: await image('png'), name: 'a.png' }]);
+    const { cookie } = await t.ws.signIn(t.contributor.email);
+    expect((await request(t.ws.app).get(picture.thumbnailUrl!).set('Cookie', cookie)).status).toBe(200);
+    expect((await request(t.ws.app).get(picture.thumbnailUrl!)).status).toBe(401);
+    expect((await request(t.ws.app).get(picture.url).set('Authorization', 'Bearer nonsense')).status).toBe(401);
+  });
+
+  it("when a member of another brand asks for a file, then 404 exactly like a missing one", async () => {
+    const t = await team();
+    const [picture] = await uploaded(t.ws, t.contributor, { brandId: t.brand.id }, [{ data: await image('png'), name: 'a.png' }]);
+    const outsider = await t.ws.user('manager', { brandIds: [t.other.id] });
+    const hidden = await t.ws.as(outsider).get(picture.url);
+    const missing = await t.ws.as(outsider).get('/api/uploads/0123456789abcdef0123456789abcdef.png');
+    expect(hidden.status).toBe(404);
+    expect(hidden.body).toEqual(missing.body);
+    expect((await t.ws.as(outsider).get(picture.thumbnailUrl!)).status).toBe(404);
+  });
+
+  it('when asked with HEAD, then the headers without a body; with a byte range, then 206 with that range', async () => {
+    const t = await team();
+    const data = pdf(5000);
+    const [doc] = await uploaded(t.ws, t.contributor, { brandId: t.brand.id }, [{ data, name: 'a.pdf' }]);
+    const head = await request(t.ws.app).head(doc.url).set('Authorization', `Bearer ${t.contributor.token}`);
+    expect(head.status).toBe(200);
+    expect(head.headers['content-length']).toBe('5000');
+    expect(head.headers['content-type']).toBe('application/pdf');
+    const part = await t.ws.as(t.contributor).get(doc.url).set('Range', 'bytes=0-4').parse(bytes);
+    expect(part.status).toBe(206);
+    expect(part.headers['content-range']).toBe('bytes 0-4/5000');
+    expect((part.body as Buffer).toString()).toBe('%PDF-');
+    const outside = await t.ws.as(t.contributor).get(doc.url).set('Range', 'bytes=9000-9999');
+    expect(outside.status).toBe(416);
+  });
+
+  it.each(['PUT', 'DELETE', 'POST', 'PATCH'])('when the method is %s, then 405 with Allow: GET, HEAD, and the file stays', async (method) => {
+    const t = await team();
+    const [picture] = await uploaded(t.ws, t.contributor, { brandId: t.brand.id }, [{ data: await image('png'), name: 'a.png' }]);
+    for (const path of [picture.url, '/api/uploads/', '/api/uploads']) {
+      const res = await request(t.ws.app)[method.toLowerCase() as 'put'](path).set('Authorization', `Bearer ${t.admin.token}`);
+      expect(res.status).toBe(405);
+      expect(res.headers.allow).toBe('GET, HEAD');
+    }
+    expect(filesUnder(t.ws.config.uploadDir)).toHaveLength(2);
+  });
+
+  describe('when the path tries to leave the upload folder or list it, then 404', () => {
+    let server: http.Server | undefined;
+    afterEach(() => server?.close());
+
+    /** Sends the path exactly as written, with nothing normalising it on the way. */
+    function rawGet(path: string, token: string): Promise<number> {
+      const { port } = server!.address() as AddressInfo;
+      return new Promise((resolve, reject) => {
+        const req = http.request({ port, host: '127.0.0.1', path, headers: { Authorization: `Bearer ${token}` } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    }
+
+    it('for every escape attempt', async () => {
+      const t = await team();
+      const [picture] = await uploaded(t.ws, t.contributor, { brandId: t.brand.id }, [{ data: await image('png'), name: 'a.png' }]);
+      const key = picture.url.split('/').pop()!;
+      server = http.createServer(t.ws.app).listen(0, '127.0.0.1');
+      await new Promise((r) => server!.once('listening', r));
+      const attempts = [
+        '/api/uploads/',
+        '/api/uploads',
+        '/api/uploads/.',
+        '/api/uploads/..',
+        '/api/uploads/.partial',
+        '/api/uploads/../../../../etc/passwd',
+        '/api/uploads/..%2f..%2f..%2fetc%2fpasswd',
+        '/api/uploads/..%2F..%2Fpackage.json',
+        '/api/uploads/..%5c..%5cpackage.json',
+        '/api/uploads/%2e%2e/%2e%2e/package.json',
+        '/api/uploads//etc/passwd',
+        '/api/uploads/%2fetc%2fpasswd',
+        '/api/uploads/C:%5cWindows%5cwin.ini',
+        `/api/uploads/${key}%00.txt`,
+        `/api/uploads/${key}%2f`,
+        `/api/uploads/x/../${key}`,
+        `/api/uploads/./${key}`,
+        `/api/uploads/${key.toUpperCase()}`,
+        `/api/uploads/%${key}`,
+      ];
+      for (const path of attempts) expect([path, await rawGet(path, t.admin.token)]).toEqual([path, 404]);
+      expect(await rawGet(`/api/uploads/${key}`, t.admin.token)).toBe(200);
+    });
+  });
+});
+
+describe('posts with attachments', () => {
+  it("when a post names another brand's asset, then 400 UNKNOWN_ATTACHMENT; its own brand's, then the first image gives the thumbnail", async () => {
+    const t = await team();
+    const [theirs] = await uploaded(t.ws, t.admin, { brandId: t.other.id }, [{ data: await image('png'), name: 'a.png' }]);
+    const [doc, picture] = await uploaded(t.ws, t.contributor, { brandId: t.brand.id }, [
+      { data: pdf(), name: 'a.pdf' },
+      { data: await image('webp'), name: 'b.webp' },
+    ]);
+    const refused = await t.ws.as(t.contributor).post('/api/posts').send({ title: 'X', brandId: t.brand.id, attachments: [doc.id, theirs.id] });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'UNKNOWN_ATTACHMENT', details: { assetIds: [theirs.id] } });
+    const res = await t.ws.as(t.contributor).post('/api/posts').send({ title: 'X', brandId: t.brand.id, attachments: [doc.id, picture.id] });
+    expect(res.status).toBe(201);
+    expect(res.body.post).toMatchObject({ attachments: [doc.id, picture.id], thumbnailUrl: picture.thumbnailUrl });
+    const onlyDoc = await t.ws.as(t.contributor).patch(`/api/posts/${res.body.post.id}`).send({ attachments: [doc.id] });
+    expect(onlyDoc.body.post.thumbnailUrl).toBeNull();
+    const listed = (await t.ws.as(t.contributor).get('/api/posts')).body.posts;
+    expect(listed[0]).toMatchObject({ id: res.body.post.id, thumbnailUrl: null });
+  });
+
+  it('when a post is moved to another brand while it holds attachments, then 400 UNKNOWN_ATTACHMENT', async () => {
+    const t = await team();
+    const [doc] = await uploaded(t.ws, t.admin, { brandId: t.brand.id }, [{ data: pdf(), name: 'a.pdf' }]);
+    const post = (await t.ws.as(t.admin).post('/api/posts').send({ title: 'X', brandId: t.brand.id, attachments: [doc.id] })).body.post;
+    const res = await t.ws.as(t.admin).patch(`/api/posts/${post.id}`).send({ brandId: t.other.id });
+    expect(res.body.code).toBe('UNKNOWN_ATTACHMENT');
+  });
+
+  it('when the campaign of a post with attachments is deleted, then the post goes and the assets stay, without campaign or post', async () => {
+    const t = await team();
+    const post = (await t.ws.as(t.contributor).post('/api/posts').send({ title: 'X', campaignId: t.campaign.id })).body.post;
+    const [picture] = await uploaded(t.ws, t.contributor, { postId: post.id }, [{ data: await image('png'), name: 'a.png' }]);
+    const res = await t.ws.as(t.manager).delete(`/api/campaigns/${t.campaign.id}`);
+    expect(res.body).toEqual({ ok: true, deleted: { posts: 1, tracks: 0 } });
+    expect((await t.ws.as(t.contributor).get(`/api/assets/${picture.id}`)).body.asset).toMatchObject({ campaignId: null, postId: null, brandId: t.brand.id });
+  });
+});
+
+describe('assets schema', () => {
+  it('when the schema is read, then post_attachments.asset_id is a foreign key to assets(id)', async () => {
+    const t = await team();
+    const keys = t.ws.workspaceDb.prepare('PRAGMA foreign_key_list(post_attachments)').all() as { table: string; from: string; to: string }[];
+    expect(keys).toContainEqual(expect.objectContaining({ table: 'assets', from: 'asset_id', to: 'id' }));
+  });
+});
