@@ -33,5 +33,8 @@ DROP TABLE post_attachments;
 ALTER TABLE post_attachments_new RENAME TO post_attachments;
 CREATE INDEX post_attachments_asset ON post_attachments(asset_id);
 
--- The newest-first post list of a superadmin reads this index instead of sorting every post.
+-- The newest-first post lists read these indexes in order instead of sorting: every post
+-- (a superadmin's list) and one campaign's posts.
 CREATE INDEX posts_created ON posts(created_at, id);
+DROP INDEX posts_campaign;
+CREATE INDEX posts_campaign_created ON posts(campaign_id, created_at);

@@ -37,7 +37,8 @@ function isMissing(err: unknown): boolean {
 /**
  * Files in one folder on the local disk. A write goes to a partial file first and is
  * renamed into place once complete, so a reader never sees half a file; partial files left
- * by a process that died mid-write are cleared when the store opens.
+ * by a process that died mid-write are cleared when the store opens, which is why one
+ * folder belongs to one running server.
  */
 export class LocalFileStore implements FileStore {
   private readonly partials: string;
