@@ -107,6 +107,8 @@ export function openModal(options = {}) {
   const messageId = `${prefix}-message`;
   const errorBox = element('p', { className: 'modal-error', role: 'alert', hidden: true });
   const { wrap: fieldsWrap, controls } = buildFields(fields, prefix);
+  // A field's message goes once the field is edited, so it never sits under a corrected value.
+  for (const [name, { control }] of controls) control.addEventListener('input', () => setFieldError(name, ''));
 
   const confirmButton = element('button', {
     type: 'submit',

@@ -34,6 +34,7 @@ import { ProjectsService } from './projects/service';
 import { SqliteTaskRepository } from './tasks/repository';
 import { tasksRoutes } from './tasks/routes';
 import { TasksService } from './tasks/service';
+import { workspacePages } from './pages/routes';
 
 export interface WorkspaceDeps {
   db: Db;
@@ -59,6 +60,9 @@ export const WORKSPACE_API = [
   '/api/budget-entries',
 ];
 
+/** Application B's pages: they read the same cookie session as its API. */
+export const WORKSPACE_PAGES = ['/login', '/change-password', '/workspace'];
+
 /** Application B: the marketing workspace's API and pages. */
 export function createWorkspace(deps: WorkspaceDeps) {
   const { db, config, clock } = deps;
@@ -80,10 +84,11 @@ export function createWorkspace(deps: WorkspaceDeps) {
   const tasks = new TasksService({ tasks: new SqliteTaskRepository(db), placement, projects, users, clock });
   const budget = new BudgetService({ budget: new SqliteBudgetRepository(db), campaigns, clock });
 
+  const sessions = workspaceSessions({ store: sessionStore, secret: config.sessionSecret, secure: config.cookieSecure });
   const router = Router();
   router.use(
     WORKSPACE_API,
-    workspaceSessions({ store: sessionStore, secret: config.sessionSecret, secure: config.cookieSecure }),
+    sessions,
     authenticate(auth),
     requireSameOrigin(signedInByCookie),
     requirePasswordChanged,
@@ -101,5 +106,7 @@ export function createWorkspace(deps: WorkspaceDeps) {
   router.use('/api/tasks', requireSignedIn, tasksRoutes(tasks));
   router.use('/api/projects', requireSignedIn, projectsRoutes(projects));
   router.use('/api/budget-entries', requireSignedIn, budgetRoutes(budget));
+  router.use(WORKSPACE_PAGES, sessions, authenticate(auth));
+  router.use(workspacePages({ uploadMaxBytes: config.upload.maxBytes, uploadMaxFiles: config.upload.maxFiles }));
   return { router, auth, sessionStore };
 }

@@ -1,0 +1,229 @@
+// Assets: the brand's files as a grid (thumbnails for images, a file-type icon otherwise),
+// and uploads of several files at once, by the picker or by dropping them on the page, each
+// with its own progress bar and, when refused, a message that says why.
+import {
+  announce, avatar, byId, call, callAll, context, element, errorMessage, formatDay, formatMb, formatNumber, formatPercent, isManager, me, options, t, tn,
+} from './workspace-common.js';
+import { actionButton, icon } from './workspace-icons.js';
+import { deleteWithConfirmation } from './workspace-records.js';
+import { uploadFile } from './workspace-upload.js';
+
+const PARALLEL = 3;
+
+const dropzone = document.querySelector('[data-dropzone]');
+const picker = document.getElementById('upload-files');
+const brandSelect = document.getElementById('upload-brand');
+const campaignSelect = document.getElementById('upload-campaign');
+const filter = document.getElementById('assets-campaign');
+const uploadList = document.querySelector('[data-uploads]');
+const grid = document.querySelector('[data-assets]');
+const state = document.querySelector('[data-state]');
+const maxBytes = context.uploads?.maxBytes ?? Infinity;
+const maxMb = Math.round(maxBytes / 1048576);
+
+let assets = [];
+let campaigns = [];
+let people = new Map();
+
+/** A short label and a tone for a file that has no picture of its own. */
+function fileKind(mimeType, name) {
+  const ext = (name.split('.').pop() ?? '').toLowerCase();
+  if (mimeType === 'application/pdf') return { label: 'PDF', tone: 'pdf' };
+  if (mimeType.startsWith('video/')) return { label: ext.toUpperCase() || 'VIDEO', tone: 'video' };
+  if (/word|opendocument\.text/.test(mimeType) || ['doc', 'docx', 'odt'].includes(ext)) return { label: ext.toUpperCase() || 'DOC', tone: 'doc' };
+  if (/sheet|excel/.test(mimeType) || ['xls', 'xlsx', 'ods'].includes(ext)) return { label: ext.toUpperCase() || 'XLS', tone: 'sheet' };
+  if (/presentation|powerpoint/.test(mimeType) || ['ppt', 'pptx', 'odp'].includes(ext)) return { label: ext.toUpperCase() || 'PPT', tone: 'slides' };
+  if (mimeType.startsWith('image/')) return { label: ext.toUpperCase() || 'IMG', tone: 'image' };
+  return { label: ext.toUpperCase() || 'FILE', tone: 'file' };
+}
+
+function thumbnail(asset) {
+  if (asset.thumbnailUrl) return element('div', { className: 'asset-thumb' }, [element('img', { src: asset.thumbnailUrl, alt: '', loading: 'lazy' })]);
+  const kind = fileKind(asset.mimeType, asset.name);
+  return element('div', { className: 'asset-thumb' }, [
+    element('span', { className: `file-type file-type-${kind.tone}`, role: 'img', 'aria-label': t('assets.fileType', { type: kind.label }) }, [
+      icon('file'),
+      element('span', { text: kind.label }),
+    ]),
+  ]);
+}
+
+function assetCard(asset) {
+  const uploader = people.get(asset.uploadedBy);
+  const canDelete = isManager() || asset.uploadedBy === me.id;
+  const download = element(
+    'a',
+    { className: 'button button-small', href: asset.downloadUrl, download: asset.name, 'aria-label': t('assets.downloadNamed', { name: asset.name }) },
+    [icon('download'), t('assets.download')],
+  );
+  const remove = canDelete
+    ? actionButton({ text: t('common.delete'), label: t('assets.deleteNamed', { name: asset.name }), icon: 'trash', danger: true, onClick: () => deleteAsset(asset) })
+    : null;
+  return element('li', { className: 'asset', 'data-asset-id': asset.id }, [
+    thumbnail(asset),
+    element('div', { className: 'asset-body' }, [
+      element('p', { className: 'asset-name', text: asset.name }),
+      element('p', { className: 'asset-meta', text: `${formatMb(asset.sizeMb)} · ${formatDay(asset.createdAt.slice(0, 10))}` }),
+      element('p', { className: 'asset-meta person' }, [
+        avatar(uploader ?? null, 'small'),
+        element('span', { text: uploader ? t('assets.uploadedBy', { name: uploader.name }) : t('assets.unknownUploader') }),
+      ]),
+      element('div', { className: 'asset-actions' }, [download, remove]),
+    ]),
+  ]);
+}
+
+function render() {
+  grid.replaceChildren(...assets.map(assetCard));
+  state.textContent = assets.length ? '' : filter.value ? t('assets.emptyFiltered') : t('assets.empty');
+}
+
+async function loadAssets() {
+  grid.setAttribute('aria-busy', 'true');
+  try {
+    assets = await callAll(filter.value ? `/api/assets?campaignId=${filter.value}` : '/api/assets', 'assets');
+    render();
+  } catch (err) {
+    state.textContent = errorMessage(err);
+  } finally {
+    grid.setAttribute('aria-busy', 'false');
+  }
+}
+
+function fillCampaigns() {
+  const brandId = Number(brandSelect.value);
+  const inBrand = campaigns.filter((c) => c.brandId === brandId);
+  campaignSelect.replaceChildren(campaignSelect.options[0], ...options(inBrand).map((o) => element('option', { value: o.value, text: o.label })));
+}
+
+async function start() {
+  try {
+    const [b, c, m] = await Promise.all([call('GET', '/api/brands'), call('GET', '/api/campaigns'), call('GET', '/api/members')]);
+    campaigns = c.campaigns;
+    people = byId(m.members);
+    brandSelect.replaceChildren(...options(b.brands).map((o) => element('option', { value: o.value, text: o.label, selected: Number(o.value) === me.brandIds[0] })));
+    document.querySelector('[data-upload-brand-field]').hidden = b.brands.length < 2;
+    fillCampaigns();
+    filter.append(...options(campaigns).map((o) => element('option', { value: o.value, text: o.label })));
+  } catch (err) {
+    state.textContent = errorMessage(err);
+    grid.setAttribute('aria-busy', 'false');
+    return;
+  }
+  await loadAssets();
+}
+
+// ## Uploading
+
+function refusal(err, file) {
+  const status = err?.status;
+  if (status === 413) return t('upload.tooLarge', { name: file.name, max: maxMb });
+  if (status === 415) return t('upload.badType', { name: file.name });
+  return t('upload.refused', { name: file.name, reason: errorMessage(err) });
+}
+
+function uploadRow(file) {
+  const bar = element('progress', { max: '100', value: '0', 'aria-label': t('upload.progressOf', { name: file.name }) });
+  const status = element('span', { className: 'upload-status', text: t('upload.waiting') });
+  const row = element('li', { className: 'upload-item' }, [element('span', { className: 'upload-name', text: file.name }), status, bar]);
+  return {
+    row,
+    progress(fraction) {
+      bar.value = Math.round(fraction * 100);
+      status.textContent = formatPercent(fraction);
+    },
+    done() {
+      row.classList.add('is-done');
+      bar.value = 100;
+      status.textContent = t('upload.done');
+    },
+    failed(message) {
+      row.classList.add('is-failed');
+      bar.remove();
+      status.textContent = message;
+      status.setAttribute('role', 'alert');
+    },
+  };
+}
+
+async function uploadAll(files) {
+  if (!files.length) return;
+  const target = { brandId: brandSelect.value, campaignId: campaignSelect.value };
+  const rows = files.map((file) => ({ file, ui: uploadRow(file) }));
+  uploadList.hidden = false;
+  uploadList.prepend(...rows.map((r) => r.ui.row));
+  announce(tn('upload.started', files.length));
+  let uploaded = 0;
+  const queue = [...rows];
+  async function worker() {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const { file, ui } = next;
+      if (file.size > maxBytes) {
+        ui.failed(t('upload.tooLarge', { name: file.name, max: maxMb }));
+        continue;
+      }
+      try {
+        const asset = await uploadFile(file, target, (fraction) => ui.progress(fraction));
+        ui.done();
+        uploaded += 1;
+        if (!filter.value || String(asset.campaignId) === filter.value) {
+          assets = [asset, ...assets];
+          render();
+        }
+      } catch (err) {
+        ui.failed(refusal(err, file));
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, rows.length) }, worker));
+  announce(t('upload.finished', { done: formatNumber(uploaded), total: formatNumber(files.length) }));
+}
+
+picker.addEventListener('change', () => {
+  const files = [...picker.files];
+  picker.value = '';
+  void uploadAll(files);
+});
+
+// Dropping anywhere on the page uploads; the drop zone lights up while files are over it.
+let depth = 0;
+const carriesFiles = (event) => event.dataTransfer?.types.includes('Files');
+document.addEventListener('dragenter', (event) => {
+  if (!carriesFiles(event)) return;
+  depth += 1;
+  dropzone.classList.add('is-over');
+});
+document.addEventListener('dragleave', (event) => {
+  if (!carriesFiles(event)) return;
+  depth = Math.max(0, depth - 1);
+  if (depth === 0) dropzone.classList.remove('is-over');
+});
+document.addEventListener('dragover', (event) => {
+  if (carriesFiles(event)) event.preventDefault();
+});
+document.addEventListener('drop', (event) => {
+  if (!carriesFiles(event)) return;
+  event.preventDefault();
+  depth = 0;
+  dropzone.classList.remove('is-over');
+  void uploadAll([...event.dataTransfer.files]);
+});
+
+brandSelect.addEventListener('change', fillCampaigns);
+filter.addEventListener('change', loadAssets);
+
+// ## Deleting
+
+async function deleteAsset(asset) {
+  const deleted = await deleteWithConfirmation(
+    'assets',
+    { name: asset.name },
+    `/api/assets/${asset.id}`,
+    () => picker,
+  );
+  if (!deleted) return;
+  assets = assets.filter((a) => a.id !== asset.id);
+  render();
+}
+
+await start();

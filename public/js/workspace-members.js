@@ -1,0 +1,66 @@
+// Adding and editing members (the users table): shared by the Team page, where managers add
+// contributors to their brands, and the Users page, where a superadmin manages everyone.
+import { call, element, isSuperadmin, t } from './workspace-common.js';
+import { editInModal } from './workspace-records.js';
+
+const ROLES = ['superadmin', 'manager', 'contributor'];
+const MIN_PASSWORD = 10;
+
+/** A superadmin gives any role; a manager only adds contributors. */
+function assignableRoles() {
+  return isSuperadmin() ? ROLES : ['contributor'];
+}
+
+function brandPicker(brands, checked) {
+  return element('fieldset', { className: 'modal-fieldset' }, [
+    element('legend', { text: t('members.brands') }),
+    ...brands.map((brand) => {
+      const id = `member-brand-${brand.id}`;
+      return element('div', { className: 'check' }, [
+        element('input', { type: 'checkbox', id, value: String(brand.id), checked: checked.includes(brand.id) }),
+        element('label', { for: id, text: brand.name }),
+      ]);
+    }),
+  ]);
+}
+
+/**
+ * The member form: name, email, role, brands and a password (required for a new member, a
+ * reset for an existing one). Resolves with the saved member, or null.
+ */
+export function memberDialog(member, { brands, defaultBrandIds }) {
+  const roles = assignableRoles();
+  const picker = brands.length > 1 ? brandPicker(brands, member?.brandIds ?? defaultBrandIds) : null;
+  const chosenBrands = () => (picker ? [...picker.querySelectorAll('input:checked')].map((box) => Number(box.value)) : defaultBrandIds);
+  return editInModal({
+    title: member ? t('members.editTitle', { name: member.name }) : t('members.newTitle'),
+    confirmText: member ? t('common.save') : t('members.create'),
+    fields: [
+      { name: 'name', label: t('members.name'), required: true, maxlength: 200, autocomplete: 'off', value: member?.name ?? '' },
+      { name: 'email', label: t('members.email'), type: 'email', required: true, maxlength: 254, dir: 'ltr', autocomplete: 'off', value: member?.email ?? '' },
+      { name: 'role', label: t('members.role'), type: 'select', options: roles.map((r) => ({ value: r, label: t(`role.${r}`) })), value: member?.role ?? 'contributor' },
+      {
+        name: 'password',
+        label: member ? t('members.resetPassword') : t('members.password'),
+        type: 'password',
+        required: !member,
+        maxlength: 72,
+        dir: 'ltr',
+        autocomplete: 'new-password',
+        hint: member ? t('members.resetHint') : t('members.passwordHint'),
+      },
+    ],
+    content: picker,
+    check: (values) => ({
+      name: values.name.trim() ? '' : t('members.nameRequired'),
+      email: /^\S+@\S+\.\S+$/.test(values.email.trim()) ? '' : t('members.emailInvalid'),
+      password: (!member || values.password) && values.password.length < MIN_PASSWORD ? t('members.passwordShort', { min: MIN_PASSWORD }) : '',
+    }),
+    refusedField: (err) => (err.code === 'EMAIL_TAKEN' ? { name: 'email', message: t('errors.EMAIL_TAKEN') } : null),
+    send: async (values) => {
+      const body = { name: values.name.trim(), email: values.email.trim(), role: values.role, brandIds: chosenBrands() };
+      if (values.password) body.password = values.password;
+      return member ? (await call('PATCH', `/api/members/${member.id}`, body)).member : (await call('POST', '/api/members', body)).member;
+    },
+  });
+}

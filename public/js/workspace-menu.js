@@ -1,0 +1,74 @@
+// A menu button (WAI-ARIA menu button pattern): Enter, Space or the arrow keys open it, the
+// arrow keys, Home and End move between items, Escape or Tab closes it.
+import { element } from './dom.js';
+
+let openMenu = null;
+
+document.addEventListener('click', (event) => {
+  if (openMenu && !openMenu.root.contains(event.target)) openMenu.close(false);
+});
+
+/**
+ * A button (content `label`, name `ariaLabel`) opening a list of `items`
+ * `[{label, onSelect}]`; returns the wrapper to place in the page.
+ */
+export function menuButton({ content, ariaLabel, items, className = '' }) {
+  const button = element(
+    'button',
+    { type: 'button', className: `icon-button ${className}`, 'aria-haspopup': 'menu', 'aria-expanded': 'false', 'aria-label': ariaLabel, title: ariaLabel },
+    content,
+  );
+  const list = element('ul', { className: 'menu', role: 'menu', 'aria-label': ariaLabel, hidden: true });
+  const entries = items.map((item) => {
+    const entry = element('button', { type: 'button', role: 'menuitem', tabindex: '-1', className: 'menu-item', text: item.label });
+    entry.addEventListener('click', () => {
+      api.close(false);
+      item.onSelect();
+    });
+    list.append(element('li', { role: 'none' }, [entry]));
+    return entry;
+  });
+  const root = element('div', { className: 'menu-wrap' }, [button, list]);
+
+  const api = {
+    root,
+    button,
+    open(focusIndex = 0) {
+      if (openMenu && openMenu !== api) openMenu.close(false);
+      openMenu = api;
+      list.hidden = false;
+      button.setAttribute('aria-expanded', 'true');
+      entries.at(focusIndex)?.focus();
+    },
+    close(returnFocus = true) {
+      list.hidden = true;
+      button.setAttribute('aria-expanded', 'false');
+      if (openMenu === api) openMenu = null;
+      if (returnFocus) button.focus();
+    },
+  };
+
+  button.addEventListener('click', () => (list.hidden ? api.open() : api.close()));
+  button.addEventListener('keydown', (event) => {
+    if (event.key === 'ArrowDown') {
+      event.preventDefault();
+      api.open(0);
+    } else if (event.key === 'ArrowUp') {
+      event.preventDefault();
+      api.open(-1);
+    }
+  });
+  list.addEventListener('keydown', (event) => {
+    const at = entries.indexOf(document.activeElement);
+    const go = (i) => entries.at(((i % entries.length) + entries.length) % entries.length)?.focus();
+    if (event.key === 'ArrowDown') go(at + 1);
+    else if (event.key === 'ArrowUp') go(at - 1);
+    else if (event.key === 'Home') go(0);
+    else if (event.key === 'End') go(-1);
+    else if (event.key === 'Escape') api.close();
+    else if (event.key === 'Tab') return api.close(false);
+    else return;
+    event.preventDefault();
+  });
+  return root;
+}

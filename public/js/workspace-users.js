@@ -1,0 +1,133 @@
+// Users (superadmin only; the server refuses the page to anyone else): every account, its
+// role and brands, and the brands themselves. One's own row has no delete button, since the
+// server refuses that too.
+import { announce, avatar, call, element, errorMessage, formatDay, me, t } from './workspace-common.js';
+import { actionButton } from './workspace-icons.js';
+import { memberDialog } from './workspace-members.js';
+import { deleteWithConfirmation, editInModal } from './workspace-records.js';
+
+const table = document.querySelector('[data-users]');
+const body = table.querySelector('tbody');
+const brandList = document.querySelector('[data-brands]');
+const state = document.querySelector('[data-state]');
+let users = [];
+let brands = [];
+
+function row(user) {
+  const own = user.id === me.id;
+  const brandNames = brands.filter((b) => user.brandIds.includes(b.id)).map((b) => b.name);
+  return element('tr', { 'data-user-id': user.id }, [
+    element('td', { className: 'cell-wide' }, [
+      element('div', { className: 'person' }, [
+        avatar(user, 'medium'),
+        element('div', { className: 'person-text' }, [
+          element('span', { className: 'person-name', text: own ? t('common.you', { name: user.name }) : user.name }),
+          element('span', { className: 'person-sub', dir: 'ltr', text: user.email }),
+        ]),
+      ]),
+    ]),
+    element('td', { 'data-label': t('members.role') }, [element('span', { className: `badge role-badge role-${user.role}`, text: t(`role.${user.role}`) })]),
+    element('td', { 'data-label': t('members.brands') }, [
+      element('div', { className: 'badge-list' }, brandNames.length ? brandNames.map((n) => element('span', { className: 'badge badge-muted', text: n })) : [t('users.noBrand')]),
+    ]),
+    element('td', { 'data-label': t('users.joined'), text: formatDay(user.createdAt.slice(0, 10)) }),
+    element('td', {}, [
+      element('div', { className: 'record-actions' }, [
+        actionButton({ text: t('common.edit'), label: t('users.editNamed', { name: user.name }), icon: 'edit', onClick: () => editUser(user) }),
+        own ? null : actionButton({ text: t('common.delete'), label: t('users.deleteNamed', { name: user.name }), icon: 'trash', danger: true, onClick: () => deleteUser(user) }),
+      ]),
+    ]),
+  ]);
+}
+
+function brandItem(brand) {
+  return element('li', { className: 'track', 'data-brand-id': brand.id }, [
+    element('span', { className: 'track-name', text: brand.name }),
+    element('div', { className: 'record-actions' }, [
+      actionButton({ text: t('brands.rename'), label: t('brands.renameNamed', { name: brand.name }), icon: 'edit', onClick: () => saveBrand(brand) }),
+      actionButton({ text: t('common.delete'), label: t('brands.deleteNamed', { name: brand.name }), icon: 'trash', danger: true, onClick: () => deleteBrand(brand) }),
+    ]),
+  ]);
+}
+
+function render() {
+  body.replaceChildren(...users.map(row));
+  brandList.replaceChildren(...(brands.length ? brands.map(brandItem) : [element('li', { className: 'muted', text: t('brands.empty') })]));
+  state.textContent = '';
+}
+
+async function load() {
+  try {
+    const [m, b] = await Promise.all([call('GET', '/api/members'), call('GET', '/api/brands')]);
+    users = m.members;
+    brands = b.brands;
+    render();
+  } catch (err) {
+    state.textContent = errorMessage(err);
+  } finally {
+    table.setAttribute('aria-busy', 'false');
+  }
+}
+
+function replaceUser(saved) {
+  users = users.some((u) => u.id === saved.id) ? users.map((u) => (u.id === saved.id ? saved : u)) : [...users, saved];
+  users.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+async function editUser(user) {
+  const saved = await memberDialog(user, { brands, defaultBrandIds: user.brandIds });
+  if (!saved) return;
+  replaceUser(saved);
+  render();
+  announce(t('members.updated', { name: saved.name }));
+}
+
+async function deleteUser(user) {
+  const deleted = await deleteWithConfirmation(
+    'users',
+    { name: user.name },
+    `/api/members/${user.id}`,
+    () => document.querySelector('[data-new-user]'),
+  );
+  if (!deleted) return;
+  users = users.filter((u) => u.id !== user.id);
+  render();
+}
+
+async function saveBrand(brand) {
+  const saved = await editInModal({
+    title: brand ? t('brands.renameTitle') : t('brands.newTitle'),
+    confirmText: brand ? t('common.save') : t('brands.add'),
+    fields: [{ name: 'name', label: t('common.name'), required: true, maxlength: 200, value: brand?.name ?? '' }],
+    check: (values) => ({ name: values.name.trim() ? '' : t('brands.nameRequired') }),
+    send: async (values) =>
+      (brand ? await call('PATCH', `/api/brands/${brand.id}`, { name: values.name.trim() }) : await call('POST', '/api/brands', { name: values.name.trim() })).brand,
+  });
+  if (!saved) return;
+  brands = brand ? brands.map((b) => (b.id === saved.id ? saved : b)) : [...brands, saved];
+  render();
+  announce(t(brand ? 'brands.renamed' : 'brands.created', { name: saved.name }));
+}
+
+async function deleteBrand(brand) {
+  const deleted = await deleteWithConfirmation(
+    'brands',
+    { name: brand.name },
+    `/api/brands/${brand.id}`,
+    () => document.querySelector('[data-new-brand]'),
+  );
+  if (!deleted) return;
+  brands = brands.filter((b) => b.id !== brand.id);
+  render();
+}
+
+document.querySelector('[data-new-user]').addEventListener('click', async () => {
+  const created = await memberDialog(null, { brands, defaultBrandIds: me.brandIds });
+  if (!created) return;
+  replaceUser(created);
+  render();
+  announce(t('members.created', { name: created.name }));
+});
+document.querySelector('[data-new-brand]').addEventListener('click', () => saveBrand(null));
+
+await load();

@@ -1,0 +1,74 @@
+import type { Request, Response } from 'express';
+import type { TFunction } from 'i18next';
+import { userOf } from '../auth/middleware';
+import type { UserRecord } from '../members/repository';
+import { toUserBody } from '../members/service';
+
+export interface PageSpec {
+  /** `views/workspace/<view>.ejs`, its title `workspace.<view>.title` and its sidebar entry. */
+  view: string;
+  /** The `workspace.<section>` locale subtrees its script reads, beside the shared ones. */
+  sections: readonly string[];
+  uploads?: { maxBytes: number; maxFiles: number };
+  /** Without the sidebar: the profile step comes before the workspace opens. */
+  bare?: boolean;
+}
+
+const SHARED_SECTIONS = ['common', 'errors', 'role', 'nav', 'tour'] as const;
+
+/**
+ * The locale subtrees a page script needs, as JSON for a `data-strings` attribute: EJS
+ * escapes the attribute, so no translated text can break out of it.
+ */
+function clientStrings(res: Response, sections: readonly string[]): string {
+  const t = res.locals.t as TFunction;
+  const all = [...SHARED_SECTIONS, ...sections];
+  return JSON.stringify(Object.fromEntries(all.map((s) => [s, t(`workspace.${s}`, { returnObjects: true })])));
+}
+
+/** What page scripts may know of the signed-in user: nothing that authenticates. */
+function clientUser(user: UserRecord) {
+  const body = toUserBody(user);
+  return {
+    id: body.id,
+    name: body.name,
+    role: body.role,
+    avatar: body.avatar,
+    jobTitle: body.jobTitle,
+    phone: body.phone,
+    email: body.email,
+    language: body.language,
+    brandIds: body.brandIds,
+    onboardingCompleted: body.onboardingCompleted,
+  };
+}
+
+export function renderWorkspacePage(req: Request, res: Response, spec: PageSpec): void {
+  const user = clientUser(userOf(req));
+  res.set('Cache-Control', 'no-store');
+  res.page(`workspace/${spec.view}`, {
+    layout: spec.bare ? 'main' : 'workspace',
+    title: res.locals.t(`workspace.${spec.view}.title`),
+    styles: ['workspace'],
+    bodyClass: spec.bare ? 'ws-body ws-bare' : 'ws-body',
+    user,
+    uploads: spec.uploads ?? null,
+    active: spec.view,
+    strings: clientStrings(res, spec.sections),
+    context: JSON.stringify({ user, uploads: spec.uploads ?? null }),
+  });
+}
+
+/** The sign-in and forced password pages: no sidebar, no data beyond their own form. */
+export function renderAuthPage(res: Response, view: 'login' | 'change-password', locals: { next?: string; user?: UserRecord }): void {
+  const section = view === 'login' ? 'login' : 'password';
+  res.set('Cache-Control', 'no-store');
+  res.page(`workspace/${view}`, {
+    title: res.locals.t(`workspace.${section}.title`),
+    styles: ['workspace'],
+    bodyClass: 'ws-body ws-auth auth-page',
+    next: locals.next ?? '/workspace',
+    forced: locals.user?.mustChangePassword ?? false,
+    strings: clientStrings(res, [section, 'steps']),
+  });
+}

@@ -1,0 +1,78 @@
+import { Router, type RequestHandler } from 'express';
+import { Forbidden } from '../../platform/errors';
+import { isLanguage } from '../../platform/i18n';
+import { isSuperadmin } from '../access';
+import { actorOf, userOf } from '../auth/middleware';
+import { renderAuthPage, renderWorkspacePage, type PageSpec } from './render';
+
+/** How far along the first-login path a page needs the user to be. */
+type Stage = 'signed-in' | 'password-changed' | 'ready';
+
+const NEXT = /^\/workspace(\/[\w-]+)*\/?(\?[\w=&%.-]*)?$/;
+
+export function safeNext(value: unknown): string {
+  return typeof value === 'string' && NEXT.test(value) ? value : '/workspace';
+}
+
+/**
+ * Pages answer with redirects rather than 401/403: no (or an expired) session goes to the
+ * sign-in page, and the first-login path runs in order: new password, then profile.
+ */
+function requireStage(stage: Stage): RequestHandler {
+  return (req, res, next) => {
+    const user = req.workspace?.user;
+    if (!user) return res.redirect(303, `/login?next=${encodeURIComponent(req.originalUrl)}`);
+    if (stage !== 'signed-in' && user.mustChangePassword) return res.redirect(303, '/change-password');
+    if (stage === 'ready' && user.profileCompletedAt === null) return res.redirect(303, '/workspace/welcome');
+    next();
+  };
+}
+
+/**
+ * A browser with no language of its own yet (no `lang` cookie, no `?lang=`) gets the one in
+ * the user's profile, so the choice follows the user from one device to the next.
+ */
+const profileLanguage: RequestHandler = (req, res, next) => {
+  const user = req.workspace?.user;
+  if (user && user.language !== req.lang && !isLanguage(req.cookies?.lang) && !isLanguage(req.query.lang)) {
+    return res.redirect(303, res.locals.langUrl(user.language));
+  }
+  next();
+};
+
+const superadminOnly: RequestHandler = (req, _res, next) => {
+  if (!isSuperadmin(actorOf(req))) throw new Forbidden('Only a superadmin manages users');
+  next();
+};
+
+const page = (spec: PageSpec): RequestHandler => (req, res) => renderWorkspacePage(req, res, spec);
+
+/** Application B's pages; the API behind them is under /api. */
+export function workspacePages(opts: { uploadMaxBytes: number; uploadMaxFiles: number }) {
+  const uploads = { maxBytes: opts.uploadMaxBytes, maxFiles: opts.uploadMaxFiles };
+  const router = Router();
+  const ready = [requireStage('ready'), profileLanguage];
+
+  router.get('/login', (req, res) => {
+    if (req.workspace) return res.redirect(303, safeNext(req.query.next));
+    renderAuthPage(res, 'login', { next: safeNext(req.query.next) });
+  });
+  router.get('/change-password', requireStage('signed-in'), (req, res) => renderAuthPage(res, 'change-password', { user: userOf(req) }));
+  router.get('/workspace/welcome', requireStage('password-changed'), profileLanguage, (req, res) => {
+    if (userOf(req).profileCompletedAt !== null) return res.redirect(303, '/workspace');
+    renderWorkspacePage(req, res, { view: 'welcome', sections: ['profile', 'steps'], uploads, bare: true });
+  });
+
+  router.get('/workspace', ...ready, page({ view: 'board', sections: ['board', 'post', 'platforms', 'status'] }));
+  router.get('/workspace/campaigns', ...ready, page({ view: 'campaigns', sections: ['campaigns', 'tracks'] }));
+  router.get('/workspace/assets', ...ready, page({ view: 'assets', sections: ['assets', 'upload'], uploads }));
+  router.get('/workspace/tasks', ...ready, page({ view: 'tasks', sections: ['tasks'] }));
+  router.get('/workspace/projects', ...ready, page({ view: 'projects', sections: ['projects'] }));
+  router.get('/workspace/budget', ...ready, page({ view: 'budget', sections: ['budget'] }));
+  router.get('/workspace/team', ...ready, page({ view: 'team', sections: ['team', 'members'] }));
+  router.get('/workspace/users', ...ready, superadminOnly, page({ view: 'users', sections: ['users', 'members', 'brands'] }));
+  router.get('/workspace/settings', ...ready, page({ view: 'settings', sections: ['settings', 'password'] }));
+  router.get('/workspace/profile', ...ready, page({ view: 'profile', sections: ['profile', 'upload'], uploads }));
+
+  return router;
+}

@@ -1,0 +1,151 @@
+import request from 'supertest';
+import sharp from 'sharp';
+import { expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describeBrowser } from '../support/browser';
+import type { TestUser } from '../support/workspace';
+import { checkAndShoot, runAs, settled, useBrowser, type Seeded } from './browser-helpers';
+
+async function picture(): Promise<Buffer> {
+  return sharp({ create: { width: 800, height: 450, channels: 3, background: { r: 14, g: 147, b: 132 } } }).jpeg().toBuffer();
+}
+
+/** A campaign with posts in several columns; the scheduled one has an image attached. */
+async function boardData(app: Seeded) {
+  const as = (user: TestUser) => app.ws.as(user);
+  const campaign = (await as(app.manager).post('/api/campaigns').send({ name: 'Summer nights', brandId: app.brand.id })).body.campaign;
+  const other = (await as(app.manager).post('/api/campaigns').send({ name: 'School visits', brandId: app.brand.id })).body.campaign;
+  const upload = await request(app.ws.app)
+    .post('/api/assets')
+    .set('Authorization', `Bearer ${app.contributor.token}`)
+    .field('brandId', String(app.brand.id))
+    .attach('files', await picture(), { filename: 'poster.jpg', contentType: 'image/jpeg' });
+  expect(upload.status).toBe(201);
+  const post = async (user: TestUser, body: object) => {
+    const res = await as(user).post('/api/posts').send(body);
+    expect(res.status).toBe(201);
+    return res.body.post;
+  };
+  const poster = await post(app.contributor, {
+    title: 'Opening night poster',
+    status: 'scheduled',
+    platform: 'instagram',
+    campaignId: campaign.id,
+    scheduledAt: '2026-06-20T17:00:00Z',
+    attachments: [upload.body.assets[0].id],
+  });
+  const reel = await post(app.manager, { title: 'Behind the scenes reel', status: 'draft', platform: 'tiktok', campaignId: campaign.id });
+  const letter = await post(app.manager, { title: 'Letter to schools', status: 'idea', platform: 'email', campaignId: other.id });
+  return { campaign, other, poster, reel, letter };
+}
+
+const column = (page: Page, status: string) => page.locator(`.kanban-column[data-status="${status}"]`);
+const card = (page: Page, title: string) => page.locator('.post-card', { hasText: title });
+
+describeBrowser('Board /workspace in a browser', () => {
+  const browser = useBrowser();
+
+  it('when a card is dragged to Published, then the modal asks for the link, shows the server\'s refusal of a bad one, and a good one publishes it', () =>
+    runAs(browser(), 'manager', { prepare: boardData }, async ({ app, page, data: { poster } }) => {
+      await page.goto(`${app.url}/workspace`);
+      await settled(page);
+      const thumb = card(page, 'Opening night poster').locator('img.post-thumb');
+      expect(await thumb.getAttribute('src')).toBe(poster.thumbnailUrl);
+      await page.waitForFunction((src) => [...document.images].some((img) => img.getAttribute('src') === src && img.naturalWidth > 0), poster.thumbnailUrl);
+      expect(await card(page, 'Opening night poster').textContent()).toContain('Summer nights');
+      expect(await card(page, 'Opening night poster').textContent()).toContain('Instagram');
+      expect(await card(page, 'Opening night poster').getByRole('img', { name: 'Owner: Lina Farah' }).count()).toBe(1);
+      await checkAndShoot(page, 'workspace-board-en-1440');
+
+      await page.dragAndDrop('.post-card:has-text("Opening night poster")', '.kanban-column[data-status="published"]');
+      const modal = page.locator('dialog.modal[open]');
+      await modal.waitFor();
+      await modal.locator('input[name="publicationUrl"]').fill('instagram.com/p/opening');
+      await modal.locator('button[type="submit"]').click();
+      await modal.locator('.field-error:not([hidden])').waitFor();
+      expect(await modal.locator('.field-error:not([hidden])').textContent()).toContain('starting with https://');
+      await checkAndShoot(page, 'workspace-board-publish-error-en-1440');
+      await modal.locator('input[name="publicationUrl"]').fill('');
+      await modal.locator('button[type="submit"]').click();
+      await page.waitForFunction(() => document.querySelector('dialog.modal[open] .field-error:not([hidden])')?.textContent?.includes('needs the link'));
+      await modal.locator('input[name="publicationUrl"]').fill('https://www.instagram.com/p/opening-night');
+      await modal.locator('button[type="submit"]').click();
+      await modal.waitFor({ state: 'detached' });
+      await card(page, 'Opening night poster').locator('xpath=ancestor::section[@data-status="published"]').waitFor();
+      const stored = await app.ws.as(app.manager).get(`/api/posts/${poster.id}`);
+      expect(stored.body.post).toMatchObject({ status: 'published', publicationUrl: 'https://www.instagram.com/p/opening-night' });
+    }));
+
+  it('when the move menu is used from the keyboard, then the card changes column through the API and keeps the focus', () =>
+    runAs(browser(), 'manager', { width: 390, prepare: boardData }, async ({ app, page, data: { reel } }) => {
+      await page.goto(`${app.url}/workspace`);
+      await settled(page);
+      const move = card(page, 'Behind the scenes reel').getByRole('button', { name: 'Move “Behind the scenes reel”' });
+      await move.focus();
+      await page.keyboard.press('Enter');
+      await page.locator('[role="menu"]:visible').waitFor();
+      await checkAndShoot(page, 'workspace-board-move-menu-en-390');
+      await page.keyboard.press('ArrowDown');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Move to In review');
+      await page.keyboard.press('Enter');
+      await column(page, 'review').locator('.post-card', { hasText: 'Behind the scenes reel' }).waitFor();
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Move “Behind the scenes reel”');
+      expect(await page.textContent('#ws-toast')).toContain('moved to In review');
+      expect((await app.ws.as(app.manager).get(`/api/posts/${reel.id}`)).body.post.status).toBe('review');
+
+      await move.focus();
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Escape');
+      expect(await page.locator('[role="menu"]:visible').count()).toBe(0);
+    }));
+
+  it('when filters are chosen, then only matching cards stay, the choice is kept in the address, and clearing brings all back', () =>
+    runAs(browser(), 'contributor', { prepare: boardData }, async ({ app, page, data: { other } }) => {
+      await page.goto(`${app.url}/workspace`);
+      await settled(page);
+      expect(await page.locator('.post-card').count()).toBe(3);
+      await page.selectOption('#filter-platform', 'tiktok');
+      await settled(page);
+      expect(await page.locator('.post-card').allTextContents()).toEqual([expect.stringContaining('Behind the scenes reel')]);
+      await page.selectOption('#filter-platform', '');
+      await page.selectOption('#filter-campaign', String(other.id));
+      await page.waitForFunction(() => document.querySelectorAll('.post-card').length === 1);
+      expect(await page.textContent('.post-card')).toContain('Letter to schools');
+      expect(new URL(page.url()).searchParams.get('campaignId')).toBe(String(other.id));
+      await page.reload();
+      await settled(page);
+      expect(await page.locator('.post-card').count()).toBe(1);
+      await page.click('[data-clear-filters]');
+      await page.waitForFunction(() => document.querySelectorAll('.post-card').length === 3);
+    }));
+
+  it('when a contributor creates a post and edits it, then it lands in its column; others\' cards offer no move or delete', () =>
+    runAs(browser(), 'contributor', { lang: 'ar', prepare: boardData }, async ({ app, page }) => {
+      await page.goto(`${app.url}/workspace`);
+      await settled(page);
+      expect(await card(page, 'Behind the scenes reel').locator('button').count()).toBe(0);
+      expect(await card(page, 'Behind the scenes reel').getAttribute('draggable')).toBeNull();
+      expect(await card(page, 'Opening night poster').locator('.post-move').count()).toBe(1);
+
+      await page.click('[data-new-post]');
+      const modal = page.locator('dialog.modal[open]');
+      await modal.locator('button[type="submit"]').click();
+      expect(await modal.locator('.field-error:not([hidden])').count()).toBe(1);
+      await modal.locator('input[name="title"]').fill('جولة في المعرض');
+      await modal.locator('select[name="platform"]').selectOption('instagram');
+      await checkAndShoot(page, 'workspace-board-new-post-ar-1440');
+      await modal.locator('button[type="submit"]').click();
+      await modal.waitFor({ state: 'detached' });
+      await column(page, 'idea').locator('.post-card', { hasText: 'جولة في المعرض' }).waitFor();
+
+      await card(page, 'جولة في المعرض').locator('.post-open').click();
+      await modal.locator('select[name="status"]').selectOption('draft');
+      await modal.locator('button[type="submit"]').click();
+      await column(page, 'draft').locator('.post-card', { hasText: 'جولة في المعرض' }).waitFor();
+
+      await card(page, 'جولة في المعرض').locator('.icon-button-danger').click();
+      await page.locator('dialog.modal-danger[open]').waitFor();
+      await page.locator('dialog.modal-danger[open] .button-danger').click();
+      await card(page, 'جولة في المعرض').waitFor({ state: 'detached' });
+    }));
+});

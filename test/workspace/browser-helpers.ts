@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Role } from '../../src/workspace/access';
+import { launchBrowser, screenshot, serve, seriousViolations } from '../support/browser';
+import { buildWorkspace, PASSWORD, type TestUser, type TestWorkspace } from '../support/workspace';
+
+export { PASSWORD };
+
+export type Lang = 'en' | 'ar';
+export const WIDTHS = [390, 1440] as const;
+
+export interface Seeded {
+  ws: TestWorkspace;
+  url: string;
+  close(): Promise<void>;
+  brand: { id: number; name: string };
+  admin: TestUser;
+  manager: TestUser;
+  contributor: TestUser;
+}
+
+/**
+ * A served app with one brand and a superadmin, a manager and a contributor in it, each with a
+ * finished profile and tour, so that their pages open straight away.
+ */
+export async function seed(opts: { env?: Record<string, string> } = {}): Promise<Seeded> {
+  const ws = await buildWorkspace(opts);
+  const brand = await ws.brand('Museum of Art');
+  const people: [Role, string, string][] = [
+    ['superadmin', 'Salma Haddad', 'Head of marketing'],
+    ['manager', 'Omar Khalil', 'Campaign manager'],
+    ['contributor', 'Lina Farah', 'Content writer'],
+  ];
+  const [admin, manager, contributor] = await Promise.all(
+    people.map(async ([role, name, jobTitle]) => {
+      const user = await ws.user(role, { brandIds: [brand.id], name });
+      await finishProfile(ws, user, { jobTitle });
+      return user;
+    }),
+  );
+  const server = await serve(ws.app);
+  return { ws, url: server.url, close: server.close, brand, admin, manager, contributor };
+}
+
+export async function finishProfile(ws: TestWorkspace, user: TestUser, opts: { jobTitle?: string; tour?: boolean } = {}): Promise<void> {
+  const now = new Date(ws.clock.now()).toISOString();
+  await ws.members.update(user.id, {
+    jobTitle: opts.jobTitle ?? 'Marketing',
+    profileCompletedAt: now,
+    onboardingCompletedAt: opts.tour === false ? null : now,
+  });
+}
+
+/** A browser context already signed in as `user` (a real sign-in through the API). */
+export async function signedIn(browser: Browser, app: Seeded, user: TestUser, opts: { width?: number; lang?: Lang } = {}) {
+  const context = await browser.newContext({ viewport: { width: opts.width ?? 1440, height: 900 }, reducedMotion: 'reduce' });
+  const { cookie } = await app.ws.signIn(user.email);
+  const [name, value] = cookie.split('=');
+  const host = new URL(app.url).hostname;
+  await context.addCookies([
+    { name, value, domain: host, path: '/', httpOnly: true, sameSite: 'Lax' },
+    { name: 'lang', value: opts.lang ?? 'en', domain: host, path: '/' },
+  ]);
+  const page = await context.newPage();
+  const dialogs = forbidNativeDialogs(page);
+  return { context, page, dialogs };
+}
+
+/** Collects any native alert, confirm or prompt (none may ever open), dismissing it. */
+export function forbidNativeDialogs(page: Page): string[] {
+  const opened: string[] = [];
+  page.on('dialog', (dialog) => {
+    opened.push(`${dialog.type()}: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  return opened;
+}
+
+/** Signs in through the form on /login. */
+export async function signInThroughForm(page: Page, url: string, email: string, password = PASSWORD) {
+  await page.goto(`${url}/login`);
+  await page.fill('#login-email', email);
+  await page.fill('#login-password', password);
+  await page.click('#login-form button[type="submit"]');
+}
+
+/** Waits until the page's script has loaded its data (nothing busy, no loading text). */
+export async function settled(page: Page) {
+  await page.waitForLoadState('networkidle');
+  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
+}
+
+/**
+ * Checks the page with axe-core and writes a screenshot; the modal and the tour are fixed to
+ * the viewport, so the shot stretches the viewport to the whole page instead of scrolling.
+ */
+export async function checkAndShoot(page: Page, name: string) {
+  expect(await seriousViolations(page), `axe on ${name}`).toEqual([]);
+  const size = page.viewportSize()!;
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  await page.setViewportSize({ width: size.width, height: Math.max(height, size.height) });
+  await screenshot(page, name);
+  await page.setViewportSize(size);
+}
+
+export async function closeAll(context: BrowserContext, dialogs: string[]) {
+  await context.close();
+  expect(dialogs).toEqual([]);
+}
+
+/** One browser for the test file; the getter is read inside the tests, once it is launched. */
+export function useBrowser(): () => Browser {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => browser;
+}
+
+export interface PageRun<T> {
+  app: Seeded;
+  page: Page;
+  context: BrowserContext;
+  data: T;
+}
+
+/**
+ * The shape of most browser tests: a fresh app, its data from `prepare`, a page signed in as
+ * one of the seeded people, the `steps`; then no native dialog may have opened.
+ */
+export async function runAs<T = undefined>(
+  browser: Browser,
+  who: 'admin' | 'manager' | 'contributor',
+  opts: { lang?: Lang; width?: number; env?: Record<string, string>; prepare?: (app: Seeded) => Promise<T> },
+  steps: (run: PageRun<T>) => Promise<void>,
+): Promise<void> {
+  const app = await seed({ env: opts.env });
+  try {
+    const data = (await opts.prepare?.(app)) as T;
+    const { context, page, dialogs } = await signedIn(browser, app, app[who], opts);
+    try {
+      await steps({ app, page, context, data });
+      expect(dialogs).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  } finally {
+    await app.close();
+  }
+}
