@@ -31,12 +31,11 @@ export function createApp(deps: AppDeps): Express {
   setupViews(app);
   const i18n = createI18n();
 
+  app.use(requestLogger(logger));
+  app.use(securityHeaders(config.cookieSecure));
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });
-
-  app.use(requestLogger(logger));
-  app.use(securityHeaders(config.cookieSecure));
   app.use('/static', express.static(PUBLIC_DIR, { index: false, maxAge: '1h' }));
   app.use('/static/vendor/chart.js', express.static(path.join(ROOT, 'node_modules/chart.js/dist'), { index: false, maxAge: '1d' }));
   app.use(cookieParser());

@@ -12,6 +12,9 @@ import { AirtableUserRecordStore } from './dashboard/users/airtable-repository';
 import { SqliteUserRecordStore } from './dashboard/users/repository';
 import { prepareDashboard } from './dashboard/bootstrap';
 import { prepareWorkspace } from './workspace/bootstrap';
+import { SqliteAssetRepository } from './workspace/assets/repository';
+import { removeOrphanFiles } from './workspace/assets/sweep';
+import { LocalFileStore } from './platform/file-store';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -46,6 +49,7 @@ async function main(): Promise<void> {
   const workspaceDb = openDatabase(path.join(config.dataDir, 'workspace.db'), 'workspace');
   await prepareDashboard(dashboardDb, logger);
   await prepareWorkspace(workspaceDb, config, logger);
+  await removeOrphanFiles(new LocalFileStore(config.uploadDir), new SqliteAssetRepository(workspaceDb), logger);
 
   const app = createApp({
     config,

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { HttpError } from './errors';
 
 /**
  * Stored bytes by key. Everything outside this file knows keys only, never where or how
@@ -16,6 +17,40 @@ export interface FileStore {
   stat(key: string): Promise<{ size: number } | undefined>;
   /** Removes `key`; a missing one is not an error. */
   delete(key: string): Promise<void>;
+  /** Every stored key. */
+  keys(): AsyncIterable<string>;
+}
+
+/** The disk is full: 507 Insufficient Storage. */
+const FULL = new Set(['ENOSPC', 'EDQUOT']);
+/** The folder cannot be written: gone, read-only, not a folder, not ours. */
+const UNWRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'ENOENT', 'EISDIR', 'EIO', 'EMFILE', 'ENFILE']);
+
+/**
+ * A store that cannot take bytes, told apart from a client that went away: 507
+ * `STORAGE_FULL` when the disk is full, else 500 `STORAGE_UNAVAILABLE`. The system error
+ * is kept as `cause` for the log.
+ */
+export class StorageFailure extends HttpError {
+  constructor(full: boolean, override readonly cause: unknown) {
+    super(
+      full ? 507 : 500,
+      full ? 'The server has no room left to store files' : 'The server cannot store files right now',
+      full ? 'STORAGE_FULL' : 'STORAGE_UNAVAILABLE',
+    );
+  }
+}
+
+/**
+ * A failure of the disk itself (it has a system call and one of the codes above) as a
+ * StorageFailure; anything else, such as a client that went away, as it is.
+ */
+export function storageFailure(err: unknown): unknown {
+  const e = err as NodeJS.ErrnoException | null;
+  if (!e?.syscall || !e.code) return err;
+  if (FULL.has(e.code)) return new StorageFailure(true, err);
+  if (UNWRITABLE.has(e.code)) return new StorageFailure(false, err);
+  return err;
 }
 
 /** Keys are flat names of safe characters, so no key can name a place outside the store. */
@@ -31,7 +66,8 @@ function assertKey(key: string): void {
 }
 
 function isMissing(err: unknown): boolean {
-  return (err as NodeJS.ErrnoException | null)?.code === 'ENOENT';
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
 }
 
 /**
@@ -59,8 +95,8 @@ export class LocalFileStore implements FileStore {
       await fs.promises.rename(partial, this.pathOf(key));
       return { size };
     } catch (err) {
-      await fs.promises.rm(partial, { force: true });
-      throw err;
+      await fs.promises.rm(partial, { force: true }).catch(() => undefined);
+      throw storageFailure(err);
     }
   }
 
@@ -88,7 +124,17 @@ export class LocalFileStore implements FileStore {
 
   async delete(key: string) {
     assertKey(key);
-    await fs.promises.rm(this.pathOf(key), { force: true });
+    try {
+      await fs.promises.rm(this.pathOf(key), { force: true });
+    } catch (err) {
+      if (!isMissing(err)) throw err;
+    }
+  }
+
+  async *keys() {
+    for (const entry of await fs.promises.readdir(this.root, { withFileTypes: true })) {
+      if (entry.isFile() && isFileKey(entry.name)) yield entry.name;
+    }
   }
 
   private pathOf(key: string): string {

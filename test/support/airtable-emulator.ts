@@ -1,7 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { onTestFinished } from 'vitest';
 
 /**
  * A local stand-in for Airtable's REST API, close enough for the real `airtable` client:
@@ -314,6 +313,8 @@ export async function refusedUrl(): Promise<string> {
 /** Starts an emulator that is closed when the current test finishes. */
 export async function startEmulatorForTest(opts: EmulatorOptions = {}): Promise<AirtableEmulator> {
   const emulator = await AirtableEmulator.start(opts);
+  // Imported here rather than at the top, so the benchmarks can run the emulator outside vitest.
+  const { onTestFinished } = await import('vitest');
   onTestFinished(() => emulator.close());
   return emulator;
 }

@@ -1,12 +1,15 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import request from 'supertest';
+import Database from 'better-sqlite3';
+import { afterEach, beforeAll, expect } from 'vitest';
 import { AuthService } from '../../src/workspace/auth/service';
 import { hashPassword } from '../../src/workspace/auth/passwords';
 import { SqliteSessionStore } from '../../src/workspace/auth/repository';
 import { SqliteBrandRepository, type Brand } from '../../src/workspace/brands/repository';
 import { SqliteUserRepository, type UserRecord } from '../../src/workspace/members/repository';
 import type { Role } from '../../src/workspace/access';
+import type { Logger } from '../../src/platform/logger';
 import { buildApp, cookieFrom, type TestDashboard } from './app';
 
 /** The password of every user the helpers make. */
@@ -44,8 +47,8 @@ export interface TestWorkspace extends TestDashboard {
 
 let serial = 0;
 
-export async function buildWorkspace(opts: { env?: Record<string, string> } = {}): Promise<TestWorkspace> {
-  const base = buildApp({ env: opts.env });
+export async function buildWorkspace(opts: { env?: Record<string, string>; logger?: Logger } = {}): Promise<TestWorkspace> {
+  const base = buildApp({ env: opts.env, logger: opts.logger });
   const db = base.workspaceDb;
   const users = new SqliteUserRepository(db);
   const brands = new SqliteBrandRepository(db);
@@ -160,4 +163,51 @@ export function startServer(env: Record<string, string>, timeoutMs = 15_000): Pr
       resolve({ child, url: `http://127.0.0.1:${port}`, output: () => output, exited });
     });
   });
+}
+
+/**
+ * For a test file that runs the real server: builds dist/ once, and kills (SIGKILL) every
+ * server its tests started as each test ends. Returns what starts one.
+ */
+export function useServerProcesses(): (env: Record<string, string>) => Promise<ServerProcess> {
+  let running: ServerProcess[] = [];
+  beforeAll(buildDist, 150_000);
+  afterEach(async () => {
+    for (const server of running) server.child.kill('SIGKILL');
+    await Promise.all(running.map((s) => s.exited));
+    running = [];
+  });
+  return async (env) => {
+    const server = await startServer(env);
+    running.push(server);
+    return server;
+  };
+}
+
+/** One JSON (or multipart, given FormData) request to a server process, with a bearer token when given. */
+export async function callServer(url: string, method: string, route: string, token?: string, body?: object | FormData) {
+  const res = await fetch(`${url}${route}`, {
+    method,
+    headers: { ...(body && !(body instanceof FormData) ? { 'Content-Type': 'application/json' } : {}), ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: body instanceof FormData ? body : body ? JSON.stringify(body) : undefined,
+    signal: AbortSignal.timeout(10_000),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+}
+
+/**
+ * Stops a server process gracefully, then opens its workspace database read-only and checks
+ * that SQLite finds it intact, with every foreign key holding; `more` may look further.
+ */
+export async function expectIntactAfterStop(server: ServerProcess, dataDir: string, more?: (db: Database.Database) => void): Promise<void> {
+  server.child.kill('SIGTERM');
+  await server.exited;
+  const db = new Database(path.join(dataDir, 'workspace.db'), { readonly: true });
+  try {
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(db.pragma('foreign_key_check')).toEqual([]);
+    more?.(db);
+  } finally {
+    db.close();
+  }
 }

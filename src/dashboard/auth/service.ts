@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../../platform/clock';
 import type { Logger } from '../../platform/logger';
 import { NO_RESTRICTION } from '../access';
@@ -7,11 +7,14 @@ import type { DashboardSession, SessionStore } from './session-store';
 
 export const SESSION_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
+/** A fixed-length digest of a PIN, so that PINs of any length compare in constant time. */
+function pinDigest(pin: string): Buffer {
+  return hash('sha256', pin, 'buffer');
+}
+
 /** Compares two PINs in time that depends on neither their content nor their length. */
 export function pinsEqual(a: string, b: string): boolean {
-  const da = createHash('sha256').update(a).digest();
-  const db = createHash('sha256').update(b).digest();
-  return timingSafeEqual(da, db);
+  return timingSafeEqual(pinDigest(a), pinDigest(b));
 }
 
 export function sessionFromRecord(record: UserRecord, createdAt: number): DashboardSession {
@@ -90,9 +93,10 @@ export class DashboardAuthService {
       return undefined;
     }
     // Every record is compared, so the time taken does not tell where a match sits.
+    const wanted = pinDigest(pin);
     let match: UserRecord | undefined;
     for (const record of records) {
-      if (pinsEqual(pin, record.pin) && !match) match = record;
+      if (timingSafeEqual(wanted, pinDigest(record.pin)) && !match) match = record;
     }
     return match;
   }

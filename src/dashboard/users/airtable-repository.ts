@@ -5,13 +5,23 @@ import { StoreUnavailable } from './repository';
 
 export const USERS_TABLE = 'Users';
 
+/** Each HTTP request to Airtable: a slower answer is abandoned. */
+export const AIRTABLE_REQUEST_TIMEOUT_MS = 4_000;
+/**
+ * The most one operation may take, every page and every retry included: the longest a PIN
+ * sign-in waits for Airtable before it is refused (and the administrator PIN never waits).
+ */
+export const AIRTABLE_DEADLINE_MS = 8_000;
+/** First wait before retrying an answer 429; it doubles, with jitter, within the deadline. */
+const RATE_LIMIT_RETRY_MS = 250;
+
 export interface AirtableOptions {
   apiKey: string;
   baseId: string;
   endpointUrl?: string;
-  /** Per HTTP request; airtable.js aborts a request that takes longer. */
+  /** Per HTTP request; airtable.js aborts a request that takes longer. Default AIRTABLE_REQUEST_TIMEOUT_MS. */
   requestTimeoutMs?: number;
-  /** Bound on a whole operation, retries of 429 answers included. */
+  /** Bound on a whole operation, retries of 429 answers included. Default AIRTABLE_DEADLINE_MS. */
   deadlineMs?: number;
 }
 
@@ -58,10 +68,13 @@ export class AirtableUserRecordStore implements UserRecordStore {
     const client = new Airtable({
       apiKey: opts.apiKey,
       endpointUrl: opts.endpointUrl,
-      requestTimeout: opts.requestTimeoutMs ?? 5_000,
+      requestTimeout: opts.requestTimeoutMs ?? AIRTABLE_REQUEST_TIMEOUT_MS,
+      // airtable.js retries a 429 for ever, up to ten minutes apart, long after the sign-in
+      // that asked has been answered; `call` retries within the deadline instead.
+      noRetryIfRateLimited: true,
     });
     this.table = client.base(opts.baseId).table(USERS_TABLE);
-    this.deadlineMs = opts.deadlineMs ?? 8_000;
+    this.deadlineMs = opts.deadlineMs ?? AIRTABLE_DEADLINE_MS;
   }
 
   async list(): Promise<UserRecord[]> {
@@ -105,19 +118,29 @@ export class AirtableUserRecordStore implements UserRecordStore {
     return out;
   }
 
+  /** Runs `operation` within the deadline, retrying it while Airtable answers 429 and time is left. */
   private async call<T>(operation: () => Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new StoreUnavailable(`Airtable did not answer within ${this.deadlineMs} ms`)), this.deadlineMs);
-    });
-    try {
-      return await Promise.race([operation(), deadline]);
-    } catch (err) {
-      if (err instanceof StoreUnavailable) throw err;
-      const e = err as { error?: string; statusCode?: number; message?: string };
-      throw new StoreUnavailable(`Airtable ${e.statusCode ?? ''} ${e.error ?? ''}: ${e.message ?? String(err)}`.trim(), err);
-    } finally {
-      clearTimeout(timer);
+    const end = Date.now() + this.deadlineMs;
+    for (let attempt = 0; ; attempt += 1) {
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new StoreUnavailable(`Airtable did not answer within ${this.deadlineMs} ms`)), end - Date.now());
+      });
+      try {
+        return await Promise.race([operation(), deadline]);
+      } catch (err) {
+        if (err instanceof StoreUnavailable) throw err;
+        const e = err as { error?: string; statusCode?: number; message?: string };
+        if (e.statusCode === 429) {
+          const wait = RATE_LIMIT_RETRY_MS * 2 ** attempt * (0.5 + Math.random() / 2);
+          if (Date.now() + wait >= end) throw new StoreUnavailable(`Airtable kept answering 429 (rate limited); gave up within ${this.deadlineMs} ms`, err);
+          await new Promise((resolve) => setTimeout(resolve, wait));
+          continue;
+        }
+        throw new StoreUnavailable(`Airtable ${e.statusCode ?? ''} ${e.error ?? ''}: ${e.message ?? String(err)}`.trim(), err);
+      } finally {
+        clearTimeout(timer);
+      }
     }
   }
 }

@@ -45,6 +45,8 @@ export interface AssetRepository {
   idsInBrand(ids: number[], brandId: number): Promise<number[]>;
   /** Thumbnail keys of those among `ids` that have one. */
   thumbnailKeys(ids: number[]): Promise<Map<number, string>>;
+  /** Those of `keys` that some asset stores, as its original or its thumbnail. */
+  storedKeys(keys: string[]): Promise<Set<string>>;
 }
 
 interface Row {
@@ -134,5 +136,15 @@ export class SqliteAssetRepository implements AssetRepository {
       .raw()
       .all(...ids) as [number, string][];
     return new Map(rows);
+  }
+
+  async storedKeys(keys: string[]) {
+    if (keys.length === 0) return new Set<string>();
+    const list = inList(keys);
+    const rows = this.db
+      .prepare(`SELECT file_key, thumbnail_key FROM assets WHERE file_key IN ${list} OR thumbnail_key IN ${list}`)
+      .raw()
+      .all(...keys, ...keys) as [string, string | null][];
+    return new Set(rows.flat().filter((key): key is string => key !== null));
   }
 }

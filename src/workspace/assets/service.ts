@@ -105,6 +105,11 @@ export function newFileKey(type: FileType | typeof ZIP_CANDIDATE): string {
   return `${randomBytes(16).toString('hex')}.${type === ZIP_CANDIDATE ? 'zip' : type.ext}`;
 }
 
+/** Whether `key` has the shape of the keys given to uploaded files and their thumbnails. */
+export function isAssetFileKey(key: string): boolean {
+  return /^[0-9a-f]{32}\.[a-z0-9]+(\.[a-z0-9]+)?$/.test(key);
+}
+
 function thumbnailKeyFor(fileKey: string): string {
   return `${fileKey.slice(0, fileKey.indexOf('.'))}.thumb.webp`;
 }

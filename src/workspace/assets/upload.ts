@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import multer, { MulterError, type StorageEngine } from 'multer';
 import { BadRequest, HttpError, PayloadTooLarge, UnsupportedMediaType } from '../../platform/errors';
-import type { FileStore } from '../../platform/file-store';
+import { storageFailure, type FileStore } from '../../platform/file-store';
 import { sniff, SNIFF_BYTES, ZIP_CANDIDATE, type FileType } from './file-types';
 
 /** A file of an upload request, stored under its generated key, not yet an asset. */
@@ -139,6 +139,8 @@ function storeEngine(batch: UploadBatch, newKey: (type: FileType | typeof ZIP_CA
 const megabytes = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
 
 function uploadError(err: unknown, opts: UploadOptions): unknown {
+  // A write that failed also fails the file's stream, and multer may report that first.
+  err = storageFailure(err);
   if (err instanceof HttpError) return err;
   if (err instanceof MulterError) {
     if (err.code === 'LIMIT_FILE_SIZE') return new PayloadTooLarge(`A file is larger than ${megabytes(opts.maxBytes)}`, 'FILE_TOO_LARGE');

@@ -27,8 +27,10 @@ export function sessionCookieOptions(secure: boolean) {
   return { httpOnly: true, sameSite: 'lax' as const, secure, path: '/' };
 }
 
+const READS = new Set(['GET', 'HEAD']);
+
 export function workspaceSessions(opts: { store: SqliteSessionStore; secret: string; secure: boolean }): RequestHandler {
-  return session({
+  const sessions = session({
     name: SESSION_COOKIE,
     secret: opts.secret,
     store: opts.store,
@@ -36,6 +38,13 @@ export function workspaceSessions(opts: { store: SqliteSessionStore; secret: str
     saveUninitialized: false,
     cookie: { ...sessionCookieOptions(opts.secure), maxAge: SIGN_IN_TTL_MS },
   });
+  // A bearer token decides alone who is asking (see `authenticate`), so a read sent with
+  // one never uses the cookie session, and setting one up cost a third of such a request.
+  // Writes still get it: signing in and out also start and end the cookie session.
+  return (req, res, next) => {
+    if (req.headers.authorization !== undefined && READS.has(req.method)) return next();
+    return sessions(req, res, next);
+  };
 }
 
 const BEARER = /^Bearer\s+(\S+)$/i;

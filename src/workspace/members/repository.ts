@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../../platform/sqlite';
 import type { Role } from '../access';
 import { assignments, groupPairs, inList, isUniqueViolation } from '../sql';
@@ -114,7 +115,14 @@ function toRecord(row: Row, brandIds: number[]): UserRecord {
 }
 
 export class SqliteUserRepository implements UserRepository {
-  constructor(private readonly db: Db) {}
+  /** Every signed-in request reads its user, so these two are prepared once. */
+  private readonly byId: Statement<[number], Row>;
+  private readonly brandIdsOf: Statement<[number], number>;
+
+  constructor(private readonly db: Db) {
+    this.byId = db.prepare(`SELECT ${COLUMNS} FROM users WHERE id = ?`);
+    this.brandIdsOf = db.prepare<[number], number>('SELECT brand_id FROM user_brands WHERE user_id = ? ORDER BY brand_id').pluck();
+  }
 
   async get(id: number) {
     return this.read(id);
@@ -208,8 +216,8 @@ export class SqliteUserRepository implements UserRepository {
   }
 
   private read(id: number): UserRecord | undefined {
-    const row = this.db.prepare(`SELECT ${COLUMNS} FROM users WHERE id = ?`).get(id) as Row | undefined;
-    return row && toRecord(row, this.brandsOf([id]).get(id) ?? []);
+    const row = this.byId.get(id);
+    return row && toRecord(row, this.brandIdsOf.all(id));
   }
 
   private writePassword(id: number, change: PasswordChange): void {

@@ -1,0 +1,289 @@
+// Signed-in requests and sign-ins under load (autocannon), each against baselines started
+// by this run on this machine:
+// - GET /auth/check with a live dashboard session and GET /api/auth/me with a bearer token,
+//   against a bare Express 5 app and a raw node:http server that both answer {ok:true};
+// - POST /auth/login with 1,000 users in the embedded store and in the Airtable store
+//   (through the local emulator of test/support), against a bare Express 5 app that parses
+//   the same JSON body and answers {ok:true};
+// - POST /api/auth/login (bcrypt, cost 10), against a bare bcrypt compare loop.
+// Every server runs in its own process, so the load generator (this process) does not
+// share a thread with it. Runs on dist/ (built by `npm run bench`).
+import { fork } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const require = createRequire(import.meta.url);
+const here = fileURLToPath(import.meta.url);
+
+const ADMIN_PIN = '999999';
+const USERS = 1_000;
+const PASSWORD = 'Bench-password-2026';
+const SECONDS = 3;
+const ROUNDS = 3;
+const WARMUP_SECONDS = 1;
+const CONNECTIONS = 20;
+const BCRYPT_CONNECTIONS = 8;
+const BCRYPT_SECONDS = 6;
+const GOAL_RATIO = 0.7;
+
+// ## Servers (each in a child process started with `--serve <kind>`)
+
+const OK = JSON.stringify({ ok: true });
+
+function listen(server) {
+  server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
+}
+
+function serveRaw() {
+  listen(
+    http.createServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(OK) });
+      res.end(OK);
+    }),
+  );
+}
+
+function serveExpress() {
+  const express = require('express');
+  const app = express();
+  app.use(express.json());
+  app.all('/{*any}', (_req, res) => {
+    res.json({ ok: true });
+  });
+  listen(http.createServer(app));
+}
+
+/** The whole application, as server.ts builds it, with the production log level. */
+async function serveApp(store) {
+  const { createApp } = require('../dist/app.js');
+  const { loadConfig } = require('../dist/config.js');
+  const { systemClock } = require('../dist/platform/clock.js');
+  const { createLogger } = require('../dist/platform/logger.js');
+  const { openDatabase } = require('../dist/platform/sqlite.js');
+  const { MemorySessionStore } = require('../dist/dashboard/auth/session-store.js');
+  const { SqliteUserRecordStore } = require('../dist/dashboard/users/repository.js');
+  const { AirtableUserRecordStore } = require('../dist/dashboard/users/airtable-repository.js');
+  const { hashPassword } = require('../dist/workspace/auth/passwords.js');
+  const { SqliteUserRepository } = require('../dist/workspace/members/repository.js');
+  const { SqliteBrandRepository } = require('../dist/workspace/brands/repository.js');
+
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'museum-bench-auth-'));
+  process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  const config = loadConfig({
+    DATA_DIR: dir,
+    UPLOAD_DIR: path.join(dir, 'uploads'),
+    ADMIN_PIN,
+    JWT_SECRET: 'bench-jwt-secret-0123456789abcdef0123456789',
+    SESSION_SECRET: 'bench-session-secret-0123456789abcdef01234',
+  });
+  const dashboardDb = openDatabase(path.join(dir, 'dashboard.db'), 'dashboard');
+  const users = store.kind === 'airtable' ? new AirtableUserRecordStore(store.options) : new SqliteUserRecordStore(dashboardDb);
+  if (store.kind === 'sqlite') {
+    dashboardDb.transaction(() => {
+      for (let i = 0; i < USERS; i += 1) void users.create(userRecord(i));
+    })();
+  }
+  const db = openDatabase(path.join(dir, 'workspace.db'), 'workspace');
+  const now = new Date().toISOString();
+  const brand = await new SqliteBrandRepository(db).create('Bench brand', now);
+  await new SqliteUserRepository(db).create({
+    name: 'Bench admin',
+    email: 'admin@bench.test',
+    passwordHash: await hashPassword(PASSWORD),
+    role: 'superadmin',
+    mustChangePassword: false,
+    brandIds: [brand.id],
+    createdAt: now,
+  });
+  const app = createApp({
+    config,
+    clock: systemClock,
+    logger: createLogger(config.logLevel),
+    dashboard: { db: dashboardDb, users, sessions: new MemorySessionStore() },
+    workspace: { db },
+  });
+  listen(http.createServer(app));
+}
+
+function userRecord(i) {
+  return { name: `User ${i}`, pin: String(100_000 + i), role: i % 10 === 0 ? 'admin' : 'viewer', allowedMuseums: '[]', allowedChannels: '[]' };
+}
+
+/** The Airtable emulator of test/support, with Airtable's real page size of 100. */
+async function serveEmulator() {
+  const { tsImport } = await import('tsx/esm/api');
+  const { AirtableEmulator } = await tsImport('../test/support/airtable-emulator.ts', import.meta.url);
+  const emulator = await AirtableEmulator.start({ maxPageSize: 100 });
+  emulator.seed(
+    'Users',
+    Array.from({ length: USERS }, (_, i) => {
+      const r = userRecord(i);
+      return { Id: i + 1, Name: r.name, PIN: r.pin, Role: r.role, AllowedMuseums: r.allowedMuseums, AllowedChannels: r.allowedChannels };
+    }),
+  );
+  process.send({ port: Number(new URL(emulator.url).port), options: emulator.clientOptions });
+}
+
+/** bcrypt.compare of the right password against a cost-10 hash, `concurrency` at a time. */
+async function bcryptLoop(concurrency) {
+  const bcrypt = require('bcrypt');
+  const hash = await bcrypt.hash(PASSWORD, 10);
+  const latencies = [];
+  const end = performance.now() + BCRYPT_SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < end) {
+        const start = performance.now();
+        if (!(await bcrypt.compare(PASSWORD, hash))) throw new Error('bcrypt compare failed');
+        latencies.push(performance.now() - start);
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  const at = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
+  process.send({ rps: latencies.length / BCRYPT_SECONDS, p50: at(50), p99: at(99) });
+}
+
+// ## The run
+
+const children = new Set();
+process.on('exit', () => {
+  for (const child of children) child.kill();
+});
+
+function start(kind, arg) {
+  const child = fork(here, ['--serve', kind, ...(arg === undefined ? [] : [JSON.stringify(arg)])], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  children.add(child);
+  const stop = () => {
+    children.delete(child);
+    child.kill();
+  };
+  return new Promise((resolve, reject) => {
+    child.once('message', (message) => resolve({ ...message, url: message.port && `http://127.0.0.1:${message.port}`, stop }));
+    child.once('exit', (code) => reject(new Error(`${kind} exited (${code})`)));
+  });
+}
+
+async function load({ seconds = SECONDS, ...target }) {
+  const opts = { connections: CONNECTIONS, ...target };
+  await autocannon({ ...opts, duration: WARMUP_SECONDS });
+  const result = await autocannon({ ...opts, duration: seconds });
+  const failed = result.errors + result.timeouts + result.non2xx;
+  if (failed > 0) throw new Error(`${opts.method ?? 'GET'} ${opts.url}: ${failed} failed requests of ${result.requests.total}`);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/**
+ * Measures the targets in turn, ROUNDS times over, and keeps each one's median figures:
+ * the baseline and the figure see the same moments of a busy machine.
+ */
+async function measure(targets) {
+  const runs = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
+  for (let round = 0; round < ROUNDS; round += 1) {
+    for (const [name, target] of Object.entries(targets)) runs[name].push(await load(target));
+  }
+  return Object.fromEntries(
+    Object.entries(runs).map(([name, list]) => [name, { rps: median(list.map((r) => r.rps)), p50: median(list.map((r) => r.p50)), p99: median(list.map((r) => r.p99)) }]),
+  );
+}
+
+async function send(url, method, headers, body) {
+  const res = await fetch(url, { method, headers, body });
+  if (!res.ok) throw new Error(`${method} ${url} answered ${res.status}`);
+  return res;
+}
+
+const ms = (v) => `${v < 10 ? v.toFixed(1) : v.toFixed(0)} ms`;
+const row = (name, run, baseline, extra = '') =>
+  `| ${name} | ${ms(run.p50)} | ${ms(run.p99)} | ${Math.round(run.rps).toLocaleString('en')} | ${baseline ? `${Math.round((run.rps / baseline.rps) * 100)}%` : '100%'}${extra} |`;
+
+async function main() {
+  const raw = await start('raw');
+  const bare = await start('express');
+  const app = await start('app', { kind: 'sqlite' });
+  const json = { 'Content-Type': 'application/json' };
+
+  const login = await send(`${app.url}/auth/login`, 'POST', json, JSON.stringify({ pin: ADMIN_PIN }));
+  const cookie = login.headers.getSetCookie()[0].split(';')[0];
+  const signedIn = await (await send(`${app.url}/api/auth/login`, 'POST', json, JSON.stringify({ email: 'admin@bench.test', password: PASSWORD }))).json();
+  const check = await (await send(`${app.url}/auth/check`, 'GET', { Cookie: cookie })).json();
+  if (!check.authenticated) throw new Error('the dashboard session does not check');
+
+  // ## Signed-in reads
+  const reads = await measure({
+    raw: { url: raw.url },
+    bare: { url: bare.url },
+    check: { url: `${app.url}/auth/check`, headers: { Cookie: cookie } },
+    me: { url: `${app.url}/api/auth/me`, headers: { Authorization: `Bearer ${signedIn.token}` } },
+  });
+  raw.stop();
+  app.stop();
+
+  // ## PIN sign-in: the last user's PIN, so every record is read and compared
+  const emulator = await start('emulator');
+  const sqliteApp = await start('app', { kind: 'sqlite' });
+  const airtableApp = await start('app', { kind: 'airtable', options: emulator.options });
+  const post = { method: 'POST', headers: json, body: JSON.stringify({ pin: userRecord(USERS - 1).pin }) };
+  const logins = await measure({
+    bare: { url: bare.url, ...post },
+    sqlite: { url: `${sqliteApp.url}/auth/login`, ...post },
+    airtable: { url: `${airtableApp.url}/auth/login`, ...post },
+  });
+  bare.stop();
+  airtableApp.stop();
+  emulator.stop();
+
+  // ## Workspace sign-in: bcrypt at cost 10 bounds it
+  const wsLogin = await load({
+    url: `${sqliteApp.url}/api/auth/login`,
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ email: 'admin@bench.test', password: PASSWORD }),
+    connections: BCRYPT_CONNECTIONS,
+    seconds: BCRYPT_SECONDS,
+  });
+  sqliteApp.stop();
+  const bcryptRun = await start('bcrypt', BCRYPT_CONNECTIONS);
+
+  console.log(`\nAuthentication benchmark: Node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} CPUs; medians of ${ROUNDS} rounds of ${SECONDS} s (after ${WARMUP_SECONDS} s of warm-up each), ${CONNECTIONS} connections`);
+  console.log('\n| request | p50 | p99 | requests/s | × bare Express |');
+  console.log('|---|---|---|---|---|');
+  console.log(row('baseline: raw node:http, {ok:true}', reads.raw, reads.bare));
+  console.log(row('baseline: bare Express 5, {ok:true}', reads.bare));
+  const goal = (run) => ` (goal ≥ ${GOAL_RATIO * 100}%: ${run.rps / reads.bare.rps >= GOAL_RATIO ? 'met' : 'NOT met'})`;
+  console.log(row('GET /auth/check, live dashboard session', reads.check, reads.bare, goal(reads.check)));
+  console.log(row('GET /api/auth/me, bearer token', reads.me, reads.bare, goal(reads.me)));
+
+  console.log('\n| sign-in | p50 | p99 | requests/s | × baseline |');
+  console.log('|---|---|---|---|---|');
+  console.log(row('baseline: bare Express 5, POST of the same JSON body', logins.bare));
+  console.log(row(`POST /auth/login, ${USERS.toLocaleString('en')} users in the embedded store`, logins.sqlite, logins.bare));
+  console.log(row(`POST /auth/login, ${USERS.toLocaleString('en')} users in Airtable (local emulator, 10 pages of 100)`, logins.airtable, logins.bare));
+  console.log(row(`baseline: bcrypt.compare at cost 10, ${BCRYPT_CONNECTIONS} at a time`, bcryptRun));
+  console.log(row(`POST /api/auth/login (workspace), ${BCRYPT_CONNECTIONS} connections`, wsLogin, bcryptRun));
+
+  const failed = reads.check.rps / reads.bare.rps < GOAL_RATIO || reads.me.rps / reads.bare.rps < GOAL_RATIO;
+  process.exit(failed ? 1 : 0);
+}
+
+if (process.argv[2] === '--serve') {
+  // Leave with the run that started this process, however it ends.
+  process.on('disconnect', () => process.exit(0));
+  process.on('SIGTERM', () => process.exit(0));
+  const kind = process.argv[3];
+  const arg = process.argv[4] ? JSON.parse(process.argv[4]) : undefined;
+  const run = { raw: serveRaw, express: serveExpress, app: () => serveApp(arg), emulator: serveEmulator, bcrypt: () => bcryptLoop(arg) }[kind];
+  await run();
+} else {
+  await main();
+}

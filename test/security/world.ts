@@ -1,0 +1,230 @@
+import type { Express } from 'express';
+import request from 'supertest';
+import { expect } from 'vitest';
+import { cookieFrom } from '../support/app';
+import { pdf } from '../support/files';
+import { buildWorkspace, type TestUser, type TestWorkspace } from '../support/workspace';
+
+/**
+ * Every route both applications serve, read from the Express router stacks, so that a route
+ * added later is covered by every check of this suite without being listed anywhere.
+ */
+export interface Route {
+  /** Upper case; 'ALL' for a route that answers every method. */
+  method: string;
+  /** As declared, mount paths included, e.g. `/api/posts/:id`; a RegExp route as its source. */
+  path: string;
+}
+
+interface Layer {
+  rawPath?: string | RegExp | (string | RegExp)[];
+  route?: { methods: Record<string, boolean> };
+  handle?: { stack?: Layer[] };
+}
+
+export function routesOf(app: Express): Route[] {
+  const routes: Route[] = [];
+  const walk = (stack: Layer[], prefix: string) => {
+    for (const layer of stack) {
+      const raw = layer.rawPath;
+      const path = raw instanceof RegExp ? `${prefix}/(${raw.source})` : typeof raw === 'string' && raw !== '/' ? `${prefix}${raw}` : prefix;
+      if (layer.route) {
+        for (const [method, on] of Object.entries(layer.route.methods)) {
+          if (on) routes.push({ method: method === '_all' ? 'ALL' : method.toUpperCase(), path: path || '/' });
+        }
+      } else if (layer.handle?.stack) {
+        walk(layer.handle.stack, path);
+      }
+    }
+  };
+  walk((app as unknown as { router: { stack: Layer[] } }).router.stack, '');
+  return routes;
+}
+
+export const key = (r: Route) => `${r.method} ${r.path}`;
+
+/** Which application a path belongs to. */
+export function appOf(path: string): 'dashboard' | 'workspace' | 'platform' {
+  if (path === '/' || path === '/healthz') return 'platform';
+  if (/^\/(auth|dashboard)(\/|$)/.test(path) || /^\/api\/(users|dashboard|seasons)(\/|$)/.test(path)) return 'dashboard';
+  return 'workspace';
+}
+
+export const isApi = (path: string) => path.startsWith('/api/') || path.startsWith('/auth/') || path === '/healthz';
+export const isWrite = (method: string) => !['GET', 'HEAD'].includes(method);
+
+/** Methods sent to a route: an ALL route is tried with the methods that change things. */
+export function methodsOf(route: Route): string[] {
+  return route.method === 'ALL' ? ['POST', 'PUT', 'PATCH', 'DELETE'] : [route.method];
+}
+
+/**
+ * Routes that answer without any sign-in, and what they answer to an empty request. Every
+ * other API route answers 401, every other page redirects to its sign-in page.
+ */
+export const PUBLIC: Record<string, number> = {
+  'GET /': 200,
+  'GET /healthz': 200,
+  'POST /auth/login': 400,
+  'GET /auth/check': 200,
+  'POST /auth/logout': 200,
+  'GET /dashboard/login': 200,
+  'POST /api/auth/login': 400,
+  'POST /api/auth/logout': 200,
+  'GET /login': 200,
+};
+
+/** Uploaded files are read-only: any other method answers 405 whoever asks. */
+export const READ_ONLY_UPLOADS = 'ALL /api/uploads/(.*)';
+
+/** The ids a route's parameters are filled with. */
+export interface Ids {
+  dashboardUser: number;
+  season: number;
+  member: number;
+  brand: number;
+  campaign: number;
+  track: number;
+  post: number;
+  asset: number;
+  task: number;
+  project: number;
+  entry: number;
+  /** A stored file's key, for /api/uploads/<key>. */
+  fileKey: string;
+}
+
+const PARAMETERS: [RegExp, (ids: Ids) => string | number][] = [
+  [/^\/api\/users\/:id/, (ids) => ids.dashboardUser],
+  [/^\/api\/seasons\/:id/, (ids) => ids.season],
+  [/^\/api\/members\/:id/, (ids) => ids.member],
+  [/^\/api\/brands\/:id/, (ids) => ids.brand],
+  [/^\/api\/campaigns\/:id/, (ids) => ids.campaign],
+  [/^\/api\/tracks\/:id/, (ids) => ids.track],
+  [/^\/api\/posts\/:id/, (ids) => ids.post],
+  [/^\/api\/assets\/:id/, (ids) => ids.asset],
+  [/^\/api\/tasks\/:id/, (ids) => ids.task],
+  [/^\/api\/projects\/:id/, (ids) => ids.project],
+  [/^\/api\/budget-entries\/:id/, (ids) => ids.entry],
+  [/^\/api\/uploads\//, (ids) => ids.fileKey],
+];
+
+/** A concrete path for a route, its parameter filled with `ids` (or with `raw` as sent). */
+export function pathFor(route: Route, ids: Ids, raw?: string): string {
+  const fill = PARAMETERS.find(([pattern]) => pattern.test(route.path));
+  if (route.path.startsWith('/api/uploads/')) return `/api/uploads/${raw ?? fill![1](ids)}`;
+  if (!route.path.includes(':')) return route.path;
+  if (!fill) throw new Error(`The security suite has no sample id for ${key(route)}: add one to PARAMETERS in test/security/world.ts`);
+  return route.path.replace(/:id\b/, () => raw ?? String(fill[1](ids)));
+}
+
+/** A change a PATCH to a route's record would accept: its name or title. */
+export function renameBody(path: string, value: string): Record<string, string> {
+  if (/^\/api\/(posts|tasks)\//.test(path)) return { title: value };
+  if (path.startsWith('/api/budget-entries/')) return { category: value };
+  return { name: value };
+}
+
+/** Names of the other brand's records carry this, so a leak shows in any answer. */
+export const SECRET = 'THEIRS-SECRET';
+
+export interface World {
+  ws: TestWorkspace;
+  app: Express;
+  routes: Route[];
+  /** The dashboard's administrator and a restricted viewer, signed in (cookie header values). */
+  dashboardAdmin: string;
+  dashboardViewer: string;
+  superadmin: TestUser;
+  manager: TestUser;
+  contributor: TestUser;
+  /** A manager of the other brand. */
+  rival: TestUser;
+  /** The superadmin signed in through the API: the workspace cookie header value. */
+  workspaceCookie: string;
+  /** Records of the brand the manager and contributor belong to, and of the other one. */
+  mine: Ids;
+  theirs: Ids;
+}
+
+const sameOrigin = { 'Sec-Fetch-Site': 'same-origin' };
+
+/** Records of one brand, made through the API as `owner`; names of the other brand carry SECRET. */
+async function records(app: Express, owner: TestUser, brandId: number, label: string): Promise<Omit<Ids, 'dashboardUser' | 'season' | 'member'>> {
+  const as = (method: 'post' | 'patch', path: string) => request(app)[method](path).set('Authorization', `Bearer ${owner.token}`);
+  const created = async (req: request.Test, name: string) => {
+    const res = await req;
+    expect(res.status, `${name}: ${JSON.stringify(res.body)}`).toBe(201);
+    return res.body;
+  };
+  const campaign = (await created(as('post', '/api/campaigns').send({ name: `${label} campaign`, brandId }), 'campaign')).campaign.id;
+  const track = (await created(as('post', `/api/campaigns/${campaign}/tracks`).send({ name: `${label} track` }), 'track')).track.id;
+  const post = (await created(as('post', '/api/posts').send({ title: `${label} post`, campaignId: campaign }), 'post')).post.id;
+  const upload = await created(as('post', '/api/assets').field('postId', String(post)).attach('files', pdf(), `${label} file.pdf`), 'asset');
+  const project = (await created(as('post', '/api/projects').send({ name: `${label} project`, brandId }), 'project')).project.id;
+  const task = (await created(as('post', '/api/tasks').send({ title: `${label} task`, brandId, projectId: project, visibility: 'brand' }), 'task')).task.id;
+  const entry = (await created(as('post', '/api/budget-entries').send({ campaignId: campaign, category: `${label} budget`, amount: 1000, currency: 'EUR' }), 'entry')).entry.id;
+  return { brand: brandId, campaign, track, post, asset: upload.assets[0].id, fileKey: String(upload.assets[0].url).split('/').pop()!, task, project, entry };
+}
+
+export async function buildWorld(opts: { env?: Record<string, string> } = {}): Promise<World> {
+  const ws = await buildWorkspace(opts);
+  const app = ws.app;
+  const mineBrand = await ws.brand('Mine');
+  const theirsBrand = await ws.brand(`${SECRET} brand`);
+  const superadmin = await ws.user('superadmin', { brandIds: [mineBrand.id, theirsBrand.id] });
+  const manager = await ws.user('manager', { brandIds: [mineBrand.id] });
+  const contributor = await ws.user('contributor', { brandIds: [mineBrand.id] });
+  const rival = await ws.user('manager', { brandIds: [theirsBrand.id], name: `${SECRET} manager`, email: 'rival@theirs.test' });
+
+  const viewerRecord = await ws.users.create({ name: 'Restricted viewer', pin: '4321', role: 'viewer', allowedMuseums: '["Alpha Museum"]', allowedChannels: '[]' });
+  const pinLogin = async (pin: string) => {
+    const res = await request(app).post('/auth/login').send({ pin });
+    expect(res.status).toBe(200);
+    return `service_session=${cookieFrom(res, 'service_session')}`;
+  };
+  const dashboardAdmin = await pinLogin('999999');
+  const dashboardViewer = await pinLogin('4321');
+  const season = await request(app).post('/api/seasons').set({ Cookie: dashboardAdmin, ...sameOrigin }).send({ name: 'Summer', startDate: '2025-06-01', endDate: '2025-08-31' });
+  expect(season.status).toBe(201);
+
+  const mineRecords = await records(app, manager, mineBrand.id, 'Mine');
+  const theirsRecords = await records(app, rival, theirsBrand.id, SECRET);
+  const signedIn = await ws.signIn(superadmin.email);
+  expect(signedIn.res.status).toBe(200);
+
+  const shared = { dashboardUser: viewerRecord.id, season: season.body.season.id as number };
+  return {
+    ws,
+    app,
+    routes: routesOf(app),
+    dashboardAdmin,
+    dashboardViewer,
+    superadmin,
+    manager,
+    contributor,
+    rival,
+    workspaceCookie: signedIn.cookie,
+    mine: { ...shared, ...mineRecords, member: contributor.id },
+    theirs: { ...shared, ...theirsRecords, member: rival.id },
+  };
+}
+
+/** Credentials of the right application for a route, with the full rights of its administrators. */
+export function adminOf(world: World, path: string): Record<string, string> {
+  return appOf(path) === 'dashboard'
+    ? { Cookie: world.dashboardAdmin, ...sameOrigin }
+    : { Authorization: `Bearer ${world.superadmin.token}` };
+}
+
+/** Sends `method path` with headers and an optional body (JSON unless a string is given with its type). */
+export function send(app: Express, method: string, path: string, headers: Record<string, string> = {}, body?: unknown): request.Test {
+  const req = request(app)[method.toLowerCase() as 'get'](path).set(headers);
+  return body === undefined ? req : req.send(body as object);
+}
+
+/** An answer that is neither a server error nor carries anything of the other brand. */
+export function expectNoLeak(res: request.Response, what: string): void {
+  expect(res.status, `${what}: ${res.status} ${res.text?.slice(0, 200)}`).toBeLessThan(500);
+  expect(res.text ?? '', what).not.toContain(SECRET);
+}

@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { LocalFileStore } from '../../src/platform/file-store';
+import { SqliteAssetRepository } from '../../src/workspace/assets/repository';
+import { removeOrphanFiles } from '../../src/workspace/assets/sweep';
+import { filesUnder, image, pdf } from '../support/files';
+import { captureLogs } from '../support/logs';
+import { buildWorkspace } from '../support/workspace';
+
+const newKey = (ext: string) => `${randomBytes(16).toString('hex')}.${ext}`;
+
+async function workspaceWithAPicture() {
+  const ws = await buildWorkspace();
+  const brand = await ws.brand();
+  const member = await ws.user('contributor', { brandIds: [brand.id] });
+  const res = await request(ws.app)
+    .post('/api/assets')
+    .set('Authorization', `Bearer ${member.token}`)
+    .field('brandId', String(brand.id))
+    .attach('files', await image('png', 200, 100), 'poster.png');
+  expect(res.status).toBe(201);
+  const stored = filesUnder(ws.config.uploadDir);
+  expect(stored).toHaveLength(2);
+  return { ws, stored };
+}
+
+function sweep(ws: Awaited<ReturnType<typeof buildWorkspace>>) {
+  const logs = captureLogs('warn');
+  const removed = removeOrphanFiles(new LocalFileStore(ws.config.uploadDir), new SqliteAssetRepository(ws.workspaceDb), logs.logger);
+  return { removed, logs };
+}
+
+describe('removeOrphanFiles (run at start-up, before the server listens)', () => {
+  it('when the store holds files that no asset names, then exactly those go, the files of assets stay, and the count is logged', async () => {
+    const { ws, stored } = await workspaceWithAPicture();
+    const orphans = [newKey('pdf'), newKey('thumb.webp'), newKey('png')];
+    for (const key of orphans) fs.writeFileSync(path.join(ws.config.uploadDir, key), pdf(100));
+    // Not named as uploads are: not the sweep's to remove.
+    fs.writeFileSync(path.join(ws.config.uploadDir, 'README'), 'kept by hand');
+
+    const { removed, logs } = sweep(ws);
+    expect(await removed).toBe(3);
+    expect(filesUnder(ws.config.uploadDir)).toEqual([...stored, 'README'].sort());
+    expect(logs.entries()).toEqual([expect.objectContaining({ level: 40, removed: 3 })]);
+  });
+
+  it('when more orphans than one batch are left, then all of them go', async () => {
+    const { ws, stored } = await workspaceWithAPicture();
+    for (let i = 0; i < 450; i += 1) fs.writeFileSync(path.join(ws.config.uploadDir, newKey('pdf')), '');
+    expect(await sweep(ws).removed).toBe(450);
+    expect(filesUnder(ws.config.uploadDir)).toEqual(stored);
+  });
+
+  it('when every file belongs to an asset, then nothing is removed and nothing logged', async () => {
+    const { ws, stored } = await workspaceWithAPicture();
+    const { removed, logs } = sweep(ws);
+    expect(await removed).toBe(0);
+    expect(filesUnder(ws.config.uploadDir)).toEqual(stored);
+    expect(logs.entries()).toEqual([]);
+  });
+});
