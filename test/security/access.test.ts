@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { pdf } from '../support/files';
 import { snapshot } from '../support/workspace';
 import {
+  adminOf,
   appOf,
   buildWorld,
   expectNoLeak,
@@ -190,5 +191,34 @@ describe("every workspace route with another brand's ids", () => {
       }
     }
     expect(snapshot(world.ws)).toBe(before);
+  });
+});
+
+describe("another user's data", () => {
+  it("when a contributor asks for a colleague's private task, by id or in any list, then 404 and it is in no answer", async () => {
+    const hidden = 'PRIVATE-NOTE of the manager';
+    const made = await send(world.app, 'POST', '/api/tasks', { Authorization: `Bearer ${world.manager.token}` }, { title: hidden, brandId: world.mine.brand, visibility: 'private' });
+    expect(made.status).toBe(201);
+    const as = { Authorization: `Bearer ${world.contributor.token}` };
+    const byId = await send(world.app, 'GET', `/api/tasks/${made.body.task.id}`, as);
+    expect(byId.status).toBe(404);
+    for (const scope of ['all', 'mine', 'assigned', 'created']) {
+      const list = await send(world.app, 'GET', `/api/tasks?scope=${scope}&brandId=${world.mine.brand}`, as);
+      expect(list.status).toBe(200);
+      expect(list.text).not.toContain(hidden);
+    }
+  });
+
+  it('when every GET route is read by the administrators of both applications, then no answer carries a password hash, a PIN or a secret', async () => {
+    for (const route of world.routes.filter((r) => r.method === 'GET')) {
+      const res = await send(world.app, 'GET', pathFor(route, world.mine), route.path.startsWith('/api/') || route.path.startsWith('/auth/') ? adminOf(world, route.path) : { Cookie: `${world.dashboardAdmin}; ${world.workspaceCookie}` });
+      const label = `GET ${route.path}`;
+      expect(res.status, label).toBeLessThan(500);
+      // Stored files come back as bytes, not text: they are the uploads themselves.
+      const text = res.text ?? '';
+      expect(text, label).not.toMatch(/\$2[aby]\$\d\d\$/);
+      expect(text, label).not.toMatch(/"(pin|PIN|password|passwordHash|password_hash|jwtSecret|sessionSecret)"\s*:/);
+      expect(text, label).not.toContain('test-jwt-secret');
+    }
   });
 });
