@@ -92,8 +92,13 @@ export function toErrorBody(err: HttpError): ErrorBody {
 
 export type ErrorPageRenderer = (req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1], status: number, message: string) => void;
 
+/** Paths that answer JSON only, errors included: they never render a page. */
+export function isApiPath(path: string): boolean {
+  return path.startsWith('/api/') || path.startsWith('/auth/');
+}
+
 function wantsHtml(req: Parameters<RequestHandler>[0]): boolean {
-  if (req.path.startsWith('/api/') || req.path.startsWith('/auth/')) return false;
+  if (isApiPath(req.path)) return false;
   return req.method === 'GET' && req.accepts(['json', 'html']) === 'html';
 }
 

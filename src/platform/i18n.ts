@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import i18next, { type i18n, type TFunction } from 'i18next';
 import type { RequestHandler } from 'express';
+import { isApiPath } from './errors';
 import { LOCALES_DIR } from './paths';
 
 export const LANGUAGES = ['en', 'ar'] as const;
@@ -47,10 +48,12 @@ declare module 'express-serve-static-core' {
 /**
  * Picks the language from `?lang=` (and remembers it), else the `lang` cookie, else English,
  * and gives the views `t`, `lang` and `dir`. EJS escapes `<%= t(...) %>`, so i18next does not.
+ * API paths never render a page (see `isApiPath`), so they skip it.
  */
 export function languageMiddleware(i18n: i18n, cookieSecure: boolean): RequestHandler {
   const fixed = { en: i18n.getFixedT('en'), ar: i18n.getFixedT('ar') };
   return (req, res, next) => {
+    if (isApiPath(req.path)) return next();
     const fromQuery = req.query.lang;
     let lang: Language = 'en';
     if (isLanguage(fromQuery)) {

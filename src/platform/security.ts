@@ -1,7 +1,7 @@
+import type { RequestHandler } from 'express';
 import helmet from 'helmet';
 
-/** helmet's headers, with a CSP that the pages meet without any inline script. */
-export function securityHeaders(httpsOnly: boolean) {
+function helmetFor(httpsOnly: boolean) {
   return helmet({
     contentSecurityPolicy: {
       useDefaults: true,
@@ -16,4 +16,27 @@ export function securityHeaders(httpsOnly: boolean) {
     },
     strictTransportSecurity: httpsOnly,
   });
+}
+
+/**
+ * helmet's headers, with a CSP that the pages meet without any inline script. None of them
+ * depends on the request, so helmet runs once, against a recorder, and every request gets
+ * the recorded headers in one loop: helmet's chain of thirteen middleware per request cost
+ * more than the headers themselves.
+ */
+export function securityHeaders(httpsOnly: boolean): RequestHandler {
+  const headers: [string, string | number | readonly string[]][] = [];
+  const removed: string[] = [];
+  const recorder = {
+    setHeader: (name: string, value: string | number | readonly string[]) => void headers.push([name, value]),
+    removeHeader: (name: string) => void removed.push(name),
+  };
+  helmetFor(httpsOnly)({} as never, recorder as never, (err?: unknown) => {
+    if (err) throw err;
+  });
+  return (_req, res, next) => {
+    for (const name of removed) res.removeHeader(name);
+    for (const [name, value] of headers) res.setHeader(name, value);
+    next();
+  };
 }

@@ -115,13 +115,13 @@ function toRecord(row: Row, brandIds: number[]): UserRecord {
 }
 
 export class SqliteUserRepository implements UserRepository {
-  /** Every signed-in request reads its user, so these two are prepared once. */
-  private readonly byId: Statement<[number], Row>;
-  private readonly brandIdsOf: Statement<[number], number>;
+  /** Every signed-in request reads its user: one statement, prepared once, brands included. */
+  private readonly byId: Statement<[number], Row & { brand_ids: string | null }>;
 
   constructor(private readonly db: Db) {
-    this.byId = db.prepare(`SELECT ${COLUMNS} FROM users WHERE id = ?`);
-    this.brandIdsOf = db.prepare<[number], number>('SELECT brand_id FROM user_brands WHERE user_id = ? ORDER BY brand_id').pluck();
+    this.byId = db.prepare(
+      `SELECT ${COLUMNS}, (SELECT group_concat(brand_id ORDER BY brand_id) FROM user_brands WHERE user_id = users.id) AS brand_ids FROM users WHERE id = ?`,
+    );
   }
 
   async get(id: number) {
@@ -217,7 +217,7 @@ export class SqliteUserRepository implements UserRepository {
 
   private read(id: number): UserRecord | undefined {
     const row = this.byId.get(id);
-    return row && toRecord(row, this.brandIdsOf.all(id));
+    return row && toRecord(row, row.brand_ids === null ? [] : row.brand_ids.split(',').map(Number));
   }
 
   private writePassword(id: number, change: PasswordChange): void {
