@@ -3,11 +3,11 @@
 // for a restricted viewer with two filters, against a bare typed-array scan of the same
 // rows measured in the same run. Runs on dist/ (built by `npm run bench`).
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
+import { request, timedServer } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const { createApp } = require('../dist/app.js');
@@ -65,19 +65,6 @@ async function writeCsv(file) {
   return fs.statSync(file).size;
 }
 
-function request(url, { method = 'GET', headers = {}, body, agent } = {}) {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, headers, agent }, (res) => {
-      const parts = [];
-      res.on('data', (d) => parts.push(d));
-      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, text: Buffer.concat(parts).toString() }));
-    });
-    req.on('error', reject);
-    if (body && typeof body.pipe === 'function') body.pipe(req);
-    else req.end(body);
-  });
-}
-
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'museum-bench-'));
   const config = loadConfig({
@@ -107,15 +94,8 @@ async function main() {
   });
 
   // Server time: from the request reaching the server to the last byte of the answer.
-  const serverTimes = [];
-  const server = http.createServer((req, res) => {
-    const start = performance.now();
-    res.on('finish', () => serverTimes.push(performance.now() - start));
-    app(req, res);
-  });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  const base = `http://127.0.0.1:${server.address().port}`;
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const server = await timedServer(app);
+  const { base, agent, serverTimes } = server;
 
   const signIn = async (pin) => {
     const res = await request(`${base}/auth/login`, { method: 'POST', agent, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ pin }) });
@@ -223,7 +203,6 @@ async function main() {
   console.log(`| resident memory before the import | ${mb(rssBefore)} MB |`);
   console.log(`| peak resident memory (whole process: server, client and the new in-memory copy) | ${mb(peakRss)} MB |`);
 
-  agent.destroy();
   server.close();
   db.close();
   fs.rmSync(dir, { recursive: true, force: true });

@@ -6,11 +6,11 @@
 // Runs on dist/ (built by `npm run bench`).
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
+import { request, timedServer } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const sharp = require('sharp');
@@ -41,23 +41,6 @@ const pct = (values, p) => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 };
 const ms = (v) => `${v.toFixed(2)} ms`;
-
-function request(url, { method = 'GET', headers = {}, body, agent } = {}) {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, headers, agent }, (res) => {
-      const parts = [];
-      res.on('data', (d) => parts.push(d));
-      res.on('end', () => resolve({ status: res.statusCode, text: Buffer.concat(parts).toString() }));
-    });
-    req.on('error', reject);
-    if (Array.isArray(body)) {
-      (async () => {
-        for (const part of body) if (!req.write(part)) await new Promise((r) => req.once('drain', r));
-        req.end();
-      })().catch(reject);
-    } else req.end(body);
-  });
-}
 
 /** A multipart body as a list of buffers (nothing copied), and its length. */
 function multipart(fields, files) {
@@ -160,15 +143,8 @@ async function main() {
     dashboard: { db: dashboardDb, users: new SqliteUserRecordStore(dashboardDb), sessions: new MemorySessionStore() },
     workspace: { db },
   });
-  const serverTimes = [];
-  const server = http.createServer((req, res) => {
-    const start = performance.now();
-    res.on('finish', () => serverTimes.push(performance.now() - start));
-    app(req, res);
-  });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  const base = `http://127.0.0.1:${server.address().port}`;
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const server = await timedServer(app);
+  const { base, agent, serverTimes } = server;
   const signIn = async (email) => {
     const res = await request(`${base}/api/auth/login`, { method: 'POST', agent, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
     if (res.status !== 200) throw new Error(`sign-in answered ${res.status}`);
@@ -275,7 +251,6 @@ async function main() {
     console.log(`| ${list.name} | ${ms(r50)} | ${ms(pct(list.route.times, 99))} | ${ms(b50)} | ${ms(pct(list.bare.times, 99))} | ${(r50 / b50).toFixed(1)}× |`);
   }
 
-  agent.destroy();
   server.close();
   db.close();
   dashboardDb.close();

@@ -1,0 +1,45 @@
+// Pieces shared by the in-process benchmarks: a plain HTTP client and a server that times
+// each request from its arrival to the last byte of the answer.
+import http from 'node:http';
+import { performance } from 'node:perf_hooks';
+
+/** One request; `body` may be a string/Buffer, a readable stream, or an array of chunks. */
+export function request(url, { method = 'GET', headers = {}, body, agent } = {}) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers, agent }, (res) => {
+      const parts = [];
+      res.on('data', (d) => parts.push(d));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, text: Buffer.concat(parts).toString() }));
+    });
+    req.on('error', reject);
+    if (body && typeof body.pipe === 'function') body.pipe(req);
+    else if (Array.isArray(body)) {
+      (async () => {
+        for (const part of body) if (!req.write(part)) await new Promise((r) => req.once('drain', r));
+        req.end();
+      })().catch(reject);
+    } else req.end(body);
+  });
+}
+
+/** Serves `app` on loopback; `serverTimes` collects each request's server time in ms. */
+export async function timedServer(app) {
+  const serverTimes = [];
+  const server = http.createServer((req, res) => {
+    const start = performance.now();
+    res.on('finish', () => serverTimes.push(performance.now() - start));
+    app(req, res);
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${server.address().port}`;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  return {
+    base,
+    agent,
+    serverTimes,
+    close() {
+      agent.destroy();
+      server.close();
+    },
+  };
+}
