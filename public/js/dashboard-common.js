@@ -20,7 +20,8 @@ const dateFormat = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone
 
 export const formatNumber = (n) => integerFormat.format(n);
 export const formatDecimal = (n) => decimalFormat.format(n);
-export const formatMoney = (n) => moneyFormat.format(n);
+// Cents matter in a per-visitor average, not in a total of millions.
+export const formatMoney = (n) => (Math.abs(n) >= 1000 ? integerFormat : moneyFormat).format(n);
 export const formatSigned = (n) => signedFormat.format(n);
 export const formatCompact = (n) => compactFormat.format(n);
 export const formatYear = (y) => yearFormat.format(Number(y));
