@@ -23,6 +23,16 @@ export interface SignedIn {
   token: string;
 }
 
+interface TokenClaims {
+  userId: number;
+  version: number;
+  /** In seconds, as the `exp` claim. */
+  expiresAt: number;
+}
+
+/** About 3 MB at most: each entry is a token of some 200 characters and its claims. */
+const VERIFIED_TOKENS_KEPT = 10_000;
+
 export function actorFor(user: UserRecord): Actor {
   return { id: user.id, role: user.role, brandIds: user.brandIds };
 }
@@ -33,6 +43,13 @@ export class AuthService {
    * call, and that failed parse cost more than the rest of a signed-in request.
    */
   private readonly jwtKey: KeyObject;
+  /**
+   * Tokens whose signature and claims were already checked, oldest first. A token's claims
+   * never change, so checking it again on every request (which cost about as much as the
+   * rest of a signed-in read) told nothing new; expiry and the user's token version are
+   * still checked every time.
+   */
+  private readonly verified = new Map<string, TokenClaims>();
 
   constructor(
     private readonly deps: { users: UserRepository; sessions: SessionRevoker; clock: Clock; jwtSecret: string },
@@ -63,19 +80,27 @@ export class AuthService {
    * user is gone.
    */
   async userFromToken(token: string): Promise<UserRecord | undefined> {
+    const now = Math.floor(this.deps.clock.now() / 1000);
+    const claims = this.verified.get(token) ?? this.verify(token, now);
+    if (!claims || claims.expiresAt <= now) return undefined;
+    const user = await this.deps.users.get(claims.userId);
+    return user && user.tokenVersion === claims.version ? user : undefined;
+  }
+
+  /** Checks the signature and the claims once, and remembers a good token until it expires. */
+  private verify(token: string, now: number): TokenClaims | undefined {
     let claims: string | JwtPayload;
     try {
-      claims = jwt.verify(token, this.jwtKey, {
-        algorithms: ['HS256'],
-        clockTimestamp: Math.floor(this.deps.clock.now() / 1000),
-      });
+      claims = jwt.verify(token, this.jwtKey, { algorithms: ['HS256'], clockTimestamp: now });
     } catch {
       return undefined;
     }
     if (typeof claims !== 'object' || typeof claims.sub !== 'string' || !/^[1-9]\d{0,15}$/.test(claims.sub)) return undefined;
-    if (typeof claims.ver !== 'number') return undefined;
-    const user = await this.deps.users.get(Number(claims.sub));
-    return user && user.tokenVersion === claims.ver ? user : undefined;
+    if (typeof claims.ver !== 'number' || typeof claims.exp !== 'number') return undefined;
+    const verified = { userId: Number(claims.sub), version: claims.ver, expiresAt: claims.exp };
+    if (this.verified.size >= VERIFIED_TOKENS_KEPT) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(token, verified);
+    return verified;
   }
 
   async userById(id: number): Promise<UserRecord | undefined> {

@@ -114,14 +114,52 @@ function toRecord(row: Row, brandIds: number[]): UserRecord {
   };
 }
 
+const recordCaches = new WeakMap<Db, Map<number, UserRecord>>();
+
+/**
+ * Committed user records by id, one map per database, shared by every repository on it.
+ * TEMP triggers drop a record whenever this connection changes its row or its brands,
+ * whichever code does it, foreign-key cascades included. That is all it takes because the
+ * server's one connection is the database's only writer; several instances on a shared
+ * database would need a shared cache or none.
+ */
+function recordCache(db: Db): Map<number, UserRecord> {
+  let cache = recordCaches.get(db);
+  if (cache) return cache;
+  const records = new Map<number, UserRecord>();
+  db.function('forget_workspace_user', { deterministic: false }, (id) => {
+    records.delete(Number(id));
+    return null;
+  });
+  db.exec(`
+    CREATE TEMP TRIGGER forget_user_updated AFTER UPDATE ON main.users
+      BEGIN SELECT forget_workspace_user(OLD.id), forget_workspace_user(NEW.id); END;
+    CREATE TEMP TRIGGER forget_user_deleted AFTER DELETE ON main.users
+      BEGIN SELECT forget_workspace_user(OLD.id); END;
+    CREATE TEMP TRIGGER forget_user_brand_added AFTER INSERT ON main.user_brands
+      BEGIN SELECT forget_workspace_user(NEW.user_id); END;
+    CREATE TEMP TRIGGER forget_user_brand_removed AFTER DELETE ON main.user_brands
+      BEGIN SELECT forget_workspace_user(OLD.user_id); END;
+    CREATE TEMP TRIGGER forget_user_brand_changed AFTER UPDATE ON main.user_brands
+      BEGIN SELECT forget_workspace_user(OLD.user_id), forget_workspace_user(NEW.user_id); END;
+  `);
+  recordCaches.set(db, records);
+  return records;
+}
+
 export class SqliteUserRepository implements UserRepository {
-  /** Every signed-in request reads its user: one statement, prepared once, brands included. */
   private readonly byId: Statement<[number], Row & { brand_ids: string | null }>;
+  /**
+   * Every signed-in request reads its user, and under load that read (a read transaction's
+   * locks, the brands subquery, a new object) cost more than all the rest of the request.
+   */
+  private readonly records: Map<number, UserRecord>;
 
   constructor(private readonly db: Db) {
     this.byId = db.prepare(
       `SELECT ${COLUMNS}, (SELECT group_concat(brand_id ORDER BY brand_id) FROM user_brands WHERE user_id = users.id) AS brand_ids FROM users WHERE id = ?`,
     );
+    this.records = recordCache(db);
   }
 
   async get(id: number) {
@@ -215,9 +253,16 @@ export class SqliteUserRepository implements UserRepository {
     })();
   }
 
+  /** Records are shared, so they are frozen; inside a transaction nothing is kept, as it may roll back. */
   private read(id: number): UserRecord | undefined {
+    const cached = this.records.get(id);
+    if (cached) return cached;
     const row = this.byId.get(id);
-    return row && toRecord(row, row.brand_ids === null ? [] : row.brand_ids.split(',').map(Number));
+    if (!row) return undefined;
+    const brandIds = Object.freeze(row.brand_ids === null ? [] : row.brand_ids.split(',').map(Number)) as number[];
+    const record = Object.freeze(toRecord(row, brandIds));
+    if (!this.db.inTransaction) this.records.set(id, record);
+    return record;
   }
 
   private writePassword(id: number, change: PasswordChange): void {
