@@ -1,7 +1,10 @@
 // Pieces shared by the in-process benchmarks: a plain HTTP client and a server that times
 // each request from its arrival to the last byte of the answer.
 import http from 'node:http';
+import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
+
+const { createHttpServer } = createRequire(import.meta.url)('../dist/platform/http-server.js');
 
 /** One request; `body` may be a string/Buffer, a readable stream, or an array of chunks. */
 export function request(url, { method = 'GET', headers = {}, body, agent } = {}) {
@@ -22,10 +25,13 @@ export function request(url, { method = 'GET', headers = {}, body, agent } = {})
   });
 }
 
-/** Serves `app` on loopback; `serverTimes` collects each request's server time in ms. */
+/**
+ * Serves `app` on loopback, on the application's HTTP server as server.ts makes it;
+ * `serverTimes` collects each request's server time in ms.
+ */
 export async function timedServer(app) {
   const serverTimes = [];
-  const server = http.createServer((req, res) => {
+  const server = createHttpServer((req, res) => {
     const start = performance.now();
     res.on('finish', () => serverTimes.push(performance.now() - start));
     app(req, res);

@@ -1,13 +1,12 @@
 import path from 'node:path';
 import express, { type Express } from 'express';
-import cookieParser from 'cookie-parser';
 import type { Config } from './config';
 import type { Clock } from './platform/clock';
 import { errorHandler, notFoundHandler } from './platform/errors';
-import { createI18n, languageMiddleware } from './platform/i18n';
-import { requestLogger, type Logger } from './platform/logger';
+import { createI18n } from './platform/i18n';
+import type { Logger } from './platform/logger';
 import { PUBLIC_DIR, ROOT } from './platform/paths';
-import { securityHeaders } from './platform/security';
+import { prelude } from './platform/prelude';
 import { setupViews } from './platform/views';
 import { createDashboard } from './dashboard';
 import type { SessionStore } from './dashboard/auth/session-store';
@@ -29,18 +28,13 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   if (config.trustProxy !== undefined) app.set('trust proxy', config.trustProxy);
   setupViews(app);
-  const i18n = createI18n();
 
-  app.use(requestLogger(logger));
-  app.use(securityHeaders(config.cookieSecure));
+  app.use(prelude({ logger, i18n: createI18n(), cookieSecure: config.cookieSecure }));
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });
   app.use('/static', express.static(PUBLIC_DIR, { index: false, maxAge: '1h' }));
   app.use('/static/vendor/chart.js', express.static(path.join(ROOT, 'node_modules/chart.js/dist'), { index: false, maxAge: '1d' }));
-  app.use(cookieParser());
-  app.use(express.json({ limit: '1mb' }));
-  app.use(languageMiddleware(i18n, config.cookieSecure));
 
   const dashboard = createDashboard({
     ...deps.dashboard,

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createApp } from './app';
 import { systemClock } from './platform/clock';
+import { createHttpServer } from './platform/http-server';
 import { createLogger } from './platform/logger';
 import { generatePin, resolveSecrets } from './platform/secrets';
 import { openDatabase } from './platform/sqlite';
@@ -17,6 +18,7 @@ import { removeOrphanFiles } from './workspace/assets/sweep';
 import { LocalFileStore } from './platform/file-store';
 
 const SHUTDOWN_GRACE_MS = 10_000;
+const IDLE_CLOSE_POLL_MS = 50;
 
 function readConfig(): Config {
   try {
@@ -60,7 +62,7 @@ async function main(): Promise<void> {
   });
   const stopSweeping = sweepEvery(sessions, systemClock, 10 * 60 * 1000);
 
-  const server: Server = app.listen(config.port, config.host, () => {
+  const server: Server = createHttpServer(app).listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     logger.info({ port, users: users.kind }, `Listening on http://localhost:${port}`);
@@ -71,13 +73,6 @@ async function main(): Promise<void> {
   });
 
   let stopping = false;
-  // A keep-alive connection whose request was in flight at the signal would otherwise hold
-  // the close open until its idle timeout once that request is answered.
-  server.on('request', (_req, res) => {
-    res.on('finish', () => {
-      if (stopping) server.closeIdleConnections();
-    });
-  });
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
@@ -88,7 +83,13 @@ async function main(): Promise<void> {
       server.closeAllConnections();
     }, SHUTDOWN_GRACE_MS);
     force.unref();
+    // A keep-alive connection whose request was in flight at the signal would otherwise hold
+    // the close open until its idle timeout once that request is answered. Polling while
+    // stopping costs nothing per request, unlike a hook on every answer.
+    const closeIdle = setInterval(() => server.closeIdleConnections(), IDLE_CLOSE_POLL_MS);
+    closeIdle.unref();
     server.close(() => {
+      clearInterval(closeIdle);
       dashboardDb.close();
       workspaceDb.close();
       logger.info('stopped');

@@ -1,8 +1,7 @@
 import { Router } from 'express';
 import type { Clock } from '../platform/clock';
-import { requireSameOrigin } from '../platform/csrf';
 import type { Logger } from '../platform/logger';
-import { loadDashboardSession, requireDashboardAdmin, requireDashboardSession, signedInToDashboard } from './auth/middleware';
+import { dashboardAccess } from './auth/middleware';
 import { authRoutes } from './auth/routes';
 import { DashboardAuthService } from './auth/service';
 import type { SessionStore } from './auth/session-store';
@@ -34,14 +33,11 @@ export function createDashboard(deps: DashboardDeps) {
     seasons: new SqliteSeasonRepository(deps.db),
     logger: deps.logger,
   });
-  const session = loadDashboardSession(auth);
-  const sameOrigin = requireSameOrigin(signedInToDashboard);
-
   const router = Router();
-  router.use('/auth', session, authRoutes({ auth, clock: deps.clock, cookieSecure: deps.cookieSecure }));
-  router.use('/api/users', session, requireDashboardAdmin, sameOrigin, usersRoutes(users));
-  router.use('/api/dashboard', session, requireDashboardSession, sameOrigin, dashboardDataRoutes(data));
-  router.use('/api/seasons', session, requireDashboardSession, sameOrigin, seasonsRoutes(data));
-  router.use('/dashboard', session, dashboardPages());
+  router.use('/auth', dashboardAccess(auth, 'anyone'), authRoutes({ auth, clock: deps.clock, cookieSecure: deps.cookieSecure }));
+  router.use('/api/users', dashboardAccess(auth, 'admin'), usersRoutes(users));
+  router.use('/api/dashboard', dashboardAccess(auth, 'session'), dashboardDataRoutes(data));
+  router.use('/api/seasons', dashboardAccess(auth, 'session'), seasonsRoutes(data));
+  router.use('/dashboard', dashboardAccess(auth, 'anyone'), dashboardPages());
   return { router, auth, users, data };
 }

@@ -29,9 +29,14 @@ export function isSameOrigin(req: Request): boolean {
  * pages; SameSite=Lax alone still lets same-site subdomains and old browsers through.
  * `usesCookie` tells whether this request's authentication came from a cookie.
  */
+export function checkSameOrigin(req: Request, usesCookie: (req: Request) => boolean): void {
+  if (SAFE.has(req.method) || !usesCookie(req) || isSameOrigin(req)) return;
+  throw new Forbidden('Cross-origin request refused', 'CSRF');
+}
+
 export function requireSameOrigin(usesCookie: (req: Request) => boolean): RequestHandler {
   return (req, _res, next) => {
-    if (SAFE.has(req.method) || !usesCookie(req) || isSameOrigin(req)) return next();
-    throw new Forbidden('Cross-origin request refused', 'CSRF');
+    checkSameOrigin(req, usesCookie);
+    next();
   };
 }

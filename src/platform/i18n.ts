@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import i18next, { type i18n, type TFunction } from 'i18next';
-import type { RequestHandler } from 'express';
+import type { Request, Response } from 'express';
 import { isApiPath } from './errors';
 import { LOCALES_DIR } from './paths';
 
@@ -50,16 +50,16 @@ declare module 'express-serve-static-core' {
  * and gives the views `t`, `lang` and `dir`. EJS escapes `<%= t(...) %>`, so i18next does not.
  * API paths never render a page (see `isApiPath`), so they skip it.
  */
-export function languageMiddleware(i18n: i18n, cookieSecure: boolean): RequestHandler {
+export function languageChooser(i18n: i18n, cookieSecure: boolean): (req: Request, res: Response) => void {
   const fixed = { en: i18n.getFixedT('en'), ar: i18n.getFixedT('ar') };
-  return (req, res, next) => {
-    if (isApiPath(req.path)) return next();
+  return (req, res) => {
+    if (isApiPath(req.path)) return;
     const fromQuery = req.query.lang;
     let lang: Language = 'en';
     if (isLanguage(fromQuery)) {
       lang = fromQuery;
       res.cookie(LANG_COOKIE, lang, { httpOnly: false, sameSite: 'lax', secure: cookieSecure, path: '/', maxAge: 365 * 24 * 3600 * 1000 });
-    } else if (isLanguage(req.cookies?.[LANG_COOKIE])) {
+    } else if (isLanguage(req.cookies[LANG_COOKIE])) {
       lang = req.cookies[LANG_COOKIE];
     }
     req.lang = lang;
@@ -71,6 +71,5 @@ export function languageMiddleware(i18n: i18n, cookieSecure: boolean): RequestHa
       url.searchParams.set('lang', target);
       return url.pathname + url.search;
     };
-    next();
   };
 }

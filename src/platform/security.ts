@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { ServerResponse } from 'node:http';
 import helmet from 'helmet';
 
 function helmetFor(httpsOnly: boolean) {
@@ -20,11 +20,11 @@ function helmetFor(httpsOnly: boolean) {
 
 /**
  * helmet's headers, with a CSP that the pages meet without any inline script. None of them
- * depends on the request, so helmet runs once, against a recorder, and every request gets
+ * depends on the request, so helmet runs once, against a recorder, and every answer gets
  * the recorded headers in one loop: helmet's chain of thirteen middleware per request cost
  * more than the headers themselves.
  */
-export function securityHeaders(httpsOnly: boolean): RequestHandler {
+export function securityHeaders(httpsOnly: boolean): (res: ServerResponse) => void {
   const headers: [string, string | number | readonly string[]][] = [];
   const removed: string[] = [];
   const recorder = {
@@ -34,9 +34,8 @@ export function securityHeaders(httpsOnly: boolean): RequestHandler {
   helmetFor(httpsOnly)({} as never, recorder as never, (err?: unknown) => {
     if (err) throw err;
   });
-  return (_req, res, next) => {
+  return (res) => {
     for (const name of removed) res.removeHeader(name);
     for (const [name, value] of headers) res.setHeader(name, value);
-    next();
   };
 }

@@ -1,11 +1,10 @@
 import { Router } from 'express';
 import type { Config } from '../config';
 import type { Clock } from '../platform/clock';
-import { requireSameOrigin } from '../platform/csrf';
 import type { Logger } from '../platform/logger';
 import { LocalFileStore, type FileStore } from '../platform/file-store';
 import type { Db } from '../platform/sqlite';
-import { authenticate, requirePasswordChanged, requireSignedIn, signedInByCookie, workspaceSessions } from './auth/middleware';
+import { workspaceAccess } from './auth/middleware';
 import { SqliteSessionStore } from './auth/repository';
 import { authRoutes } from './auth/routes';
 import { AuthService, SIGN_IN_TTL_MS } from './auth/service';
@@ -45,24 +44,6 @@ export interface WorkspaceDeps {
   files?: FileStore;
 }
 
-/** Application B's API paths: only these run its sessions and sign-in checks. */
-export const WORKSPACE_API = [
-  '/api/auth',
-  '/api/members',
-  '/api/brands',
-  '/api/campaigns',
-  '/api/tracks',
-  '/api/posts',
-  '/api/assets',
-  '/api/uploads',
-  '/api/tasks',
-  '/api/projects',
-  '/api/budget-entries',
-];
-
-/** Application B's pages: they read the same cookie session as its API. */
-export const WORKSPACE_PAGES = ['/login', '/change-password', '/workspace'];
-
 /** Application B: the marketing workspace's API and pages. */
 export function createWorkspace(deps: WorkspaceDeps) {
   const { db, config, clock } = deps;
@@ -84,29 +65,23 @@ export function createWorkspace(deps: WorkspaceDeps) {
   const tasks = new TasksService({ tasks: new SqliteTaskRepository(db), placement, projects, users, clock });
   const budget = new BudgetService({ budget: new SqliteBudgetRepository(db), campaigns, clock });
 
-  const sessions = workspaceSessions({ store: sessionStore, secret: config.sessionSecret, secure: config.cookieSecure });
+  const access = workspaceAccess({ auth, store: sessionStore, secret: config.sessionSecret, secure: config.cookieSecure });
+  const uploadLimits = { files, maxFiles: config.upload.maxFiles, maxBytes: config.upload.maxBytes };
   const router = Router();
-  router.use(
-    WORKSPACE_API,
-    sessions,
-    authenticate(auth),
-    requireSameOrigin(signedInByCookie),
-    requirePasswordChanged,
-  );
-  router.use('/api/auth', authRoutes({ auth, clock, cookieSecure: config.cookieSecure }));
-  router.use('/api/members', requireSignedIn, membersRoutes(members));
-  router.use('/api/brands', requireSignedIn, brandsRoutes(brands));
-  router.use('/api/campaigns', requireSignedIn, campaignsRoutes(campaigns));
-  router.use('/api/tracks', requireSignedIn, tracksRoutes(campaigns));
-  router.use('/api/posts', requireSignedIn, postsRoutes(posts));
+  router.use('/api/auth', access.api, authRoutes({ auth, clock, cookieSecure: config.cookieSecure }));
+  router.use('/api/members', access.signedIn, membersRoutes(members));
+  router.use('/api/brands', access.signedIn, brandsRoutes(brands));
+  router.use('/api/campaigns', access.signedIn, campaignsRoutes(campaigns));
+  router.use('/api/tracks', access.signedIn, tracksRoutes(campaigns));
+  router.use('/api/posts', access.signedIn, postsRoutes(posts));
   // Signing in is checked inside: an upload refused early must also close its connection.
-  router.use('/api/assets', assetsRoutes(assets, { files, maxFiles: config.upload.maxFiles, maxBytes: config.upload.maxBytes }));
+  router.use('/api/assets', access.api, assetsRoutes(assets, uploadLimits));
   // Read-only first: other methods answer 405 whoever asks.
-  router.use('/api/uploads', uploadsRoutes(assets));
-  router.use('/api/tasks', requireSignedIn, tasksRoutes(tasks));
-  router.use('/api/projects', requireSignedIn, projectsRoutes(projects));
-  router.use('/api/budget-entries', requireSignedIn, budgetRoutes(budget));
-  router.use(WORKSPACE_PAGES, sessions, authenticate(auth));
+  router.use('/api/uploads', access.api, uploadsRoutes(assets));
+  router.use('/api/tasks', access.signedIn, tasksRoutes(tasks));
+  router.use('/api/projects', access.signedIn, projectsRoutes(projects));
+  router.use('/api/budget-entries', access.signedIn, budgetRoutes(budget));
+  router.use(['/login', '/change-password', '/workspace'], access.identify);
   router.use(workspacePages({ uploadMaxBytes: config.upload.maxBytes, uploadMaxFiles: config.upload.maxFiles }));
   return { router, auth, sessionStore };
 }

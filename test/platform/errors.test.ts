@@ -1,4 +1,3 @@
-import cookieParser from 'cookie-parser';
 import express, { type RequestHandler } from 'express';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
@@ -17,8 +16,8 @@ import {
   Unauthorized,
   UnsupportedMediaType,
 } from '../../src/platform/errors';
-import { createI18n, languageMiddleware } from '../../src/platform/i18n';
-import { requestLogger } from '../../src/platform/logger';
+import { createI18n } from '../../src/platform/i18n';
+import { prelude } from '../../src/platform/prelude';
 import { validated } from '../../src/platform/validate';
 import { setupViews } from '../../src/platform/views';
 import { buildApp } from '../support/app';
@@ -32,10 +31,7 @@ function appWith(route: RequestHandler, opts: { pages?: boolean } = {}) {
   const logs = captureLogs();
   const app = express();
   if (opts.pages) setupViews(app);
-  app.use(requestLogger(logs.logger));
-  app.use(cookieParser());
-  app.use(express.json({ limit: '1mb' }));
-  if (opts.pages) app.use(languageMiddleware(createI18n(), false));
+  app.use(prelude({ logger: logs.logger, i18n: createI18n(), cookieSecure: false }));
   app.all('/api/thing', route);
   app.all('/page', route);
   app.use(notFoundHandler);

@@ -1,6 +1,8 @@
 import type { Express } from 'express';
 import request from 'supertest';
+import type { Server } from 'node:http';
 import { expect } from 'vitest';
+import { createHttpServer } from '../../src/platform/http-server';
 import { cookieFrom } from '../support/app';
 import { pdf } from '../support/files';
 import { buildWorkspace, type TestUser, type TestWorkspace } from '../support/workspace';
@@ -217,9 +219,21 @@ export function adminOf(world: World, path: string): Record<string, string> {
     : { Authorization: `Bearer ${world.superadmin.token}` };
 }
 
+const servers = new WeakMap<Express, Server>();
+
+/**
+ * The app on the HTTP server that server.ts uses, whose requests are built differently from
+ * Node's own; supertest listens and closes it around each request.
+ */
+function serverOf(app: Express): Server {
+  let server = servers.get(app);
+  if (!server) servers.set(app, (server = createHttpServer(app)));
+  return server;
+}
+
 /** Sends `method path` with headers and an optional body (JSON unless a string is given with its type). */
 export function send(app: Express, method: string, path: string, headers: Record<string, string> = {}, body?: unknown): request.Test {
-  const req = request(app)[method.toLowerCase() as 'get'](path).set(headers);
+  const req = request(serverOf(app))[method.toLowerCase() as 'get'](path).set(headers);
   return body === undefined ? req : req.send(body as object);
 }
 

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
 import { describe } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { createHttpServer } from '../../src/platform/http-server';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = path.resolve(__dirname, '..', 'artifacts');
@@ -31,11 +32,11 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** Serves an Express app on a free loopback port. */
-export async function serve(app: { listen: (port: number, host: string, cb: () => void) => Server }) {
+/** Serves an app on a free loopback port, on the HTTP server that server.ts uses. */
+export async function serve(app: RequestListener) {
   let server!: Server;
   await new Promise<void>((resolve) => {
-    server = app.listen(0, '127.0.0.1', resolve);
+    server = createHttpServer(app).listen(0, '127.0.0.1', resolve);
   });
   const { port } = server.address() as AddressInfo;
   return {

@@ -1,4 +1,5 @@
 import type { Request, RequestHandler } from 'express';
+import { checkSameOrigin } from '../../platform/csrf';
 import { Forbidden, Unauthorized } from '../../platform/errors';
 import type { DashboardAuthService } from './service';
 import type { DashboardSession } from './session-store';
@@ -12,28 +13,38 @@ declare module 'express-serve-static-core' {
   }
 }
 
-export function loadDashboardSession(auth: DashboardAuthService): RequestHandler {
+/** Who must be signed in for a path: anyone (sign-in itself), a session, or an administrator. */
+export type DashboardNeed = 'anyone' | 'session' | 'admin';
+
+/**
+ * Loads application A's session and applies `need`, then the CSRF check for cookie writes,
+ * in one layer (as the workspace does: each layer cost a signed-in read as much as its work).
+ */
+export function dashboardAccess(auth: DashboardAuthService, need: DashboardNeed): RequestHandler {
   return async (req, _res, next) => {
-    const id = req.cookies?.[SESSION_COOKIE];
+    const id = req.cookies[SESSION_COOKIE];
     if (typeof id === 'string') {
       const session = await auth.lookup(id);
       if (session) req.dashboard = { id, session };
+    }
+    if (need !== 'anyone') {
+      checkSignedIn(req, need);
+      checkSameOrigin(req, signedInToDashboard);
     }
     next();
   };
 }
 
-export function signedInToDashboard(req: Request): boolean {
+function signedInToDashboard(req: Request): boolean {
   return req.dashboard !== undefined;
 }
 
-export const requireDashboardSession: RequestHandler = (req, _res, next) => {
+function checkSignedIn(req: Request, need: 'session' | 'admin'): void {
   if (!req.dashboard) throw new Unauthorized('Sign in to the dashboard first');
-  next();
-};
+  if (need === 'admin' && req.dashboard.session.role !== 'admin') throw new Forbidden('Administrators only');
+}
 
 export const requireDashboardAdmin: RequestHandler = (req, _res, next) => {
-  if (!req.dashboard) throw new Unauthorized('Sign in to the dashboard first');
-  if (req.dashboard.session.role !== 'admin') throw new Forbidden('Administrators only');
+  checkSignedIn(req, 'admin');
   next();
 };

@@ -19,7 +19,7 @@ const updateBody = z
   .strictObject({ name: name.optional(), role: role.optional(), allowedMuseums: list.optional(), allowedChannels: list.optional() })
   .refine((b) => Object.keys(b).length > 0, 'nothing to change');
 
-/** Mounted behind requireDashboardAdmin and the same-origin check. */
+/** Mounted behind dashboardAccess(auth, 'admin'). */
 export function usersRoutes(users: DashboardUsersService) {
   const router = Router();
 

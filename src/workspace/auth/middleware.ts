@@ -1,5 +1,6 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import session from 'express-session';
+import { checkSameOrigin } from '../../platform/csrf';
 import { Forbidden, Unauthorized } from '../../platform/errors';
 import type { Actor } from '../access';
 import type { UserRecord } from '../members/repository';
@@ -28,8 +29,18 @@ export function sessionCookieOptions(secure: boolean) {
 }
 
 const READS = new Set(['GET', 'HEAD']);
+const BEARER = /^Bearer\s+(\S+)$/i;
 
-export function workspaceSessions(opts: { store: SqliteSessionStore; secret: string; secure: boolean }): RequestHandler {
+/**
+ * Who is asking, and whether they may go on, for application B, each in one layer: a
+ * layer costs a request about as much as the work in it, so five small ones (session,
+ * identity, CSRF, password gate, sign-in) were a sixth of a signed-in read.
+ * - `identify`, for pages: the user, or none.
+ * - `api`, for every API path: also the CSRF check for cookie writes and the password-change
+ *   gate, leaving refusals to the routes (sign-in and sign-out must stay reachable).
+ * - `signedIn`: `api`, and 401 for nobody.
+ */
+export function workspaceAccess(opts: { auth: AuthService; store: SqliteSessionStore; secret: string; secure: boolean }) {
   const sessions = session({
     name: SESSION_COOKIE,
     secret: opts.secret,
@@ -38,49 +49,59 @@ export function workspaceSessions(opts: { store: SqliteSessionStore; secret: str
     saveUninitialized: false,
     cookie: { ...sessionCookieOptions(opts.secure), maxAge: SIGN_IN_TTL_MS },
   });
-  // A bearer token decides alone who is asking (see `authenticate`), so a read sent with
-  // one never uses the cookie session, and setting one up cost a third of such a request.
-  // Writes still get it: signing in and out also start and end the cookie session.
-  return (req, res, next) => {
-    if (req.headers.authorization !== undefined && READS.has(req.method)) return next();
-    return sessions(req, res, next);
-  };
-}
+  const startSession = (req: Request, res: Response) =>
+    new Promise<void>((resolve, reject) => sessions(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
 
-const BEARER = /^Bearer\s+(\S+)$/i;
-
-/**
- * Finds who is asking. A bearer token, when sent, decides alone (a bad one is not rescued
- * by a cookie); otherwise the cookie session. Refusing is left to `requireSignedIn`, so
- * that sign-in and sign-out stay reachable.
- */
-export function authenticate(auth: AuthService): RequestHandler {
-  return async (req, _res, next) => {
-    const header = req.get('authorization');
+  /**
+   * A bearer token decides alone (a bad one is not rescued by a cookie); otherwise the cookie
+   * session. A read sent with a token never uses the cookie session; writes still get it,
+   * as signing in and out also start and end one.
+   */
+  const findUser = async (req: Request, res: Response) => {
+    const header = req.headers.authorization;
+    if (header === undefined || !READS.has(req.method)) await startSession(req, res);
     if (header !== undefined) {
       const token = BEARER.exec(header)?.[1];
-      const user = token === undefined ? undefined : await auth.userFromToken(token);
+      const user = token === undefined ? undefined : await opts.auth.userFromToken(token);
       if (user) req.workspace = { user, actor: actorFor(user), via: 'token' };
       else req.workspaceTokenRejected = true;
-      return next();
+      return;
     }
     const userId = req.session?.userId;
     if (typeof userId === 'number') {
-      const user = await auth.userById(userId);
+      const user = await opts.auth.userById(userId);
       if (user) req.workspace = { user, actor: actorFor(user), via: 'cookie' };
     }
+  };
+
+  const apiAccess = (signedIn: boolean): RequestHandler => async (req, res, next) => {
+    await findUser(req, res);
+    checkSameOrigin(req, signedInByCookie);
+    checkPasswordChanged(req);
+    if (signedIn) checkSignedIn(req);
     next();
   };
+
+  const identify: RequestHandler = async (req, res, next) => {
+    await findUser(req, res);
+    next();
+  };
+  return { identify, api: apiAccess(false), signedIn: apiAccess(true) };
 }
 
-export function signedInByCookie(req: Request): boolean {
+function signedInByCookie(req: Request): boolean {
   return req.workspace?.via === 'cookie';
 }
 
-export const requireSignedIn: RequestHandler = (req, _res, next) => {
-  if (req.workspace) return next();
+function checkSignedIn(req: Request): void {
+  if (req.workspace) return;
   if (req.workspaceTokenRejected) throw new Unauthorized('Invalid or expired token', 'INVALID_TOKEN');
   throw new Unauthorized('Sign in first');
+}
+
+export const requireSignedIn: RequestHandler = (req, _res, next) => {
+  checkSignedIn(req);
+  next();
 };
 
 /** What a user who must change the password may still reach. */
@@ -92,13 +113,13 @@ const OPEN_WHILE_PASSWORD_CHANGE_REQUIRED = new Set([
   'POST /api/auth/login',
 ]);
 
-export const requirePasswordChanged: RequestHandler = (req, _res, next) => {
-  if (!req.workspace?.user.mustChangePassword) return next();
+function checkPasswordChanged(req: Request): void {
+  if (!req.workspace?.user.mustChangePassword) return;
   // Express matches paths case-insensitively and ignores a trailing slash; so does this.
   const path = `${req.baseUrl}${req.path}`.toLowerCase().replace(/\/+$/, '');
-  if (OPEN_WHILE_PASSWORD_CHANGE_REQUIRED.has(`${req.method} ${path}`)) return next();
+  if (OPEN_WHILE_PASSWORD_CHANGE_REQUIRED.has(`${req.method} ${path}`)) return;
   throw new Forbidden('Change your password first', 'PASSWORD_CHANGE_REQUIRED');
-};
+}
 
 export function actorOf(req: Request): Actor {
   if (!req.workspace) throw new Unauthorized('Sign in first');
