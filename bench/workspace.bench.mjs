@@ -187,9 +187,11 @@ async function main() {
     for (let i = 0; i < WARMUP; i += 1) await request(`${base}${url}`, { agent, headers: { Authorization: auth } });
     serverTimes.length = 0;
     let last;
+    const start = performance.now();
     for (let i = 0; i < LIST_RUNS; i += 1) last = await request(`${base}${url}`, { agent, headers: { Authorization: auth } });
+    const perSecond = LIST_RUNS / ((performance.now() - start) / 1000);
     if (last.status !== 200) throw new Error(`${url} answered ${last.status}`);
-    return { times: [...serverTimes], body: JSON.parse(last.text) };
+    return { times: [...serverTimes], perSecond, body: JSON.parse(last.text) };
   };
   const timeSql = (sql, params) => {
     const statement = db.prepare(sql);
@@ -201,7 +203,7 @@ async function main() {
       rows = statement.all(...params);
       times.push(performance.now() - start);
     }
-    return { times, rows };
+    return { times, rows, perSecond: LIST_RUNS / (times.reduce((a, b) => a + b, 0) / 1000) };
   };
   const campaignId = db.prepare('SELECT id FROM campaigns WHERE brand_id = ? ORDER BY id LIMIT 1').pluck().get(brandIds[1]);
   const brandsRun = await timeRoute('/api/brands', memberAuth);
@@ -230,25 +232,26 @@ async function main() {
 
   // ## Report
   console.log(`\nWorkspace benchmark: Node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} CPUs`);
-  console.log(`\n| upload of ${FILES} files in one request | p50 | p99 | throughput (p50) | × raw disk write (p50) |`);
-  console.log('|---|---|---|---|---|');
+  console.log(`\n| upload of ${FILES} files in one request | p50 | p99 | requests/s (p50) | throughput (p50) | × raw disk write (p50) |`);
+  console.log('|---|---|---|---|---|---|');
   for (const [name, run] of [
     [`${FILES} documents of 1 MB (POST /api/assets, ${UPLOAD_RUNS} runs)`, docs],
     [`${FILES} JPEG pictures of ${(images.megabytes / FILES).toFixed(2)} MB with thumbnails (${IMAGE_RUNS} runs)`, images],
   ]) {
     const p50 = pct(run.upload, 50);
-    console.log(`| ${name} | ${ms(p50)} | ${ms(pct(run.upload, 99))} | ${(run.megabytes / (p50 / 1000)).toFixed(0)} MB/s | ${(p50 / pct(run.raw, 50)).toFixed(2)}× |`);
+    console.log(`| ${name} | ${ms(p50)} | ${ms(pct(run.upload, 99))} | ${(1000 / p50).toFixed(1)} | ${(run.megabytes / (p50 / 1000)).toFixed(0)} MB/s | ${(p50 / pct(run.raw, 50)).toFixed(2)}× |`);
   }
   const rawP50 = pct(docs.raw, 50);
-  console.log(`| baseline: the same ${FILES} MB written with fs.writeFile, file by file | ${ms(rawP50)} | ${ms(pct(docs.raw, 99))} | ${(docs.megabytes / (rawP50 / 1000)).toFixed(0)} MB/s | 1× |`);
+  console.log(`| baseline: the same ${FILES} MB written with fs.writeFile, file by file | ${ms(rawP50)} | ${ms(pct(docs.raw, 99))} | ${(1000 / rawP50).toFixed(1)} | ${(docs.megabytes / (rawP50 / 1000)).toFixed(0)} MB/s | 1× |`);
 
-  console.log(`\n| GET /api/posts over ${POSTS.toLocaleString('en')} posts (${LIST_RUNS} runs) | server p50 | server p99 | bare select p50 | bare select p99 | × bare (p50) |`);
-  console.log('|---|---|---|---|---|---|');
-  console.log(`| for reference: GET /api/brands, the fixed cost of a signed-in request | ${ms(pct(brandsRun.times, 50))} | ${ms(pct(brandsRun.times, 99))} | — | — | — |`);
+  const perSecond = (run) => Math.round(run.perSecond).toLocaleString('en');
+  console.log(`\n| GET /api/posts over ${POSTS.toLocaleString('en')} posts (${LIST_RUNS} runs, one connection) | server p50 | server p99 | requests/s | bare select p50 | bare select p99 | bare selects/s | × bare (p50) |`);
+  console.log('|---|---|---|---|---|---|---|---|');
+  console.log(`| for reference: GET /api/brands, the fixed cost of a signed-in request | ${ms(pct(brandsRun.times, 50))} | ${ms(pct(brandsRun.times, 99))} | ${perSecond(brandsRun)} | — | — | — | — |`);
   for (const list of lists) {
     const r50 = pct(list.route.times, 50);
     const b50 = pct(list.bare.times, 50);
-    console.log(`| ${list.name} | ${ms(r50)} | ${ms(pct(list.route.times, 99))} | ${ms(b50)} | ${ms(pct(list.bare.times, 99))} | ${(r50 / b50).toFixed(1)}× |`);
+    console.log(`| ${list.name} | ${ms(r50)} | ${ms(pct(list.route.times, 99))} | ${perSecond(list.route)} | ${ms(b50)} | ${ms(pct(list.bare.times, 99))} | ${perSecond(list.bare)} | ${(r50 / b50).toFixed(1)}× |`);
   }
 
   server.close();
