@@ -105,3 +105,69 @@ describe('prepareDashboard', () => {
     expect(await new SqliteUserRecordStore(db).list()).toEqual([]);
   });
 });
+
+describe('SqliteVisitRepository.scan', () => {
+  const rowsOf = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      date: `2025-01-${String((i % 28) + 1).padStart(2, '0')}`,
+      museum: `Museum ${i % 3}`,
+      channel: `Channel ${i % 5}`,
+      district: `District ${i}`,
+      visitors: i,
+      revenue: i * 2,
+    }));
+
+  it('when the rows span many batches, then each row comes once, in key order, and other work runs between batches', async () => {
+    const { visits } = store();
+    const rows = rowsOf(1_000);
+    await visits.upsert(rows);
+    const seen: string[] = [];
+    let turnsBetween = 0;
+    let scanning = true;
+    const tick = () => {
+      if (!scanning) return;
+      turnsBetween += 1;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    await visits.scan((batch) => {
+      for (const r of batch) seen.push([r.date, r.museum, r.channel, r.district].join('|'));
+    }, 64);
+    scanning = false;
+    const expected = rows.map((r) => [r.date, r.museum, r.channel, r.district].join('|')).sort();
+    expect(seen).toEqual(expected);
+    expect(turnsBetween).toBeGreaterThanOrEqual(10);
+  });
+
+  it('when a batch is exactly full at the end, then the scan stops after one empty look', async () => {
+    const { visits } = store();
+    await visits.upsert(rowsOf(128));
+    const sizes: number[] = [];
+    await visits.scan((batch) => sizes.push(batch.length), 64);
+    expect(sizes).toEqual([64, 64]);
+  });
+
+  it('when the store is written between batches, then the write goes through mid-scan and the version moves', async () => {
+    const { visits } = store();
+    await visits.upsert(rowsOf(256));
+    const before = await visits.version();
+    let scanning = true;
+    let writtenDuringScan = false;
+    let write: Promise<number> | undefined;
+    await visits.scan(() => {
+      if (write) return;
+      write = new Promise((resolve, reject) => {
+        setImmediate(() => {
+          visits.upsert(rowsOf(1)).then((n) => {
+            writtenDuringScan = scanning;
+            resolve(n);
+          }, reject);
+        });
+      });
+    }, 64);
+    scanning = false;
+    expect(await write).toBe(1);
+    expect(writtenDuringScan).toBe(true);
+    expect(await visits.version()).not.toBe(before);
+  });
+});
