@@ -7,6 +7,33 @@ let openMenu = null;
 document.addEventListener('click', (event) => {
   if (openMenu && !openMenu.root.contains(event.target)) openMenu.close(false);
 });
+// The open menu follows its button when anything scrolls or the window changes size.
+document.addEventListener('scroll', () => openMenu?.place(), true);
+window.addEventListener('resize', () => openMenu?.place());
+
+const GAP = 4;
+const MARGIN = 8;
+
+/**
+ * Places `list` in the viewport beside `button`: below it, or above when only that fits, its
+ * inline end on the button's. Fixed rather than absolute, so that a scrolling container
+ * (the kanban board scrolls sideways, which clips it top and bottom too) never cuts it off.
+ */
+function place(list, button) {
+  const anchor = button.getBoundingClientRect();
+  const rtl = getComputedStyle(button).direction === 'rtl';
+  list.style.maxBlockSize = '';
+  const { width, height } = list.getBoundingClientRect();
+  const below = window.innerHeight - anchor.bottom - GAP - MARGIN;
+  const above = anchor.top - GAP - MARGIN;
+  const up = height > below && above > below;
+  const room = up ? above : below;
+  if (height > room) list.style.maxBlockSize = `${Math.max(room, 0)}px`;
+  const top = up ? anchor.top - GAP - Math.min(height, room) : anchor.bottom + GAP;
+  const start = rtl ? anchor.left : anchor.right - width;
+  list.style.top = `${top}px`;
+  list.style.left = `${Math.min(Math.max(start, MARGIN), window.innerWidth - width - MARGIN)}px`;
+}
 
 /**
  * A button (content `label`, name `ariaLabel`) opening a list of `items`
@@ -37,9 +64,11 @@ export function menuButton({ content, ariaLabel, items, className = '' }) {
       if (openMenu && openMenu !== api) openMenu.close(false);
       openMenu = api;
       list.hidden = false;
+      api.place();
       button.setAttribute('aria-expanded', 'true');
-      entries.at(focusIndex)?.focus();
+      entries.at(focusIndex)?.focus({ preventScroll: true });
     },
+    place: () => place(list, button),
     close(returnFocus = true) {
       list.hidden = true;
       button.setAttribute('aria-expanded', 'false');

@@ -39,6 +39,19 @@ async function boardData(app: Seeded) {
   return { campaign, other, poster, reel, letter };
 }
 
+/** Items of the open menu that are not wholly in view and on top: the sideways-scrolling board must never clip one. */
+function hiddenMenuItems(page: Page): Promise<(string | null)[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('[role="menu"]:not([hidden]) [role="menuitem"]')]
+      .filter((item) => {
+        const r = item.getBoundingClientRect();
+        const inView = r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+        return !inView || document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) !== item;
+      })
+      .map((item) => item.textContent),
+  );
+}
+
 const column = (page: Page, status: string) => page.locator(`.kanban-column[data-status="${status}"]`);
 const card = (page: Page, title: string) => page.locator('.post-card', { hasText: title });
 
@@ -85,6 +98,8 @@ describeBrowser('Board /workspace in a browser', () => {
       await page.keyboard.press('Enter');
       await page.locator('[role="menu"]:visible').waitFor();
       await checkAndShoot(page, 'workspace-board-move-menu-en-390');
+      expect(await hiddenMenuItems(page)).toEqual([]);
+      expect(await page.locator('[role="menuitem"]:visible').count()).toBe(5);
       await page.keyboard.press('ArrowDown');
       expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Move to In review');
       await page.keyboard.press('Enter');
@@ -97,6 +112,13 @@ describeBrowser('Board /workspace in a browser', () => {
       await page.keyboard.press('Enter');
       await page.keyboard.press('Escape');
       expect(await page.locator('[role="menu"]:visible').count()).toBe(0);
+
+      await page.goto(`${app.url}/workspace?lang=ar`);
+      await settled(page);
+      await card(page, 'Behind the scenes reel').locator('button[aria-haspopup="menu"]').click();
+      await page.locator('[role="menu"]:visible').waitFor();
+      expect(await hiddenMenuItems(page)).toEqual([]);
+      await checkAndShoot(page, 'workspace-board-move-menu-ar-390');
     }));
 
   it('when filters are chosen, then only matching cards stay, the choice is kept in the address, and clearing brings all back', () =>
