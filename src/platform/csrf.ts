@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request } from 'express';
 import { Forbidden } from './errors';
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -32,11 +32,4 @@ export function isSameOrigin(req: Request): boolean {
 export function checkSameOrigin(req: Request, usesCookie: (req: Request) => boolean): void {
   if (SAFE.has(req.method) || !usesCookie(req) || isSameOrigin(req)) return;
   throw new Forbidden('Cross-origin request refused', 'CSRF');
-}
-
-export function requireSameOrigin(usesCookie: (req: Request) => boolean): RequestHandler {
-  return (req, _res, next) => {
-    checkSameOrigin(req, usesCookie);
-    next();
-  };
 }

@@ -8,9 +8,8 @@ import { securityHeaders } from './security';
 const ignore = () => {};
 
 /**
- * What every request gets before any route, in one layer rather than five: each layer a
- * request walks through cost about as much as the small piece of work in it. In order: an
- * id and a log line, helmet's headers, the cookies, the page language, the JSON body.
+ * What every request gets before any route, in this order: an id and a log line, helmet's
+ * headers, the cookies, the page language, the JSON body.
  */
 export function prelude(opts: { logger: Logger; i18n: i18n; cookieSecure: boolean }): RequestHandler {
   const logRequest = requestLog(opts.logger);

@@ -18,7 +18,7 @@ export type DashboardNeed = 'anyone' | 'session' | 'admin';
 
 /**
  * Loads application A's session and applies `need`, then the CSRF check for cookie writes,
- * in one layer (as the workspace does: each layer cost a signed-in read as much as its work).
+ * in one place (as the workspace does), so every path runs the checks in the same order.
  */
 export function dashboardAccess(auth: DashboardAuthService, need: DashboardNeed): RequestHandler {
   return async (req, _res, next) => {

@@ -32,9 +32,9 @@ const READS = new Set(['GET', 'HEAD']);
 const BEARER = /^Bearer\s+(\S+)$/i;
 
 /**
- * Who is asking, and whether they may go on, for application B, each in one layer: a
- * layer costs a request about as much as the work in it, so five small ones (session,
- * identity, CSRF, password gate, sign-in) were a sixth of a signed-in read.
+ * Who is asking, and whether they may go on, for application B, decided in one place so
+ * that the order of the checks (session, identity, CSRF, password gate, sign-in) is the
+ * same on every path:
  * - `identify`, for pages: the user, or none.
  * - `api`, for every API path: also the CSRF check for cookie writes and the password-change
  *   gate, leaving refusals to the routes (sign-in and sign-out must stay reachable).
