@@ -7,6 +7,7 @@ import { createI18n } from './platform/i18n';
 import type { Logger } from './platform/logger';
 import { PUBLIC_DIR, ROOT } from './platform/paths';
 import { prelude } from './platform/prelude';
+import { MemoryAttemptCounter, type AttemptCounter } from './platform/rate-limit';
 import { setupViews } from './platform/views';
 import { createDashboard } from './dashboard';
 import type { SessionStore } from './dashboard/auth/session-store';
@@ -20,10 +21,14 @@ export interface AppDeps {
   logger: Logger;
   dashboard: { db: Db; users: UserRecordStore; sessions: SessionStore };
   workspace: { db: Db };
+  /** Where sign-in attempts are counted; process memory unless given. */
+  attempts?: AttemptCounter;
 }
 
 export function createApp(deps: AppDeps): Express {
   const { config, clock, logger } = deps;
+  if (!config.jwtSecret || !config.sessionSecret) throw new Error('createApp needs config.jwtSecret and config.sessionSecret');
+  const attempts = deps.attempts ?? new MemoryAttemptCounter(clock);
   const app = express();
   app.disable('x-powered-by');
   if (config.trustProxy !== undefined) app.set('trust proxy', config.trustProxy);
@@ -42,9 +47,11 @@ export function createApp(deps: AppDeps): Express {
     logger,
     adminPin: config.adminPin,
     cookieSecure: config.cookieSecure,
+    secret: config.sessionSecret,
+    attempts,
   });
   app.use(dashboard.router);
-  app.use(createWorkspace({ db: deps.workspace.db, config, clock, logger }).router);
+  app.use(createWorkspace({ db: deps.workspace.db, config, clock, logger, attempts }).router);
 
   app.get('/', (_req, res) => {
     res.page('home', { title: res.locals.t('home.title') });

@@ -5,12 +5,13 @@ import { createApp } from './app';
 import { systemClock } from './platform/clock';
 import { createHttpServer } from './platform/http-server';
 import { createLogger } from './platform/logger';
-import { generatePin, resolveSecrets } from './platform/secrets';
+import { resolveSecrets } from './platform/secrets';
+import { isWeakPin, PIN_MIN_DIGITS, randomPin } from './dashboard/pins';
 import { openDatabase } from './platform/sqlite';
 import { MemorySessionStore } from './dashboard/auth/session-store';
 import { sweepEvery } from './dashboard/auth/service';
 import { AirtableUserRecordStore } from './dashboard/users/airtable-repository';
-import { SqliteUserRecordStore } from './dashboard/users/repository';
+import { SqliteIdMarks, SqliteUserRecordStore } from './dashboard/users/repository';
 import { prepareDashboard } from './dashboard/bootstrap';
 import { prepareWorkspace } from './workspace/bootstrap';
 import { SqliteAssetRepository } from './workspace/assets/repository';
@@ -37,15 +38,17 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const secrets = resolveSecrets(config.dataDir, { jwtSecret: config.jwtSecret, sessionSecret: config.sessionSecret });
   if (!config.adminPin) {
-    config.adminPin = generatePin();
+    config.adminPin = randomPin(PIN_MIN_DIGITS);
     logger.info(`Dashboard administrator PIN for this run: ${config.adminPin} (set ADMIN_PIN to choose one)`);
+  } else if (isWeakPin(config.adminPin)) {
+    logger.warn(`ADMIN_PIN has fewer than ${PIN_MIN_DIGITS} digits and is easy to guess: choose a longer one`);
   }
   config.jwtSecret = secrets.jwtSecret;
   config.sessionSecret = secrets.sessionSecret;
 
   const dashboardDb = openDatabase(path.join(config.dataDir, 'dashboard.db'), 'dashboard');
   const users = config.airtable
-    ? new AirtableUserRecordStore({ ...config.airtable })
+    ? new AirtableUserRecordStore({ ...config.airtable, ids: new SqliteIdMarks(dashboardDb) })
     : new SqliteUserRecordStore(dashboardDb);
   const sessions = new MemorySessionStore();
   const workspaceDb = openDatabase(path.join(config.dataDir, 'workspace.db'), 'workspace');

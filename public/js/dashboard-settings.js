@@ -75,12 +75,16 @@ function rowButton(label, accessibleName, className, onClick) {
   return button;
 }
 
-/** The Edit and Delete buttons of a season's or a user's row, named after the record for screen readers. */
-function actionsCell(kind, record, editLabel, edit, removed) {
+/**
+ * The Edit and Delete buttons of a season's or a user's row (and any `extra` ones before
+ * Delete), named after the record for screen readers.
+ */
+function actionsCell(kind, record, editLabel, edit, removed, extra = []) {
   const name = record.name;
   return cell(
     element('div', { className: 'row-actions' }, [
       rowButton(t(editLabel), t(`settings.${kind}.editNamed`, { name }), '', edit),
+      ...extra,
       rowButton(t(`settings.${kind}.delete`), t(`settings.${kind}.deleteNamed`, { name }), 'button-danger-quiet', () => confirmDelete(kind, record, removed)),
     ]),
     'actions-col',
@@ -243,23 +247,87 @@ function roleName(role) {
   return t(`role.${role === 'admin' ? 'admin' : 'viewer'}`);
 }
 
+/** The role badge, and beside it a warning when the user's PIN is shorter than new PINs may be. */
+function roleCell(user) {
+  const role = element('span', { className: `badge ${user.role === 'admin' ? 'badge-role-admin' : 'badge-muted'}`, text: roleName(user.role) });
+  if (!user.weakPin) return cell(role);
+  const weak = element('span', { className: 'badge badge-warning', 'data-weak-pin': '', title: t('settings.users.weakPinTitle'), text: t('settings.users.weakPin') });
+  return cell(element('div', { className: 'badge-row' }, [role, weak]));
+}
+
 function renderUsers() {
   users.sort((a, b) => a.name.localeCompare(b.name));
   sections.users.querySelector('[data-rows]').replaceChildren(
     ...users.map((user) =>
       element('tr', { 'data-user-id': user.id }, [
         element('th', { scope: 'row', text: user.name }),
-        cell(element('span', { className: `badge ${user.role === 'admin' ? 'badge-role-admin' : 'badge-muted'}`, text: roleName(user.role) })),
+        roleCell(user),
         cell(accessBadge('museums', user.allowedMuseums)),
         cell(accessBadge('channels', user.allowedChannels)),
-        actionsCell('users', user, 'settings.users.editAccess', () => editUser(user), () => {
-          users = users.filter((u) => u.id !== user.id);
-          renderUsers();
-        }),
+        actionsCell(
+          'users',
+          user,
+          'settings.users.editAccess',
+          () => editUser(user),
+          () => {
+            users = users.filter((u) => u.id !== user.id);
+            renderUsers();
+          },
+          [rowButton(t('settings.users.newPin'), t('settings.users.newPinNamed', { name: user.name }), '', () => confirmNewPin(user))],
+        ),
       ]),
     ),
   );
   showTable(sections.users, users.length);
+}
+
+/**
+ * Shows a PIN the server made, the only time it is ever shown, with a button that copies
+ * it; where the clipboard is out of reach (a page not served over HTTPS), the PIN is
+ * selected so that it can be copied by hand.
+ */
+function showPin(name, pin) {
+  const value = element('span', { className: 'pin-value', dir: 'ltr', 'data-pin': '', text: pin });
+  const status = element('p', { className: 'form-status', role: 'status' });
+  const copy = element('button', { type: 'button', className: 'button', text: t('settings.users.copyPin') });
+  copy.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(pin);
+      status.textContent = t('settings.users.copied');
+    } catch {
+      getSelection()?.selectAllChildren(value);
+      status.textContent = t('settings.users.copyFailed');
+    }
+  });
+  return openModal({
+    title: t('settings.users.pinShownTitle', { name }),
+    message: t('settings.users.pinShownMessage', { name }),
+    isConfirm: false,
+    confirmText: t('settings.users.pinShownDone'),
+    content: element('div', { className: 'pin-reveal' }, [element('span', { className: 'field-label', text: t('settings.users.pinShownLabel') }), value, copy, status]),
+    returnFocus: () => document.getElementById('users-title'),
+  });
+}
+
+function confirmNewPin(user) {
+  let made = null;
+  return openModal({
+    title: t('settings.users.newPinTitle', { name: user.name }),
+    message: t('settings.users.newPinMessage', { name: user.name }),
+    confirmText: t('settings.users.newPinConfirm'),
+    returnFocus: () => document.getElementById('users-title'),
+    onConfirm: async ({ setError }) => {
+      try {
+        made = await api('POST', `/api/users/${user.id}/pin`, {});
+      } catch (err) {
+        if (!signInAgainOn401(err)) setError(t('settings.users.newPinFailed'));
+        return false;
+      }
+      replaceUser(made.user);
+      say(sections.users, t('settings.users.newPinDone', { name: made.user.name }));
+      return true;
+    },
+  }).then(({ confirmed }) => (confirmed && made ? showPin(made.user.name, made.pin) : undefined));
 }
 
 function replaceUser(saved) {
@@ -317,15 +385,15 @@ userForm.addEventListener('submit', async (event) => {
   const values = Object.fromEntries(new FormData(userForm));
   const problems = {};
   if (!values.name.trim()) problems.name = t('settings.users.nameRequired');
-  if (!/^\d{4,12}$/.test(values.pin)) problems.pin = t('settings.users.pinInvalid');
+  if (values.pin !== '' && !/^\d{6,12}$/.test(values.pin)) problems.pin = t('settings.users.pinInvalid');
   if (!report(userForm, problems)) return;
   if (![addPickers.museums.validate(), addPickers.channels.validate()].every(Boolean)) return;
   const button = userForm.querySelector('[type="submit"]');
   button.disabled = true;
   try {
-    const { user } = await api('POST', '/api/users', {
+    const { user, pin } = await api('POST', '/api/users', {
       name: values.name.trim(),
-      pin: values.pin,
+      ...(values.pin === '' ? {} : { pin: values.pin }),
       role: values.role,
       allowedMuseums: addPickers.museums.value(),
       allowedChannels: addPickers.channels.value(),
@@ -335,11 +403,12 @@ userForm.addEventListener('submit', async (event) => {
     userForm.reset();
     mountAddPickers();
     say(sections.users, t('settings.users.created', { name: user.name }));
+    if (pin) await showPin(user.name, pin);
   } catch (err) {
     if (signInAgainOn401(err)) return;
     const pin = document.getElementById('user-pin');
-    if (err instanceof ApiError && err.status === 409) {
-      setFieldError(pin, t('settings.users.pinTaken'));
+    if (err instanceof ApiError && (err.status === 409 || err.status === 429)) {
+      setFieldError(pin, t(err.status === 409 ? 'settings.users.pinTaken' : 'settings.users.pinThrottled'));
       pin.focus();
     } else setFormError(userForm, t('settings.users.saveFailed'));
   } finally {
@@ -439,10 +508,11 @@ importForm.addEventListener('submit', async (event) => {
   progressBox.hidden = true;
   button.disabled = false;
   if (status === 200 || status === 201) {
-    say(sections.import, tn('settings.import.done', body?.imported ?? 0));
     importForm.reset();
     showFileName();
+    // The imported rows may bring new museums and channels to choose from: offered before the news.
     await loadKnownValues();
+    say(sections.import, tn('settings.import.done', body?.imported ?? 0));
     return;
   }
   if (signInAgainOn401(new ApiError(status, body))) return;

@@ -1,8 +1,10 @@
 import { Router } from 'express';
 import type { Clock } from '../platform/clock';
+import { DeviceCookies } from '../platform/device-cookie';
 import type { Logger } from '../platform/logger';
+import type { AttemptCounter } from '../platform/rate-limit';
 import { dashboardAccess } from './auth/middleware';
-import { authRoutes } from './auth/routes';
+import { authRoutes, DEVICE_COOKIE } from './auth/routes';
 import { DashboardAuthService } from './auth/service';
 import type { SessionStore } from './auth/session-store';
 import type { Db } from '../platform/sqlite';
@@ -22,6 +24,9 @@ export interface DashboardDeps {
   logger: Logger;
   adminPin: string | undefined;
   cookieSecure: boolean;
+  /** Signs the device cookies of browsers that signed in. */
+  secret: string;
+  attempts: AttemptCounter;
 }
 
 /** Application A: its routes, under /auth, /api/users, /api/dashboard, /api/seasons and /dashboard, with its own session. */
@@ -33,9 +38,10 @@ export function createDashboard(deps: DashboardDeps) {
     seasons: new SqliteSeasonRepository(deps.db),
     logger: deps.logger,
   });
+  const devices = new DeviceCookies({ name: DEVICE_COOKIE, path: '/auth', secret: deps.secret, secure: deps.cookieSecure, clock: deps.clock });
   const router = Router();
-  router.use('/auth', dashboardAccess(auth, 'anyone'), authRoutes({ auth, clock: deps.clock, cookieSecure: deps.cookieSecure }));
-  router.use('/api/users', dashboardAccess(auth, 'admin'), usersRoutes(users));
+  router.use('/auth', dashboardAccess(auth, 'anyone'), authRoutes({ auth, devices, attempts: deps.attempts, clock: deps.clock, cookieSecure: deps.cookieSecure }));
+  router.use('/api/users', dashboardAccess(auth, 'admin'), usersRoutes({ users, attempts: deps.attempts, clock: deps.clock }));
   router.use('/api/dashboard', dashboardAccess(auth, 'session'), dashboardDataRoutes(data));
   router.use('/api/seasons', dashboardAccess(auth, 'session'), seasonsRoutes(data));
   router.use('/dashboard', dashboardAccess(auth, 'anyone'), dashboardPages());

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 
 export interface Secrets {
   jwtSecret: string;
@@ -26,8 +26,4 @@ export function resolveSecrets(dataDir: string, given: Partial<Secrets>): Secret
   fs.writeFileSync(tmp, JSON.stringify(stored, null, 2), { mode: 0o600 });
   fs.renameSync(tmp, file);
   return result;
-}
-
-export function generatePin(): string {
-  return String(randomInt(0, 1_000_000)).padStart(6, '0');
 }

@@ -32,11 +32,27 @@ export function migrate(db: Db, dir: string): string[] {
   for (const file of files) {
     if (applied.has(file)) continue;
     const sql = fs.readFileSync(path.join(dir, file), 'utf8');
-    db.transaction(() => {
-      db.exec(sql);
-      record.run(file, new Date().toISOString());
-    })();
+    // SQLite changes a column's definition by rebuilding its table, and dropping the old
+    // table with foreign keys on would run every ON DELETE action of the rows that refer
+    // to it. The switch only takes effect outside a transaction.
+    const rebuilds = /^-- foreign_keys: off$/m.test(sql);
+    if (rebuilds) db.pragma('foreign_keys = OFF');
+    try {
+      db.transaction(() => {
+        db.exec(sql);
+        if (rebuilds && (db.pragma('foreign_key_check') as unknown[]).length > 0) {
+          throw new Error(`Migration ${file} left rows whose references point nowhere`);
+        }
+        record.run(file, new Date().toISOString());
+      })();
+    } finally {
+      if (rebuilds) db.pragma('foreign_keys = ON');
+    }
     ran.push(file);
   }
   return ran;
+}
+
+export function isUniqueViolation(err: unknown): boolean {
+  return (err as { code?: string } | null)?.code === 'SQLITE_CONSTRAINT_UNIQUE';
 }

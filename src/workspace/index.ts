@@ -1,12 +1,14 @@
 import { Router } from 'express';
 import type { Config } from '../config';
 import type { Clock } from '../platform/clock';
+import { DeviceCookies } from '../platform/device-cookie';
 import type { Logger } from '../platform/logger';
+import type { AttemptCounter } from '../platform/rate-limit';
 import { LocalFileStore, type FileStore } from '../platform/file-store';
 import type { Db } from '../platform/sqlite';
 import { workspaceAccess } from './auth/middleware';
 import { SqliteSessionStore } from './auth/repository';
-import { authRoutes } from './auth/routes';
+import { authRoutes, DEVICE_COOKIE } from './auth/routes';
 import { AuthService, SIGN_IN_TTL_MS } from './auth/service';
 import { SqliteBrandRepository } from './brands/repository';
 import { brandsRoutes } from './brands/routes';
@@ -42,6 +44,7 @@ export interface WorkspaceDeps {
   logger: Logger;
   /** Where uploaded bytes go; the local disk under config.uploadDir unless given. */
   files?: FileStore;
+  attempts: AttemptCounter;
 }
 
 /** Application B: the marketing workspace's API and pages. */
@@ -68,7 +71,8 @@ export function createWorkspace(deps: WorkspaceDeps) {
   const access = workspaceAccess({ auth, store: sessionStore, secret: config.sessionSecret, secure: config.cookieSecure });
   const uploadLimits = { files, maxFiles: config.upload.maxFiles, maxBytes: config.upload.maxBytes };
   const router = Router();
-  router.use('/api/auth', access.api, authRoutes({ auth, clock, cookieSecure: config.cookieSecure }));
+  const devices = new DeviceCookies({ name: DEVICE_COOKIE, path: '/api/auth', secret: config.sessionSecret, secure: config.cookieSecure, clock });
+  router.use('/api/auth', access.api, authRoutes({ auth, clock, cookieSecure: config.cookieSecure, attempts: deps.attempts, devices }));
   router.use('/api/members', access.signedIn, membersRoutes(members));
   router.use('/api/brands', access.signedIn, brandsRoutes(brands));
   router.use('/api/campaigns', access.signedIn, campaignsRoutes(campaigns));

@@ -5,10 +5,6 @@ export function inList(values: readonly unknown[]): string {
   return `(${values.map(() => '?').join(', ')})`;
 }
 
-export function isUniqueViolation(err: unknown): boolean {
-  return (err as { code?: string } | null)?.code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
-
 export function isForeignKeyViolation(err: unknown): boolean {
   return (err as { code?: string } | null)?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }

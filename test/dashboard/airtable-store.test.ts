@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AirtableUserRecordStore, type AirtableOptions } from '../../src/dashboard/users/airtable-repository';
-import { StoreUnavailable } from '../../src/dashboard/users/repository';
+import { MemoryIdMarks, StoreUnavailable } from '../../src/dashboard/users/repository';
 import { startEmulatorForTest, refusedUrl, type AirtableEmulator, type Fields } from '../support/airtable-emulator';
 import { buildApp } from '../support/app';
 import { captureLogs } from '../support/logs';
@@ -98,6 +98,62 @@ describe('AirtableUserRecordStore get, create, update, delete', () => {
       typecast: true,
     });
     expect(emulator.records('Users').at(-1)!.fields.Name).toBe('Nadia');
+  });
+
+  it('when the user with the highest Id is deleted and another created, then the new one gets a higher Id, across restarts', async () => {
+    const emulator = await startEmulatorForTest({ maxPageSize: 2 });
+    emulator.seed('Users', people(2));
+    const ids = new MemoryIdMarks();
+    const created = await storeFor(emulator, { ids }).create({ name: 'Top', pin: '909090', role: 'viewer', allowedMuseums: '[]', allowedChannels: '[]' });
+    expect(created).toMatchObject({ id: 3 });
+    expect(await storeFor(emulator, { ids }).delete(3)).toBe(true);
+    // A new store (another process) that shares the kept mark.
+    const next = await storeFor(emulator, { ids }).create({ name: 'Next', pin: '808080', role: 'viewer', allowedMuseums: '[]', allowedChannels: '[]' });
+    expect(next).toMatchObject({ id: 4 });
+  });
+
+  it('when several users are created at once, then each gets its own Id', async () => {
+    const emulator = await startEmulatorForTest({ maxPageSize: 2 });
+    emulator.delayMs = 10;
+    const store = storeFor(emulator);
+    const created = await Promise.all(
+      [1, 2, 3, 4].map((n) => store.create({ name: `N${n}`, pin: `70000${n}`, role: 'viewer', allowedMuseums: '[]', allowedChannels: '[]' })),
+    );
+    expect(new Set(created.map((u) => (u === 'pin-taken' ? 0 : u.id))).size).toBe(4);
+    expect(emulator.records('Users').map((r) => r.fields.Id)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('when another writer takes the same Id meanwhile, then the store withdraws its record and takes a new Id', async () => {
+    const emulator = await startEmulatorForTest({ maxPageSize: 2 });
+    emulator.seed('Users', people(1));
+    const marks = new MemoryIdMarks();
+    let raced = false;
+    // The other writer lands its record between this store's read of the table and its write.
+    const ids = {
+      claim: async (name: string, atLeast: number) => {
+        const id = await marks.claim(name, atLeast);
+        if (!raced) {
+          raced = true;
+          emulator.seed('Users', [person(id, '121212', { Name: 'Elsewhere' })]);
+        }
+        return id;
+      },
+    };
+    const created = await storeFor(emulator, { ids }).create({ name: 'Mine', pin: '343434', role: 'viewer', allowedMuseums: '[]', allowedChannels: '[]' });
+    expect(created).toMatchObject({ id: 3, name: 'Mine' });
+    expect(emulator.records('Users').map((r) => [r.fields.Id, r.fields.Name])).toEqual([
+      [1, 'User 1'],
+      [2, 'Elsewhere'],
+      [3, 'Mine'],
+    ]);
+  });
+
+  it('when the PIN is already a record\'s, then pin-taken and nothing is written', async () => {
+    const emulator = await startEmulatorForTest({ maxPageSize: 2 });
+    emulator.seed('Users', people(3));
+    expect(await storeFor(emulator).create({ name: 'Copy', pin: '1002', role: 'viewer', allowedMuseums: '[]', allowedChannels: '[]' })).toBe('pin-taken');
+    expect(await storeFor(emulator).update(1, { pin: '1003' })).toBe('pin-taken');
+    expect(emulator.requests.filter((r) => r.method !== 'GET')).toEqual([]);
   });
 
   it('when a user is updated, then only the changed fields are sent to that record', async () => {

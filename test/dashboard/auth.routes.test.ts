@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { SESSION_MAX_AGE_MS } from '../../src/dashboard/auth/service';
+import type { UserRecord, UserRecordStore } from '../../src/dashboard/users/repository';
 import { buildApp, cookieFrom, setCookieLine } from '../support/app';
 
 const ADMIN = '999999';
@@ -80,10 +81,12 @@ describe('POST /auth/login', () => {
     expect(res.body).toEqual({ ok: true, name: 'Omar', role: 'viewer', allowedMuseums: '[]', allowedChannels: '[]' });
   });
 
-  it('when two records share a pin, then the first one is used', async () => {
-    const { app, users } = buildApp();
-    await users.create({ name: 'First', pin: '7777', role: 'viewer', allowedMuseums: undefined, allowedChannels: undefined });
-    await users.create({ name: 'Second', pin: '7777', role: 'admin', allowedMuseums: undefined, allowedChannels: undefined });
+  it('when two records share a pin (a table edited by hand), then the first one is used', async () => {
+    const records: UserRecord[] = [
+      { id: 1, name: 'First', pin: '7777', role: 'viewer', allowedMuseums: undefined, allowedChannels: undefined },
+      { id: 2, name: 'Second', pin: '7777', role: 'admin', allowedMuseums: undefined, allowedChannels: undefined },
+    ];
+    const { app } = buildApp({ users: { kind: 'airtable', list: async () => records } as unknown as UserRecordStore });
     const res = await request(app).post('/auth/login').send({ pin: '7777' });
     expect(res.body.name).toBe('First');
   });

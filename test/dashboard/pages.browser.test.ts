@@ -173,12 +173,12 @@ describeBrowser('Dashboard pages /dashboard, /dashboard/comparison, /dashboard/s
       await page.waitForSelector('#users tbody tr');
 
       await page.fill('#user-name', 'Omar Said');
-      await page.fill('#user-pin', '12');
+      await page.fill('#user-pin', '1234');
       await page.click('#user-form button[type="submit"]');
-      expect(await page.textContent('#user-pin-error')).toContain('4 to 12 digits');
-      await page.fill('#user-pin', VIEWER_PIN);
+      expect(await page.textContent('#user-pin-error')).toContain('6 to 12 digits');
+      await page.fill('#user-pin', ADMIN_PIN);
       await page.click('#user-form button[type="submit"]');
-      await page.waitForSelector('#user-pin-error:has-text("already in use")');
+      await page.waitForSelector('#user-pin-error:has-text("cannot be used")');
       await page.fill('#user-pin', '55667788');
       await page.check('#user-form [data-access-picker="museums"] input[value="only"]');
       await page.click('#user-form button[type="submit"]');
@@ -232,6 +232,44 @@ describeBrowser('Dashboard pages /dashboard, /dashboard/comparison, /dashboard/s
       await row.waitFor({ state: 'detached' });
       expect(await page.textContent('#users [data-status]')).toContain('Omar Said deleted');
       expect((await users.list()).some((u) => u.name === 'Omar Said')).toBe(false);
+    }));
+
+  it('when an admin adds a user without a PIN and gives a weak-PIN user a new one, then each PIN shows once with a copy button (Arabic, 390 px)', () =>
+    onFreshPage(390, async ({ page, server, users }) => {
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+      await signIn(page, server.url, ADMIN_PIN, 'ar');
+      await page.goto(`${server.url}/dashboard/settings`);
+      const weakRow = page.locator('#users tbody tr', { hasText: 'Layla Haddad' });
+      await weakRow.locator('[data-weak-pin]').waitFor();
+
+      await page.fill('#user-name', 'سارة');
+      await page.click('#user-form button[type="submit"]');
+      const modal = page.locator('dialog.modal[open]');
+      await modal.waitFor();
+      const made = (await modal.locator('[data-pin]').textContent())!;
+      expect(made).toMatch(/^\d{8}$/);
+      expect(await modal.locator('[data-pin]').getAttribute('dir')).toBe('ltr');
+      await modal.getByRole('button', { name: 'نسخ الرمز السري' }).click();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(made);
+      expect(await modal.getByRole('status').textContent()).toBe('نُسخ الرمز السري.');
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshotWholeViewport(page, 'dashboard-settings-pin-shown-ar-390');
+      await modal.getByRole('button', { name: 'تم' }).click();
+      await modal.waitFor({ state: 'detached' });
+      const stored = (await users.list()).find((u) => u.name === 'سارة')!;
+      expect(stored.pin).toBe(made);
+      expect(await page.locator('body').textContent()).not.toContain(made);
+
+      await weakRow.getByRole('button', { name: 'رمز سري جديد: Layla Haddad' }).click();
+      await modal.waitFor();
+      await modal.getByRole('button', { name: 'إنشاء رمز سري جديد' }).click();
+      await modal.locator('[data-pin]').waitFor();
+      const renewed = (await modal.locator('[data-pin]').textContent())!;
+      expect(renewed).toMatch(/^\d{8}$/);
+      await page.keyboard.press('Escape');
+      await modal.waitFor({ state: 'detached' });
+      expect(await weakRow.locator('[data-weak-pin]').count()).toBe(0);
+      expect((await users.list()).find((u) => u.name === 'Layla Haddad')!.pin).toBe(renewed);
     }));
 
   it('when an admin manages seasons and imports a CSV, then errors show inline and by line, and the good file is imported', () =>

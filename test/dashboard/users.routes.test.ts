@@ -5,6 +5,9 @@ import type { NewUserRecord, UserRecordStore } from '../../src/dashboard/users/r
 import { refusedUrl, startEmulatorForTest } from '../support/airtable-emulator';
 import { buildApp, cookieFrom, type TestDashboard } from '../support/app';
 import { serve } from '../support/browser';
+import { captureLogs } from '../support/logs';
+import type { Logger } from '../../src/platform/logger';
+import { PIN_CONFLICT_LIMIT } from '../../src/dashboard/users/routes';
 
 const ADMIN = '999999';
 type Method = 'get' | 'post' | 'patch' | 'delete';
@@ -12,6 +15,7 @@ const EVERY_ROUTE: [Method, string][] = [
   ['get', '/api/users'],
   ['post', '/api/users'],
   ['patch', '/api/users/1'],
+  ['post', '/api/users/1/pin'],
   ['delete', '/api/users/1'],
 ];
 
@@ -44,18 +48,20 @@ async function served(t: TestDashboard) {
       return (await request(origin).get('/auth/check').set('Cookie', cookie)).body;
     },
     async addUser(fields: Partial<NewUserRecord> & { pin: string }) {
-      return t.users.create({ name: 'Someone', role: 'viewer', allowedMuseums: '[]', allowedChannels: '[]', ...fields });
+      const user = await t.users.create({ name: 'Someone', role: 'viewer', allowedMuseums: '[]', allowedChannels: '[]', ...fields });
+      if (user === 'pin-taken') throw new Error(`PIN ${fields.pin} is taken`);
+      return user;
     },
   };
 }
 
-const stores: { store: string; build: () => Promise<TestDashboard> }[] = [
-  { store: 'SQLite', build: async () => buildApp() },
+const stores: { store: string; build: (logger?: Logger) => Promise<TestDashboard> }[] = [
+  { store: 'SQLite', build: async (logger) => buildApp({ logger }) },
   {
     store: 'Airtable',
-    build: async () => {
+    build: async (logger) => {
       const emulator = await startEmulatorForTest({ maxPageSize: 2 });
-      return buildApp({ users: new AirtableUserRecordStore({ ...emulator.clientOptions, requestTimeoutMs: 2_000, deadlineMs: 5_000 }) });
+      return buildApp({ logger, users: new AirtableUserRecordStore({ ...emulator.clientOptions, requestTimeoutMs: 2_000, deadlineMs: 5_000 }) });
     },
   },
 ];
@@ -75,7 +81,7 @@ describe.each(stores)('users API on the $store store', ({ build }) => {
       const s = await setup();
       const viewer = await s.addUser({ pin: '4444', name: 'Vera' });
       const cookie = await s.signIn('4444');
-      const body = method === 'post' ? { name: 'New', pin: '5678', role: 'admin' } : method === 'patch' ? { role: 'admin' } : undefined;
+      const body = path === '/api/users' ? { name: 'New', pin: '567890', role: 'admin' } : method === 'patch' ? { role: 'admin' } : undefined;
       const res = await s.call(method, path.replace('1', String(viewer.id)), cookie).send(body);
       expect(res.status).toBe(403);
       expect(typeof res.body.error).toBe('string');
@@ -101,8 +107,8 @@ describe.each(stores)('users API on the $store store', ({ build }) => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
         users: [
-          { id: a.id, name: 'Lina', role: 'admin', allowedMuseums: ['National Museum', 'Fort'], allowedChannels: [] },
-          { id: b.id, name: 'Omar', role: 'viewer', allowedMuseums: [], allowedChannels: ['Online'] },
+          { id: a.id, name: 'Lina', role: 'admin', allowedMuseums: ['National Museum', 'Fort'], allowedChannels: [], weakPin: false },
+          { id: b.id, name: 'Omar', role: 'viewer', allowedMuseums: [], allowedChannels: ['Online'], weakPin: false },
         ],
       });
       expect(res.text).not.toContain('31415926');
@@ -116,8 +122,8 @@ describe.each(stores)('users API on the $store store', ({ build }) => {
       const admin = await s.signIn(ADMIN);
       const { users } = (await s.call('get', '/api/users', admin)).body;
       expect(users.map((u: object) => ({ ...u, id: undefined }))).toEqual([
-        { id: undefined, name: 'Broken', role: 'viewer', allowedMuseums: null, allowedChannels: null },
-        { id: undefined, name: 'Bare', role: 'viewer', allowedMuseums: [], allowedChannels: [] },
+        { id: undefined, name: 'Broken', role: 'viewer', allowedMuseums: null, allowedChannels: null, weakPin: true },
+        { id: undefined, name: 'Bare', role: 'viewer', allowedMuseums: [], allowedChannels: [], weakPin: true },
       ]);
     });
 
@@ -137,7 +143,7 @@ describe.each(stores)('users API on the $store store', ({ build }) => {
         .send({ name: 'Nadia', pin: '80604020', role: 'viewer', allowedMuseums: ['Fort'], allowedChannels: ['Online', 'Walk-in'] });
       expect(res.status).toBe(201);
       expect(res.body).toEqual({
-        user: { id: expect.any(Number), name: 'Nadia', role: 'viewer', allowedMuseums: ['Fort'], allowedChannels: ['Online', 'Walk-in'] },
+        user: { id: expect.any(Number), name: 'Nadia', role: 'viewer', allowedMuseums: ['Fort'], allowedChannels: ['Online', 'Walk-in'], weakPin: false },
       });
       expect(res.text).not.toContain('80604020');
       const login = await request(s.origin).post('/auth/login').send({ pin: '80604020' });
@@ -147,27 +153,29 @@ describe.each(stores)('users API on the $store store', ({ build }) => {
 
     it('when the lists are left out, then the user has no restriction ([])', async () => {
       const s = await setup();
-      const res = await s.call('post', '/api/users', await s.signIn(ADMIN)).send({ name: 'Ali', pin: '1357', role: 'admin' });
+      const res = await s.call('post', '/api/users', await s.signIn(ADMIN)).send({ name: 'Ali', pin: '135791', role: 'admin' });
       expect(res.status).toBe(201);
       expect(res.body.user).toMatchObject({ name: 'Ali', role: 'admin', allowedMuseums: [], allowedChannels: [] });
     });
 
-    it('when the PIN has 4 or 12 digits, then it is accepted', async () => {
+    it('when the PIN has 6 or 12 digits, then it is accepted', async () => {
       const s = await setup();
       const admin = await s.signIn(ADMIN);
-      expect((await s.call('post', '/api/users', admin).send({ name: 'Four', pin: '0001', role: 'viewer' })).status).toBe(201);
+      expect((await s.call('post', '/api/users', admin).send({ name: 'Six', pin: '000001', role: 'viewer' })).status).toBe(201);
       expect((await s.call('post', '/api/users', admin).send({ name: 'Twelve', pin: '123456789012', role: 'viewer' })).status).toBe(201);
     });
 
     it.each([
       ['3 digits', '123'],
+      ['4 digits, which older PINs may have but new ones not', '1234'],
+      ['5 digits', '12345'],
       ['13 digits', '1234567890123'],
       ['a letter', '12a4'],
-      ['a space', ' 1234'],
-      ['a sign', '-1234'],
-      ['Arabic-Indic digits', '١٢٣٤'],
+      ['a space', ' 123456'],
+      ['a sign', '-123456'],
+      ['Arabic-Indic digits', '١٢٣٤٥٦'],
       ['an empty string', ''],
-      ['a number, not text', 1234],
+      ['a number, not text', 123456],
     ])('when the PIN is %s, then 400 and nothing is stored', async (_label, pin) => {
       const s = await setup();
       const res = await s.call('post', '/api/users', await s.signIn(ADMIN)).send({ name: 'Bad', pin, role: 'viewer' });
@@ -177,16 +185,15 @@ describe.each(stores)('users API on the $store store', ({ build }) => {
     });
 
     it.each([
-      ['no name', { pin: '1234', role: 'viewer' }],
-      ['an empty name', { name: '  ', pin: '1234', role: 'viewer' }],
-      ['a name over 200 characters', { name: 'x'.repeat(201), pin: '1234', role: 'viewer' }],
-      ['no PIN', { name: 'A', role: 'viewer' }],
-      ['no role', { name: 'A', pin: '1234' }],
-      ['an unknown role', { name: 'A', pin: '1234', role: 'superadmin' }],
-      ['a list that is JSON text, not an array', { name: 'A', pin: '1234', role: 'viewer', allowedMuseums: '["Fort"]' }],
-      ['a list holding a number', { name: 'A', pin: '1234', role: 'viewer', allowedChannels: [1] }],
-      ['an unknown field', { name: 'A', pin: '1234', role: 'viewer', isAdmin: true }],
-      ['an id of its own choosing', { id: 7, name: 'A', pin: '1234', role: 'viewer' }],
+      ['no name', { pin: '123456', role: 'viewer' }],
+      ['an empty name', { name: '  ', pin: '123456', role: 'viewer' }],
+      ['a name over 200 characters', { name: 'x'.repeat(201), pin: '123456', role: 'viewer' }],
+      ['no role', { name: 'A', pin: '123456' }],
+      ['an unknown role', { name: 'A', pin: '123456', role: 'superadmin' }],
+      ['a list that is JSON text, not an array', { name: 'A', pin: '123456', role: 'viewer', allowedMuseums: '["Fort"]' }],
+      ['a list holding a number', { name: 'A', pin: '123456', role: 'viewer', allowedChannels: [1] }],
+      ['an unknown field', { name: 'A', pin: '123456', role: 'viewer', isAdmin: true }],
+      ['an id of its own choosing', { id: 7, name: 'A', pin: '123456', role: 'viewer' }],
     ])('when the body has %s, then 400', async (_label, body) => {
       const s = await setup();
       const res = await s.call('post', '/api/users', await s.signIn(ADMIN)).send(body);
@@ -197,11 +204,66 @@ describe.each(stores)('users API on the $store store', ({ build }) => {
 
     it('when the PIN is already another user\'s, then 409 and no second user', async () => {
       const s = await setup();
-      await s.addUser({ pin: '2468', name: 'Holder' });
-      const res = await s.call('post', '/api/users', await s.signIn(ADMIN)).send({ name: 'Copycat', pin: '2468', role: 'viewer' });
+      await s.addUser({ pin: '246810', name: 'Holder' });
+      const res = await s.call('post', '/api/users', await s.signIn(ADMIN)).send({ name: 'Copycat', pin: '246810', role: 'viewer' });
       expect(res.status).toBe(409);
       expect(res.body).toEqual({ error: expect.any(String), code: 'PIN_TAKEN' });
       expect((await s.users.list()).map((u) => u.name)).toEqual(['Holder']);
+    });
+
+    it('when no PIN is given, then 201 {user, pin} with an 8-digit PIN made by the server, which signs in and is never shown again', async () => {
+      const s = await setup();
+      const admin = await s.signIn(ADMIN);
+      const res = await s.call('post', '/api/users', admin).send({ name: 'Made', role: 'viewer' });
+      expect(res.status).toBe(201);
+      expect(res.body).toEqual({ user: expect.objectContaining({ name: 'Made', weakPin: false }), pin: expect.stringMatching(/^\d{8}$/) });
+      expect((await request(s.origin).post('/auth/login').send({ pin: res.body.pin })).body.name).toBe('Made');
+      expect((await s.call('get', '/api/users', admin)).text).not.toContain(res.body.pin);
+    });
+
+    it('when the administrator chose the PIN, then the answer does not repeat it', async () => {
+      const s = await setup();
+      const res = await s.call('post', '/api/users', await s.signIn(ADMIN)).send({ name: 'Chosen', pin: '918273', role: 'viewer' });
+      expect(res.status).toBe(201);
+      expect(Object.keys(res.body)).toEqual(['user']);
+    });
+
+    it('when two users are added at once with the same PIN, then one gets 201 and the other 409', async () => {
+      const s = await setup();
+      const admin = await s.signIn(ADMIN);
+      const answers = await Promise.all(
+        ['One', 'Two'].map((name) => s.call('post', '/api/users', admin).send({ name, pin: '555777', role: 'viewer' })),
+      );
+      expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
+      expect(await s.users.list()).toHaveLength(1);
+    });
+
+    it('when a user is deleted and another added, then the new one never gets the deleted id', async () => {
+      const s = await setup();
+      const admin = await s.signIn(ADMIN);
+      await s.addUser({ pin: '111111', name: 'First' });
+      const last = await s.addUser({ pin: '222222', name: 'Last' });
+      expect((await s.call('delete', `/api/users/${last.id}`, admin)).status).toBe(200);
+      const next = await s.call('post', '/api/users', admin).send({ name: 'Next', role: 'viewer' });
+      expect(next.body.user.id).toBeGreaterThan(last.id);
+    });
+
+    it(`when chosen PINs are found taken ${PIN_CONFLICT_LIMIT} times, then further chosen PINs get 429 while made ones still work, and each conflict is recorded`, async () => {
+      const logs = captureLogs('warn');
+      const s = await served(await build(logs.logger));
+      const admin = await s.signIn(ADMIN);
+      for (let i = 0; i < PIN_CONFLICT_LIMIT; i++) {
+        await s.addUser({ pin: String(300000 + i), name: `Holder ${i}` });
+        expect((await s.call('post', '/api/users', admin).send({ name: 'Probe', pin: String(300000 + i), role: 'viewer' })).status).toBe(409);
+      }
+      const blocked = await s.call('post', '/api/users', admin).send({ name: 'Probe', pin: '399999', role: 'viewer' });
+      expect(blocked.status).toBe(429);
+      expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await s.call('post', '/api/users', admin).send({ name: 'Made', role: 'viewer' })).status).toBe(201);
+      const conflicts = logs.entries().filter((e) => e.event === 'pin-conflict');
+      expect(conflicts).toHaveLength(PIN_CONFLICT_LIMIT);
+      expect(conflicts[0]).toMatchObject({ by: 'Admin', address: expect.any(String) });
+      expect(logs.text()).not.toContain('300000');
     });
 
     it('when the PIN equals ADMIN_PIN, then 409', async () => {
@@ -219,7 +281,7 @@ describe.each(stores)('users API on the $store store', ({ build }) => {
       const user = await s.addUser({ pin: '1122', name: 'Rana' });
       const res = await s.call('patch', `/api/users/${user.id}`, await s.signIn(ADMIN)).send({ allowedMuseums: ['Fort', 'Fort', 'Palace'], allowedChannels: [] });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ user: { id: user.id, name: 'Rana', role: 'viewer', allowedMuseums: ['Fort', 'Palace'], allowedChannels: [] } });
+      expect(res.body).toEqual({ user: { id: user.id, name: 'Rana', role: 'viewer', allowedMuseums: ['Fort', 'Palace'], allowedChannels: [], weakPin: true } });
       expect(await s.users.get(user.id)).toEqual({ ...user, allowedMuseums: '["Fort","Palace"]', allowedChannels: '[]' });
     });
 
@@ -275,6 +337,52 @@ describe.each(stores)('users API on the $store store', ({ build }) => {
     });
   });
 
+  describe('POST /api/users/:id/pin', () => {
+    it('when an admin asks for a new PIN, then {user, pin}: the new PIN signs in, the old one not, and the user\'s sessions end', async () => {
+      const s = await setup();
+      const user = await s.addUser({ pin: '1122', name: 'Weak' });
+      const session = await s.signIn('1122');
+      const admin = await s.signIn(ADMIN);
+      expect((await s.call('get', '/api/users', admin)).body.users[0].weakPin).toBe(true);
+      const res = await s.call('post', `/api/users/${user.id}/pin`, admin).send({});
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ user: expect.objectContaining({ id: user.id, weakPin: false }), pin: expect.stringMatching(/^\d{8}$/) });
+      expect((await s.check(session)).authenticated).toBe(false);
+      expect((await request(s.origin).post('/auth/login').send({ pin: '1122' })).status).toBe(401);
+      expect((await request(s.origin).post('/auth/login').send({ pin: res.body.pin })).body.name).toBe('Weak');
+    });
+
+    it('when the admin gives the PIN, then it is used and not repeated in the answer', async () => {
+      const s = await setup();
+      const user = await s.addUser({ pin: '1122', name: 'Rana' });
+      const res = await s.call('post', `/api/users/${user.id}/pin`, await s.signIn(ADMIN)).send({ pin: '864209' });
+      expect(res.status).toBe(200);
+      expect(Object.keys(res.body)).toEqual(['user']);
+      expect((await s.users.get(user.id))?.pin).toBe('864209');
+    });
+
+    it.each([
+      ['a short PIN', { pin: '1234' }],
+      ['an unknown field', { name: 'x' }],
+    ])('when the body has %s, then 400 and the PIN is unchanged', async (_label, body) => {
+      const s = await setup();
+      const user = await s.addUser({ pin: '1122', name: 'Rana' });
+      expect((await s.call('post', `/api/users/${user.id}/pin`, await s.signIn(ADMIN)).send(body)).status).toBe(400);
+      expect((await s.users.get(user.id))?.pin).toBe('1122');
+    });
+
+    it('when the given PIN is another user\'s or the id is unknown, then 409 or 404', async () => {
+      const s = await setup();
+      const user = await s.addUser({ pin: '1122', name: 'Rana' });
+      await s.addUser({ pin: '778899', name: 'Other' });
+      const admin = await s.signIn(ADMIN);
+      expect((await s.call('post', `/api/users/${user.id}/pin`, admin).send({ pin: '778899' })).body.code).toBe('PIN_TAKEN');
+      expect((await s.call('post', `/api/users/${user.id}/pin`, admin).send({ pin: ADMIN })).status).toBe(409);
+      expect((await s.call('post', '/api/users/4242/pin', admin).send({})).status).toBe(404);
+      expect((await s.users.get(user.id))?.pin).toBe('1122');
+    });
+  });
+
   describe('DELETE /api/users/:id', () => {
     it('when an admin deletes a user, then {ok:true}, the record is gone and that PIN no longer signs in', async () => {
       const s = await setup();
@@ -319,8 +427,9 @@ describe.each(stores)('users API on the $store store', ({ build }) => {
     const evil = 'http://evil.example';
 
     it.each([
-      ['post', '/api/users', { name: 'Mallory', pin: '6666', role: 'admin' }],
+      ['post', '/api/users', { name: 'Mallory', pin: '666666', role: 'admin' }],
       ['patch', '/api/users/:id', { role: 'admin' }],
+      ['post', '/api/users/:id/pin', {}],
       ['delete', '/api/users/:id', undefined],
     ] as [Method, string, object | undefined][])(
       'when %s %s carries the admin cookie from another origin, then 403 CSRF and nothing changes',
@@ -344,7 +453,7 @@ describe.each(stores)('users API on the $store store', ({ build }) => {
     ])('when a cookie-authenticated write has %s, then 403 CSRF', async (_label, headers) => {
       const s = await setup();
       const admin = await s.signIn(ADMIN);
-      const res = await request(s.origin).post('/api/users').set('Cookie', admin).set(headers).send({ name: 'Mallory', pin: '6666', role: 'admin' });
+      const res = await request(s.origin).post('/api/users').set('Cookie', admin).set(headers).send({ name: 'Mallory', pin: '666666', role: 'admin' });
       expect(res.status).toBe(403);
       expect(res.body.code).toBe('CSRF');
       expect(await s.users.list()).toEqual([]);
@@ -357,7 +466,7 @@ describe.each(stores)('users API on the $store store', ({ build }) => {
     ])('when the write has %s, then it goes through', async (_label, headers) => {
       const s = await setup();
       const admin = await s.signIn(ADMIN);
-      const res = await request(s.origin).post('/api/users').set('Cookie', admin).set(headers(s.origin)).send({ name: 'Friend', pin: '6666', role: 'viewer' });
+      const res = await request(s.origin).post('/api/users').set('Cookie', admin).set(headers(s.origin)).send({ name: 'Friend', pin: '666666', role: 'viewer' });
       expect(res.status).toBe(201);
       expect(await s.users.list()).toHaveLength(1);
     });
@@ -378,7 +487,7 @@ describe('users API while Airtable cannot be reached', () => {
     const admin = await s.signIn(ADMIN);
     for (const res of [
       await s.call('get', '/api/users', admin),
-      await s.call('post', '/api/users', admin).send({ name: 'A', pin: '1234', role: 'viewer' }),
+      await s.call('post', '/api/users', admin).send({ name: 'A', pin: '123456', role: 'viewer' }),
     ]) {
       expect(res.status).toBe(503);
       expect(res.body).toEqual({ error: expect.any(String), code: 'STORE_UNAVAILABLE', details: { requestId: expect.any(String) } });

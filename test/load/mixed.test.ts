@@ -81,14 +81,14 @@ describe('50 clients at once on both applications', { timeout: 60_000 }, () => {
       const pin = i % 4 === 0 ? ADMIN_PIN : VIEWER_PINS[i % VIEWER_PINS.length];
       const dashboard = async () => {
         const res = await call('POST', '/auth/login', 200, { json: { pin } });
-        return { Cookie: res.headers.getSetCookie()[0].split(';')[0] };
+        return { Cookie: res.headers.getSetCookie().find((c) => c.startsWith('service_session='))!.split(';')[0] };
       };
       let dashboardCookie = await dashboard();
       const signedIn = await call('POST', '/api/auth/login', 200, { json: { email: member.email, password: PASSWORD } });
       // Half the clients use the workspace's cookie session as its pages do, half the token.
       const auth: Record<string, string> =
         i % 2 === 0
-          ? { Cookie: signedIn.headers.getSetCookie()[0].split(';')[0], 'Sec-Fetch-Site': 'same-origin' }
+          ? { Cookie: signedIn.headers.getSetCookie().find((c) => c.startsWith('workspace_session='))!.split(';')[0], 'Sec-Fetch-Site': 'same-origin' }
           : { Authorization: `Bearer ${signedIn.body.token}` };
 
       for (let n = 0; Date.now() < end; n += 1) {

@@ -177,7 +177,7 @@ describe('SQL and Airtable formula metacharacters', () => {
       const post = await send(world.app, 'POST', '/api/posts', as, { title: value, caption: value, campaignId: campaign.body.campaign.id });
       expect(post.status, value).toBe(201);
       expect((await send(world.app, 'GET', `/api/posts/${post.body.post.id}`, as)).body.post).toMatchObject({ title: value.trim(), caption: value.trim() });
-      const user = await send(world.app, 'POST', '/api/users', { Cookie: world.dashboardAdmin, 'Sec-Fetch-Site': 'same-origin' }, { name: value, pin: String(70_000 + METACHARACTERS.indexOf(value)), role: 'viewer' });
+      const user = await send(world.app, 'POST', '/api/users', { Cookie: world.dashboardAdmin, 'Sec-Fetch-Site': 'same-origin' }, { name: value, pin: String(700_000 + METACHARACTERS.indexOf(value)), role: 'viewer' });
       expect(user.status, value).toBe(201);
       expect(user.body.user.name).toBe(value.trim());
     }

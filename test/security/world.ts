@@ -180,6 +180,7 @@ export async function buildWorld(opts: { env?: Record<string, string> } = {}): P
   const rival = await ws.user('manager', { brandIds: [theirsBrand.id], name: `${SECRET} manager`, email: 'rival@theirs.test' });
 
   const viewerRecord = await ws.users.create({ name: 'Restricted viewer', pin: '4321', role: 'viewer', allowedMuseums: '["Alpha Museum"]', allowedChannels: '[]' });
+  if (viewerRecord === 'pin-taken') throw new Error('PIN taken');
   const pinLogin = async (pin: string) => {
     const res = await request(app).post('/auth/login').send({ pin });
     expect(res.status).toBe(200);

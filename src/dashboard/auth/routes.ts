@@ -2,7 +2,8 @@ import { Router, type CookieOptions } from 'express';
 import { z } from 'zod';
 import type { Clock } from '../../platform/clock';
 import { Unauthorized } from '../../platform/errors';
-import { clientAddress, failureLimiter } from '../../platform/rate-limit';
+import type { DeviceCookies } from '../../platform/device-cookie';
+import { attemptLimiter, clientAddress, type AttemptCounter } from '../../platform/rate-limit';
 import { validated } from '../../platform/validate';
 import { NO_RESTRICTION } from '../access';
 import { SESSION_COOKIE } from './middleware';
@@ -11,18 +12,35 @@ import { SESSION_MAX_AGE_MS, type DashboardAuthService } from './service';
 const loginBody = z.strictObject({ pin: z.string({ error: 'pin is required' }).min(1, 'pin is required') });
 
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+/** Wrong PINs per address, and per account from its known devices, in a window. */
 export const LOGIN_MAX_FAILURES = 10;
+/**
+ * Wrong PINs from browsers not known to any account, all addresses together, in a window:
+ * many addresses guessing a short PIN share this one budget.
+ */
+export const LOGIN_GLOBAL_MAX_FAILURES = 100;
 
-export function authRoutes(deps: { auth: DashboardAuthService; clock: Clock; cookieSecure: boolean }) {
-  const { auth } = deps;
+export const DEVICE_COOKIE = 'dashboard_device';
+
+/** Who a PIN sign-in opened a session for, as a device cookie names it. */
+export function deviceAccount(userId: number | null): string {
+  return userId === null ? 'admin' : `u${userId}`;
+}
+
+export function authRoutes(deps: { auth: DashboardAuthService; clock: Clock; cookieSecure: boolean; attempts: AttemptCounter; devices: DeviceCookies }) {
+  const { auth, devices } = deps;
   const cookie: CookieOptions = { httpOnly: true, sameSite: 'lax', path: '/', secure: deps.cookieSecure };
-  const throttle = failureLimiter({
+  const message = 'Too many wrong PINs; try again later';
+  const window = { windowMs: LOGIN_WINDOW_MS, message };
+  const throttle = attemptLimiter({
+    counter: deps.attempts,
     clock: deps.clock,
-    windowMs: LOGIN_WINDOW_MS,
-    limit: LOGIN_MAX_FAILURES,
     isFailure: (res) => res.statusCode === 401,
-    key: clientAddress,
-    message: 'Too many wrong PINs; try again later',
+    rules: [
+      { name: 'pin-address', limit: LOGIN_MAX_FAILURES, ...window, key: clientAddress },
+      { name: 'pin-global', limit: LOGIN_GLOBAL_MAX_FAILURES, ...window, key: (req) => (devices.account(req) === undefined ? 'all' : undefined) },
+      { name: 'pin-device', limit: LOGIN_MAX_FAILURES, ...window, key: (req) => devices.account(req) },
+    ],
   });
 
   const router = Router();
@@ -36,6 +54,7 @@ export function authRoutes(deps: { auth: DashboardAuthService; clock: Clock; coo
       await auth.logout(req.cookies?.[SESSION_COOKIE]);
       const { name, role, allowedMuseums, allowedChannels } = result.session;
       res.cookie(SESSION_COOKIE, result.id, { ...cookie, maxAge: SESSION_MAX_AGE_MS });
+      devices.issue(res, deviceAccount(result.session.userId));
       res.json({ ok: true, name, role, allowedMuseums, allowedChannels });
     }),
   );

@@ -1,21 +1,12 @@
-import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../../platform/clock';
 import type { Logger } from '../../platform/logger';
 import { NO_RESTRICTION } from '../access';
+import { pinDigest, pinsEqual } from '../pins';
 import type { UserRecord, UserRecordStore } from '../users/repository';
 import type { DashboardSession, SessionStore } from './session-store';
 
 export const SESSION_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
-
-/** A fixed-length digest of a PIN, so that PINs of any length compare in constant time. */
-function pinDigest(pin: string): Buffer {
-  return hash('sha256', pin, 'buffer');
-}
-
-/** Compares two PINs in time that depends on neither their content nor their length. */
-export function pinsEqual(a: string, b: string): boolean {
-  return timingSafeEqual(pinDigest(a), pinDigest(b));
-}
 
 export function sessionFromRecord(record: UserRecord, createdAt: number): DashboardSession {
   return {

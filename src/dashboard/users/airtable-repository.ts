@@ -1,7 +1,8 @@
 import Airtable from 'airtable';
 import type { FieldSet, Record as AirtableRecord, Table } from 'airtable';
-import type { NewUserRecord, UserRecord, UserRecordPatch, UserRecordStore } from './repository';
-import { StoreUnavailable } from './repository';
+import { pinsEqual } from '../pins';
+import type { IdMarks, NewUserRecord, UserRecord, UserRecordPatch, UserRecordStore } from './repository';
+import { MemoryIdMarks, StoreUnavailable } from './repository';
 
 export const USERS_TABLE = 'Users';
 
@@ -23,7 +24,14 @@ export interface AirtableOptions {
   requestTimeoutMs?: number;
   /** Bound on a whole operation, retries of 429 answers included. Default AIRTABLE_DEADLINE_MS. */
   deadlineMs?: number;
+  /** The highest Id handed out so far, kept where restarts find it; this process's memory unless given. */
+  ids?: IdMarks;
 }
+
+/** The name under which the highest Id of this table is kept. */
+const ID_MARK = 'airtable-users';
+/** Times a create draws a new Id after finding its Id taken by a record made meanwhile elsewhere. */
+const CREATE_ATTEMPTS = 3;
 
 function text(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
@@ -63,6 +71,9 @@ export class AirtableUserRecordStore implements UserRecordStore {
   readonly kind = 'airtable' as const;
   private readonly table: Table<FieldSet>;
   private readonly deadlineMs: number;
+  private readonly ids: IdMarks;
+  /** Writes that choose an Id or a PIN run one at a time, as each reads the table before it writes. */
+  private writing: Promise<unknown> = Promise.resolve();
 
   constructor(opts: AirtableOptions) {
     const client = new Airtable({
@@ -75,6 +86,7 @@ export class AirtableUserRecordStore implements UserRecordStore {
     });
     this.table = client.base(opts.baseId).table(USERS_TABLE);
     this.deadlineMs = opts.deadlineMs ?? AIRTABLE_DEADLINE_MS;
+    this.ids = opts.ids ?? new MemoryIdMarks();
   }
 
   async list(): Promise<UserRecord[]> {
@@ -85,20 +97,41 @@ export class AirtableUserRecordStore implements UserRecordStore {
     return (await this.rawList()).find(({ user }) => user.id === id)?.user;
   }
 
-  async create(input: NewUserRecord): Promise<UserRecord> {
-    const existing = await this.rawList();
-    const id = existing.reduce((max, { user }) => Math.max(max, user.id), 0) + 1;
-    const created = await this.call(() => this.table.create(toFields({ ...input, id }), { typecast: true }));
-    const user = toRecord(created);
-    if (!user) throw new StoreUnavailable('Airtable returned a record without Id');
-    return user;
+  /**
+   * Airtable numbers nothing itself: the new record gets an Id above every Id in the table
+   * and every Id handed out before, so that a deleted user's Id never comes back. Another
+   * instance, or a person editing the table, may still pick the same Id at the same moment:
+   * the table is read again after the write, and a clash retires this record and tries again.
+   */
+  async create(input: NewUserRecord): Promise<UserRecord | 'pin-taken'> {
+    return this.serially(async () => {
+      for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt += 1) {
+        const existing = await this.rawList();
+        if (existing.some(({ user }) => pinsEqual(user.pin, input.pin))) return 'pin-taken';
+        const highest = existing.reduce((max, { user }) => Math.max(max, user.id), 0);
+        const id = await this.ids.claim(ID_MARK, highest + 1);
+        const created = await this.call(() => this.table.create(toFields({ ...input, id }), { typecast: true }));
+        const user = toRecord(created);
+        if (!user) throw new StoreUnavailable('Airtable returned a record without Id');
+        const holders = (await this.rawList()).filter((r) => r.user.id === id);
+        if (holders.length <= 1) return user;
+        await this.call(() => this.table.destroy(created.id));
+      }
+      throw new StoreUnavailable(`Airtable: ${CREATE_ATTEMPTS} new Ids in a row were taken by records made meanwhile`);
+    });
   }
 
-  async update(id: number, patch: UserRecordPatch): Promise<UserRecord | undefined> {
-    const found = (await this.rawList()).find(({ user }) => user.id === id);
-    if (!found) return undefined;
-    const updated = await this.call(() => this.table.update(found.recordId, toFields(patch), { typecast: true }));
-    return toRecord(updated);
+  async update(id: number, patch: UserRecordPatch): Promise<UserRecord | 'pin-taken' | undefined> {
+    const write = async () => {
+      const records = await this.rawList();
+      const found = records.find(({ user }) => user.id === id);
+      if (!found) return undefined;
+      const { pin } = patch;
+      if (pin !== undefined && records.some(({ user }) => user.id !== id && pinsEqual(user.pin, pin))) return 'pin-taken' as const;
+      const updated = await this.call(() => this.table.update(found.recordId, toFields(patch), { typecast: true }));
+      return toRecord(updated);
+    };
+    return patch.pin === undefined ? write() : this.serially(write);
   }
 
   async delete(id: number): Promise<boolean> {
@@ -116,6 +149,12 @@ export class AirtableUserRecordStore implements UserRecordStore {
       if (user) out.push({ recordId: record.id, user });
     }
     return out;
+  }
+
+  private serially<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.writing.then(work);
+    this.writing = run.catch(() => undefined);
+    return run;
   }
 
   /** Runs `operation` within the deadline, retrying it while Airtable answers 429 and time is left. */

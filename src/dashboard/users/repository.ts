@@ -1,5 +1,5 @@
 import { HttpError } from '../../platform/errors';
-import type { Db } from '../../platform/sqlite';
+import { isUniqueViolation, type Db } from '../../platform/sqlite';
 
 /** One record of the Users table, with the field names of SPEC.md mapped to camelCase. */
 export interface UserRecord {
@@ -14,7 +14,7 @@ export interface UserRecord {
 }
 
 export type NewUserRecord = Omit<UserRecord, 'id'>;
-export type UserRecordPatch = Partial<Omit<UserRecord, 'id' | 'pin'>>;
+export type UserRecordPatch = Partial<Omit<UserRecord, 'id'>>;
 
 /** Raised when the store cannot be reached or has no Users table; `detail` is for the log only. */
 export class StoreUnavailable extends HttpError {
@@ -28,9 +28,40 @@ export interface UserRecordStore {
   /** Every record, in the store's order (all pages). */
   list(): Promise<UserRecord[]>;
   get(id: number): Promise<UserRecord | undefined>;
-  create(input: NewUserRecord): Promise<UserRecord>;
-  update(id: number, patch: UserRecordPatch): Promise<UserRecord | undefined>;
+  /** 'pin-taken' when the store itself holds PINs unique and another record has this one. */
+  create(input: NewUserRecord): Promise<UserRecord | 'pin-taken'>;
+  update(id: number, patch: UserRecordPatch): Promise<UserRecord | 'pin-taken' | undefined>;
   delete(id: number): Promise<boolean>;
+}
+
+/** The highest id handed out under a name, for stores that number records themselves. */
+export interface IdMarks {
+  /** Answers `atLeast` or one above the highest id handed out before, whichever is higher, and remembers it. */
+  claim(name: string, atLeast: number): Promise<number>;
+}
+
+export class MemoryIdMarks implements IdMarks {
+  private readonly marks = new Map<string, number>();
+
+  async claim(name: string, atLeast: number) {
+    const id = Math.max(atLeast, (this.marks.get(name) ?? 0) + 1);
+    this.marks.set(name, id);
+    return id;
+  }
+}
+
+export class SqliteIdMarks implements IdMarks {
+  constructor(private readonly db: Db) {}
+
+  async claim(name: string, atLeast: number) {
+    return this.db
+      .prepare(
+        `INSERT INTO id_marks (name, last_id) VALUES (?, ?)
+         ON CONFLICT (name) DO UPDATE SET last_id = max(excluded.last_id, last_id + 1) RETURNING last_id`,
+      )
+      .pluck()
+      .get(name, atLeast) as number;
+  }
 }
 
 interface Row {
@@ -66,21 +97,31 @@ export class SqliteUserRecordStore implements UserRecordStore {
     return row && toRecord(row);
   }
 
-  async create(input: NewUserRecord): Promise<UserRecord> {
-    const row = this.db
-      .prepare('INSERT INTO users (name, pin, role, allowed_museums, allowed_channels) VALUES (?, ?, ?, ?, ?) RETURNING *')
-      .get(input.name, input.pin, input.role, input.allowedMuseums ?? null, input.allowedChannels ?? null) as Row;
-    return toRecord(row);
+  async create(input: NewUserRecord): Promise<UserRecord | 'pin-taken'> {
+    try {
+      const row = this.db
+        .prepare('INSERT INTO users (name, pin, role, allowed_museums, allowed_channels) VALUES (?, ?, ?, ?, ?) RETURNING *')
+        .get(input.name, input.pin, input.role, input.allowedMuseums ?? null, input.allowedChannels ?? null) as Row;
+      return toRecord(row);
+    } catch (err) {
+      if (isUniqueViolation(err)) return 'pin-taken';
+      throw err;
+    }
   }
 
-  async update(id: number, patch: UserRecordPatch): Promise<UserRecord | undefined> {
+  async update(id: number, patch: UserRecordPatch): Promise<UserRecord | 'pin-taken' | undefined> {
     const current = await this.get(id);
     if (!current) return undefined;
     const next = { ...current, ...patch };
-    const row = this.db
-      .prepare('UPDATE users SET name = ?, role = ?, allowed_museums = ?, allowed_channels = ? WHERE id = ? RETURNING *')
-      .get(next.name, next.role, next.allowedMuseums ?? null, next.allowedChannels ?? null, id) as Row;
-    return toRecord(row);
+    try {
+      const row = this.db
+        .prepare('UPDATE users SET name = ?, pin = ?, role = ?, allowed_museums = ?, allowed_channels = ? WHERE id = ? RETURNING *')
+        .get(next.name, next.pin, next.role, next.allowedMuseums ?? null, next.allowedChannels ?? null, id) as Row | undefined;
+      return row && toRecord(row);
+    } catch (err) {
+      if (isUniqueViolation(err)) return 'pin-taken';
+      throw err;
+    }
   }
 
   async delete(id: number): Promise<boolean> {

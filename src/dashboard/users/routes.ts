@@ -1,15 +1,21 @@
-import { Router } from 'express';
+import { Router, type Request } from 'express';
 import { z } from 'zod';
+import type { Clock } from '../../platform/clock';
+import { attemptLimiter, clientAddress, type AttemptCounter } from '../../platform/rate-limit';
 import { idParam, validated } from '../../platform/validate';
-import type { DashboardUsersService } from './service';
+import { PIN_MAX_DIGITS, PIN_MIN_DIGITS } from '../pins';
+import type { AdminActor, DashboardUsersService } from './service';
 
 const name = z.string().trim().min(1, 'name is required').max(200);
 const role = z.enum(['admin', 'viewer']);
 const list = z.array(z.string().trim().min(1).max(200)).max(1000);
+const pin = z
+  .string()
+  .regex(new RegExp(`^\\d{${PIN_MIN_DIGITS},${PIN_MAX_DIGITS}}$`), `PIN must be ${PIN_MIN_DIGITS} to ${PIN_MAX_DIGITS} digits`);
 
 const createBody = z.strictObject({
   name,
-  pin: z.string().regex(/^\d{4,12}$/, 'PIN must be 4 to 12 digits'),
+  pin: pin.optional(),
   role,
   allowedMuseums: list.optional(),
   allowedChannels: list.optional(),
@@ -19,8 +25,35 @@ const updateBody = z
   .strictObject({ name: name.optional(), role: role.optional(), allowedMuseums: list.optional(), allowedChannels: list.optional() })
   .refine((b) => Object.keys(b).length > 0, 'nothing to change');
 
+const newPinBody = z.strictObject({ pin: pin.optional() });
+
+/** PINs an administrator may choose and find taken, in a window: each such answer names a PIN in use. */
+export const PIN_CONFLICT_LIMIT = 5;
+export const PIN_CONFLICT_WINDOW_MS = 15 * 60 * 1000;
+
+function adminOf(req: Request): AdminActor {
+  const session = req.dashboard!.session;
+  return { name: session.name, userId: session.userId, address: clientAddress(req) };
+}
+
 /** Mounted behind dashboardAccess(auth, 'admin'). */
-export function usersRoutes(users: DashboardUsersService) {
+export function usersRoutes(deps: { users: DashboardUsersService; attempts: AttemptCounter; clock: Clock }) {
+  const { users } = deps;
+  const conflictLimit = attemptLimiter({
+    counter: deps.attempts,
+    clock: deps.clock,
+    isFailure: (res) => res.statusCode === 409,
+    rules: [
+      {
+        name: 'pin-conflict',
+        limit: PIN_CONFLICT_LIMIT,
+        windowMs: PIN_CONFLICT_WINDOW_MS,
+        message: 'Too many PINs found taken; let Settings make one',
+        // Only a chosen PIN can tell anything; per administrator, whatever the address.
+        key: (req) => ((req.body as { pin?: unknown } | undefined)?.pin === undefined ? undefined : String(req.dashboard!.session.userId ?? 'admin')),
+      },
+    ],
+  });
   const router = Router();
 
   router.get('/', async (_req, res) => {
@@ -29,8 +62,9 @@ export function usersRoutes(users: DashboardUsersService) {
 
   router.post(
     '/',
-    validated({ body: createBody }, async ({ body }, _req, res) => {
-      res.status(201).json({ user: await users.create(body) });
+    conflictLimit,
+    validated({ body: createBody }, async ({ body }, req, res) => {
+      res.status(201).json(await users.create(adminOf(req), body));
     }),
   );
 
@@ -38,6 +72,14 @@ export function usersRoutes(users: DashboardUsersService) {
     '/:id',
     validated({ params: idParam, body: updateBody }, async ({ params, body }, _req, res) => {
       res.json({ user: await users.update(params.id, body) });
+    }),
+  );
+
+  router.post(
+    '/:id/pin',
+    conflictLimit,
+    validated({ params: idParam, body: newPinBody }, async ({ params, body }, req, res) => {
+      res.json(await users.newPin(adminOf(req), params.id, body.pin));
     }),
   );
 

@@ -1,7 +1,9 @@
 import { Conflict, NotFound } from '../../platform/errors';
+import type { Logger } from '../../platform/logger';
 import { parseAllowed, serializeAllowed } from '../access';
-import { pinsEqual, sessionFromRecord } from '../auth/service';
+import { sessionFromRecord } from '../auth/service';
 import type { SessionStore } from '../auth/session-store';
+import { isWeakPin, pinsEqual, randomPin } from '../pins';
 import type { UserRecord, UserRecordPatch, UserRecordStore } from './repository';
 
 export type DashboardRole = 'admin' | 'viewer';
@@ -14,6 +16,8 @@ export interface PublicUser {
   /** null when the stored list cannot be read (the user then sees no data). */
   allowedMuseums: string[] | null;
   allowedChannels: string[] | null;
+  /** The PIN is shorter than new PINs may be: it still signs in, but should be replaced. */
+  weakPin: boolean;
 }
 
 export function toPublicUser(record: UserRecord): PublicUser {
@@ -24,12 +28,21 @@ export function toPublicUser(record: UserRecord): PublicUser {
     role: session.role,
     allowedMuseums: parseAllowed(session.allowedMuseums),
     allowedChannels: parseAllowed(session.allowedChannels),
+    weakPin: isWeakPin(record.pin),
   };
+}
+
+/** The administrator making a change, for the record of PIN conflicts. */
+export interface AdminActor {
+  name: string;
+  userId: number | null;
+  address: string;
 }
 
 export interface NewUser {
   name: string;
-  pin: string;
+  /** Chosen by the administrator; left out, the server makes one and shows it once. */
+  pin?: string;
   role: DashboardRole;
   allowedMuseums?: string[];
   allowedChannels?: string[];
@@ -42,25 +55,43 @@ export interface UserChange {
   allowedChannels?: string[];
 }
 
+/** A user with a PIN that the server made: the only time that PIN is ever shown. */
+export interface WithPin {
+  user: PublicUser;
+  pin?: string;
+}
+
+/** A generated PIN that happens to be taken is simply drawn again; this many draws never all clash. */
+const PIN_DRAWS = 5;
+
 export class DashboardUsersService {
   constructor(
-    private readonly deps: { users: UserRecordStore; sessions: SessionStore; adminPin: string | undefined },
+    private readonly deps: { users: UserRecordStore; sessions: SessionStore; adminPin: string | undefined; logger: Logger },
   ) {}
 
   async list(): Promise<PublicUser[]> {
     return (await this.deps.users.list()).map(toPublicUser);
   }
 
-  async create(input: NewUser): Promise<PublicUser> {
-    await this.assertPinFree(input.pin);
-    const record = await this.deps.users.create({
+  async create(actor: AdminActor, input: NewUser): Promise<WithPin> {
+    const fields = {
       name: input.name,
-      pin: input.pin,
       role: input.role,
       allowedMuseums: serializeAllowed(input.allowedMuseums ?? []),
       allowedChannels: serializeAllowed(input.allowedChannels ?? []),
-    });
-    return toPublicUser(record);
+    };
+    const record = await this.withFreePin(actor, input.pin, (pin) => this.deps.users.create({ ...fields, pin }));
+    return { user: toPublicUser(record.value), pin: input.pin === undefined ? record.pin : undefined };
+  }
+
+  /**
+   * Replaces a user's PIN (made by the server unless one is given) and ends the sessions
+   * opened with the old one, as a PIN is replaced when it may have leaked.
+   */
+  async newPin(actor: AdminActor, id: number, chosen: string | undefined): Promise<WithPin> {
+    const record = await this.withFreePin(actor, chosen, (pin) => this.deps.users.update(id, { pin }));
+    await this.deps.sessions.deleteUser(id);
+    return { user: toPublicUser(record.value), pin: chosen === undefined ? record.pin : undefined };
   }
 
   /** Changes a record and, at once, every live session that belongs to it. */
@@ -72,6 +103,7 @@ export class DashboardUsersService {
     if (change.allowedChannels !== undefined) patch.allowedChannels = serializeAllowed(change.allowedChannels);
     const record = await this.deps.users.update(id, patch);
     if (!record) throw new NotFound('No such user');
+    if (record === 'pin-taken') throw pinTaken();
     const { name, role, allowedMuseums, allowedChannels } = sessionFromRecord(record, 0);
     await this.deps.sessions.updateUser(id, { name, role, allowedMuseums, allowedChannels });
     return toPublicUser(record);
@@ -83,9 +115,31 @@ export class DashboardUsersService {
     await this.deps.sessions.deleteUser(id);
   }
 
-  private async assertPinFree(pin: string): Promise<void> {
-    const { adminPin, users } = this.deps;
-    const clash = (adminPin !== undefined && pinsEqual(pin, adminPin)) || (await users.list()).some((u) => pinsEqual(pin, u.pin));
-    if (clash) throw new Conflict('This PIN is already in use', 'PIN_TAKEN');
+  /**
+   * Runs `write` with the chosen PIN, or with random ones until one is free. A chosen PIN
+   * that is taken tells its chooser that someone has it, so each such answer is recorded
+   * (and throttled by the route).
+   */
+  private async withFreePin(
+    actor: AdminActor,
+    chosen: string | undefined,
+    write: (pin: string) => Promise<UserRecord | 'pin-taken' | undefined>,
+  ): Promise<{ value: UserRecord; pin: string }> {
+    for (let draw = 0; draw < PIN_DRAWS; draw += 1) {
+      const pin = chosen ?? randomPin();
+      const { adminPin } = this.deps;
+      const result = adminPin !== undefined && pinsEqual(pin, adminPin) ? 'pin-taken' : await write(pin);
+      if (result === undefined) throw new NotFound('No such user');
+      if (result !== 'pin-taken') return { value: result, pin };
+      if (chosen !== undefined) {
+        this.deps.logger.warn({ event: 'pin-conflict', by: actor.name, byUserId: actor.userId, address: actor.address }, 'an administrator chose a PIN that another user has');
+        throw pinTaken();
+      }
+    }
+    throw new Conflict('No free PIN was found; try again', 'PIN_TAKEN');
   }
+}
+
+function pinTaken() {
+  return new Conflict('This PIN is already in use', 'PIN_TAKEN');
 }

@@ -68,8 +68,9 @@ export function workspaceAccess(opts: { auth: AuthService; store: SqliteSessionS
       return;
     }
     const userId = req.session?.userId;
-    if (typeof userId === 'number') {
-      const user = await opts.auth.userById(userId);
+    const userKey = req.session?.userKey;
+    if (typeof userId === 'number' && typeof userKey === 'string') {
+      const user = await opts.auth.userById(userId, userKey);
       if (user) req.workspace = { user, actor: actorFor(user), via: 'cookie' };
     }
   };

@@ -5,6 +5,8 @@ import type { Db } from '../../platform/sqlite';
 declare module 'express-session' {
   interface SessionData {
     userId: number;
+    /** The user's token key, so a session can never come to speak for another user. */
+    userKey: string;
   }
 }
 

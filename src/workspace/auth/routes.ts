@@ -2,7 +2,8 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import type { Clock } from '../../platform/clock';
 import { BadRequest, Unauthorized } from '../../platform/errors';
-import { clientAddress, failureLimiter } from '../../platform/rate-limit';
+import type { DeviceCookies } from '../../platform/device-cookie';
+import { attemptLimiter, clientAddress, type AttemptCounter } from '../../platform/rate-limit';
 import { validated } from '../../platform/validate';
 import { toUserBody } from '../members/service';
 import { nonEmpty, optionalText, password, NAME_MAX } from '../schemas';
@@ -10,7 +11,10 @@ import { requireSignedIn, SESSION_COOKIE, sessionCookieOptions, userOf } from '.
 import type { AuthService } from './service';
 
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+/** Failed sign-ins per address, per email from unknown browsers, and per account from its known ones. */
 export const LOGIN_MAX_FAILURES = 10;
+
+export const DEVICE_COOKIE = 'workspace_device';
 
 const loginBody = z.strictObject({
   email: z.string().trim().min(1, 'email is required').max(254),
@@ -42,9 +46,9 @@ const onboardingBody = z.strictObject({ completed: z.boolean() });
 /** Sign-out takes no input; anything sent is refused like any unknown field. */
 const logoutBody = z.strictObject({});
 
-function emailKey(req: Request): string | undefined {
+function emailOf(req: Request): string | undefined {
   const email = (req.body as { email?: unknown } | undefined)?.email;
-  return typeof email === 'string' ? `email:${email.trim().toLowerCase()}` : undefined;
+  return typeof email === 'string' ? email.trim().toLowerCase() : undefined;
 }
 
 function regenerate(req: Request): Promise<void> {
@@ -55,32 +59,60 @@ function destroy(req: Request): Promise<void> {
   return new Promise((resolve, reject) => req.session.destroy((err) => (err ? reject(err) : resolve())));
 }
 
-export function authRoutes(deps: { auth: AuthService; clock: Clock; cookieSecure: boolean }) {
-  const { auth, clock } = deps;
-  const loginFailed = { clock, windowMs: LOGIN_WINDOW_MS, limit: LOGIN_MAX_FAILURES, isFailure: (res: { statusCode: number }) => res.statusCode === 401 };
-  const perAddress = failureLimiter({ ...loginFailed, key: (req) => `address:${clientAddress(req)}`, message: 'Too many failed sign-ins; try again later' });
-  const perEmail = failureLimiter({ ...loginFailed, key: emailKey, message: 'Too many failed sign-ins; try again later' });
-  const perUser = failureLimiter({
+export function authRoutes(deps: { auth: AuthService; clock: Clock; cookieSecure: boolean; attempts: AttemptCounter; devices: DeviceCookies }) {
+  const { auth, clock, devices } = deps;
+  const window = { windowMs: LOGIN_WINDOW_MS, limit: LOGIN_MAX_FAILURES, message: 'Too many failed sign-ins; try again later' };
+  const known = new WeakMap<Request, Promise<string | undefined>>();
+  /** The account this browser is known for, when that is the account of the email it signs in with; looked up once a request. */
+  const knownAccount = (req: Request) => {
+    let found = known.get(req);
+    if (!found) {
+      const account = devices.account(req);
+      const email = emailOf(req);
+      found = account === undefined || email === undefined ? Promise.resolve(undefined) : auth.accountKey(email).then((key) => (key === account ? account : undefined));
+      known.set(req, found);
+    }
+    return found;
+  };
+  // An attacker without the account's device cookie neither gets past the per-email limit
+  // nor, by running it out, locks the owner out on a browser the owner signed in with.
+  const loginLimit = attemptLimiter({
+    counter: deps.attempts,
     clock,
-    windowMs: LOGIN_WINDOW_MS,
-    limit: LOGIN_MAX_FAILURES,
+    isFailure: (res) => res.statusCode === 401,
+    rules: [
+      { name: 'login-address', ...window, key: clientAddress },
+      { name: 'login-email', ...window, key: async (req) => ((await knownAccount(req)) === undefined ? emailOf(req) : undefined) },
+      { name: 'login-device', ...window, key: knownAccount },
+    ],
+  });
+  const passwordLimit = attemptLimiter({
+    counter: deps.attempts,
+    clock,
     isFailure: (res) => res.locals.wrongPassword === true,
-    key: (req) => (req.workspace ? `password:${req.workspace.user.id}` : undefined),
-    message: 'Too many wrong passwords; try again later',
+    rules: [
+      {
+        name: 'password-user',
+        ...window,
+        message: 'Too many wrong passwords; try again later',
+        key: (req) => (req.workspace ? String(req.workspace.user.id) : undefined),
+      },
+    ],
   });
 
   const router = Router();
 
   router.post(
     '/login',
-    perAddress,
-    perEmail,
+    loginLimit,
     validated({ body: loginBody }, async ({ body }, req, res) => {
       const signedIn = await auth.login(body.email.toLowerCase(), body.password);
       if (!signedIn) throw new Unauthorized('Wrong email or password', 'INVALID_CREDENTIALS');
       // A fresh session id at every sign-in, so a planted cookie never becomes a signed-in one.
       await regenerate(req);
       req.session.userId = signedIn.user.id;
+      req.session.userKey = signedIn.user.tokenKey;
+      devices.issue(res, signedIn.user.tokenKey);
       res.json({ token: signedIn.token, user: toUserBody(signedIn.user) });
     }),
   );
@@ -101,7 +133,7 @@ export function authRoutes(deps: { auth: AuthService; clock: Clock; cookieSecure
   router.post(
     '/password',
     requireSignedIn,
-    perUser,
+    passwordLimit,
     validated({ body: passwordBody }, async ({ body }, req, res) => {
       const keepSid = req.workspace?.via === 'cookie' ? req.sessionID : undefined;
       const result = await auth.changePassword(userOf(req), body.currentPassword, body.newPassword, keepSid);

@@ -1,4 +1,4 @@
-import { createSecretKey, type KeyObject } from 'node:crypto';
+import { createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import jwt, { type JwtPayload } from 'jsonwebtoken';
 import type { Clock } from '../../platform/clock';
 import { BadRequest, Unauthorized } from '../../platform/errors';
@@ -25,6 +25,8 @@ export interface SignedIn {
 
 interface TokenClaims {
   userId: number;
+  /** The member's token key: an id alone could come to name a later member. */
+  key: string;
   version: number;
   /** In seconds, as the `exp` claim. */
   expiresAt: number;
@@ -32,6 +34,12 @@ interface TokenClaims {
 
 /** About 3 MB at most: each entry is a token of some 200 characters and its claims. */
 const VERIFIED_TOKENS_KEPT = 10_000;
+
+function keysEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
 
 export function actorFor(user: UserRecord): Actor {
   return { id: user.id, role: user.role, brandIds: user.brandIds };
@@ -65,10 +73,15 @@ export class AuthService {
     return user && { user, token: this.issueToken(user) };
   }
 
-  /** HS256, seven days, claims sub (the id as text), role, ver (token version) and iat. */
+  /** The token key of the account with this email, which its browsers' device cookies name. */
+  async accountKey(email: string): Promise<string | undefined> {
+    return (await this.deps.users.credentialsByEmail(email))?.tokenKey;
+  }
+
+  /** HS256, seven days, claims sub (the id as text), key (the token key), role, ver (token version) and iat. */
   issueToken(user: UserRecord): string {
     const iat = Math.floor(this.deps.clock.now() / 1000);
-    return jwt.sign({ sub: String(user.id), role: user.role, ver: user.tokenVersion, iat }, this.jwtKey, {
+    return jwt.sign({ sub: String(user.id), key: user.tokenKey, role: user.role, ver: user.tokenVersion, iat }, this.jwtKey, {
       algorithm: 'HS256',
       expiresIn: SIGN_IN_TTL_MS / 1000,
     });
@@ -77,13 +90,13 @@ export class AuthService {
   /**
    * The user a bearer token speaks for, or undefined when it is forged, expired, signed
    * with another algorithm, older than the user's last password change or logout, or the
-   * user is gone.
+   * user is gone (even when a later user holds the same id).
    */
   async userFromToken(token: string): Promise<UserRecord | undefined> {
     const now = Math.floor(this.deps.clock.now() / 1000);
     const claims = this.verified.get(token) ?? this.verify(token, now);
     if (!claims || claims.expiresAt <= now) return undefined;
-    const user = await this.deps.users.get(claims.userId);
+    const user = await this.userById(claims.userId, claims.key);
     return user && user.tokenVersion === claims.version ? user : undefined;
   }
 
@@ -96,15 +109,17 @@ export class AuthService {
       return undefined;
     }
     if (typeof claims !== 'object' || typeof claims.sub !== 'string' || !/^[1-9]\d{0,15}$/.test(claims.sub)) return undefined;
-    if (typeof claims.ver !== 'number' || typeof claims.exp !== 'number') return undefined;
-    const verified = { userId: Number(claims.sub), version: claims.ver, expiresAt: claims.exp };
+    if (typeof claims.ver !== 'number' || typeof claims.exp !== 'number' || typeof claims.key !== 'string') return undefined;
+    const verified = { userId: Number(claims.sub), key: claims.key, version: claims.ver, expiresAt: claims.exp };
     if (this.verified.size >= VERIFIED_TOKENS_KEPT) this.verified.delete(this.verified.keys().next().value!);
     this.verified.set(token, verified);
     return verified;
   }
 
-  async userById(id: number): Promise<UserRecord | undefined> {
-    return this.deps.users.get(id);
+  /** The user with this id and token key: both, since the key alone names one member for good. */
+  async userById(id: number, key: string): Promise<UserRecord | undefined> {
+    const user = await this.deps.users.get(id);
+    return user && keysEqual(user.tokenKey, key) ? user : undefined;
   }
 
   /** The profile counts as complete once both a name and a job title are set. */

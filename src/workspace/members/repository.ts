@@ -1,7 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
-import type { Db } from '../../platform/sqlite';
+import { isUniqueViolation, type Db } from '../../platform/sqlite';
 import type { Role } from '../access';
-import { assignments, groupPairs, inList, isUniqueViolation } from '../sql';
+import { assignments, groupPairs, inList } from '../sql';
 
 export type Language = 'en' | 'ar';
 
@@ -19,6 +20,11 @@ export interface UserRecord {
   profileCompletedAt: string | null;
   onboardingCompletedAt: string | null;
   tokenVersion: number;
+  /**
+   * Random and this member's alone, for good: tokens and cookie sessions carry it besides
+   * the id, so they can never come to speak for another member.
+   */
+  tokenKey: string;
   createdAt: string;
   brandIds: number[];
 }
@@ -49,7 +55,7 @@ export interface UserRepository {
   /** Members who belong to at least one of `brandIds` (every user when undefined). */
   list(brandIds: number[] | undefined): Promise<UserRecord[]>;
   count(): Promise<number>;
-  credentialsByEmail(email: string): Promise<{ id: number; passwordHash: string } | undefined>;
+  credentialsByEmail(email: string): Promise<{ id: number; passwordHash: string; tokenKey: string } | undefined>;
   passwordHash(id: number): Promise<string | undefined>;
   create(input: NewUserRecord): Promise<UserRecord | 'email-taken'>;
   /**
@@ -77,11 +83,12 @@ interface Row {
   profile_completed_at: string | null;
   onboarding_completed_at: string | null;
   token_version: number;
+  token_key: string;
   created_at: string;
 }
 
 const COLUMNS =
-  'id, name, email, role, avatar, job_title, phone, language, must_change_password, profile_completed_at, onboarding_completed_at, token_version, created_at';
+  'id, name, email, role, avatar, job_title, phone, language, must_change_password, profile_completed_at, onboarding_completed_at, token_version, token_key, created_at';
 
 const PATCH_COLUMNS: { [K in keyof UserPatch]?: string } = {
   name: 'name',
@@ -109,6 +116,7 @@ function toRecord(row: Row, brandIds: number[]): UserRecord {
     profileCompletedAt: row.profile_completed_at,
     onboardingCompletedAt: row.onboarding_completed_at,
     tokenVersion: row.token_version,
+    tokenKey: row.token_key,
     createdAt: row.created_at,
     brandIds,
   };
@@ -188,8 +196,8 @@ export class SqliteUserRepository implements UserRepository {
   }
 
   async credentialsByEmail(email: string) {
-    return this.db.prepare('SELECT id, password_hash AS passwordHash FROM users WHERE email = ?').get(email) as
-      | { id: number; passwordHash: string }
+    return this.db.prepare('SELECT id, password_hash AS passwordHash, token_key AS tokenKey FROM users WHERE email = ?').get(email) as
+      | { id: number; passwordHash: string; tokenKey: string }
       | undefined;
   }
 
@@ -202,9 +210,11 @@ export class SqliteUserRepository implements UserRepository {
       return this.db.transaction(() => {
         const { id } = this.db
           .prepare(
-            'INSERT INTO users (name, email, password_hash, role, must_change_password, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
+            'INSERT INTO users (name, email, password_hash, role, must_change_password, created_at, token_key) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id',
           )
-          .get(input.name, input.email, input.passwordHash, input.role, input.mustChangePassword ? 1 : 0, input.createdAt) as { id: number };
+          .get(input.name, input.email, input.passwordHash, input.role, input.mustChangePassword ? 1 : 0, input.createdAt, randomBytes(16).toString('hex')) as {
+          id: number;
+        };
         this.setBrands(id, input.brandIds);
         return this.read(id)!;
       })();

@@ -6,8 +6,8 @@ import type { SessionRevoker } from '../auth/repository';
 import type { BrandRepository } from '../brands/repository';
 import type { UserRecord, UserRepository } from './repository';
 
-/** What any API shows of a user: never the hash or the token version. */
-export type UserBody = Omit<UserRecord, 'tokenVersion' | 'profileCompletedAt' | 'onboardingCompletedAt'> & {
+/** What any API shows of a user: never the hash, the token version or the token key. */
+export type UserBody = Omit<UserRecord, 'tokenVersion' | 'tokenKey' | 'profileCompletedAt' | 'onboardingCompletedAt'> & {
   profileCompleted: boolean;
   onboardingCompleted: boolean;
 };

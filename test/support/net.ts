@@ -1,0 +1,64 @@
+import http from 'node:http';
+
+export interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Record<string, unknown>;
+  /** `name=value` of every cookie the answer set, ready for a Cookie header. */
+  cookies: Record<string, string>;
+}
+
+/**
+ * One JSON POST on its own connection from the loopback address `from` (any of 127.0.0.0/8
+ * on Linux), so that a test can play many clients at once, each with its own address.
+ */
+export function postFrom(
+  baseUrl: string,
+  path: string,
+  body: unknown,
+  opts: { from?: string; cookie?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
+  const url = new URL(path, baseUrl);
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method: 'POST',
+        agent: false,
+        localAddress: opts.from,
+        headers: {
+          'Content-Type': 'application/json',
+          'Content-Length': Buffer.byteLength(payload),
+          Origin: baseUrl,
+          ...(opts.cookie ? { Cookie: opts.cookie } : {}),
+          ...opts.headers,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const cookies: Record<string, string> = {};
+          for (const line of res.headers['set-cookie'] ?? []) {
+            const pair = line.split(';')[0];
+            cookies[pair.slice(0, pair.indexOf('='))] = pair;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, cookies });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** Counts answers by status: `{401: 10, 429: 40}`. */
+export function statusCounts(answers: { status: number }[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const { status } of answers) counts[status] = (counts[status] ?? 0) + 1;
+  return counts;
+}
