@@ -51,7 +51,14 @@ export function createApp(deps: AppDeps): Express {
     attempts,
   });
   app.use(dashboard.router);
-  app.use(createWorkspace({ db: deps.workspace.db, config, clock, logger, attempts }).router);
+  const settings = {
+    jwtSecret: config.jwtSecret,
+    sessionSecret: config.sessionSecret,
+    cookieSecure: config.cookieSecure,
+    uploadDir: config.uploadDir,
+    upload: config.upload,
+  };
+  app.use(createWorkspace({ db: deps.workspace.db, settings, clock, logger, attempts }).router);
 
   app.get('/', (_req, res) => {
     res.page('home', { title: res.locals.t('home.title') });

@@ -53,7 +53,7 @@ async function main(): Promise<void> {
   const sessions = new MemorySessionStore();
   const workspaceDb = openDatabase(path.join(config.dataDir, 'workspace.db'), 'workspace');
   await prepareDashboard(dashboardDb, logger);
-  await prepareWorkspace(workspaceDb, config, logger);
+  await prepareWorkspace(workspaceDb, config.defaultAdmin, logger);
   await removeOrphanFiles(new LocalFileStore(config.uploadDir), new SqliteAssetRepository(workspaceDb), logger);
 
   const app = createApp({

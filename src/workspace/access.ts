@@ -1,7 +1,5 @@
 import { Forbidden, NotFound } from '../platform/errors';
-
-export const ROLES = ['superadmin', 'manager', 'contributor'] as const;
-export type Role = (typeof ROLES)[number];
+import type { Role } from './domain';
 
 /** Who is asking: read fresh from the users table on every request. */
 export interface Actor {

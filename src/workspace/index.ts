@@ -1,5 +1,4 @@
 import { Router } from 'express';
-import type { Config } from '../config';
 import type { Clock } from '../platform/clock';
 import { DeviceCookies } from '../platform/device-cookie';
 import type { Logger } from '../platform/logger';
@@ -37,24 +36,32 @@ import { tasksRoutes } from './tasks/routes';
 import { TasksService } from './tasks/service';
 import { workspacePages } from './pages/routes';
 
+/** The settings the workspace needs, handed over by the entry. */
+export interface WorkspaceSettings {
+  jwtSecret: string;
+  sessionSecret: string;
+  cookieSecure: boolean;
+  uploadDir: string;
+  upload: { maxBytes: number; maxFiles: number };
+}
+
 export interface WorkspaceDeps {
   db: Db;
-  config: Config;
+  settings: WorkspaceSettings;
   clock: Clock;
   logger: Logger;
-  /** Where uploaded bytes go; the local disk under config.uploadDir unless given. */
+  /** Where uploaded bytes go; the local disk under settings.uploadDir unless given. */
   files?: FileStore;
   attempts: AttemptCounter;
 }
 
 /** Application B: the marketing workspace's API and pages. */
 export function createWorkspace(deps: WorkspaceDeps) {
-  const { db, config, clock } = deps;
-  if (!config.jwtSecret || !config.sessionSecret) throw new Error('The workspace needs config.jwtSecret and config.sessionSecret');
+  const { db, settings, clock } = deps;
 
   const sessionStore = new SqliteSessionStore(db, clock, SIGN_IN_TTL_MS);
   const users = new SqliteUserRepository(db);
-  const auth = new AuthService({ users, sessions: sessionStore, clock, jwtSecret: config.jwtSecret });
+  const auth = new AuthService({ users, sessions: sessionStore, clock, jwtSecret: settings.jwtSecret });
   const brandRepository = new SqliteBrandRepository(db);
   const brands = new BrandsService({ brands: brandRepository, clock });
   const members = new MembersService({ users, brands: brandRepository, sessions: sessionStore, clock });
@@ -62,17 +69,17 @@ export function createWorkspace(deps: WorkspaceDeps) {
   const assetRepository = new SqliteAssetRepository(db);
   const posts = new PostsService({ posts: new SqlitePostRepository(db), campaigns, brands, attachments: attachmentCatalog(assetRepository), clock });
   const placement = new Placement({ brands, campaigns, posts });
-  const files = deps.files ?? new LocalFileStore(config.uploadDir);
+  const files = deps.files ?? new LocalFileStore(settings.uploadDir);
   const assets = new AssetsService({ assets: assetRepository, files, placement, clock });
   const projects = new ProjectsService({ projects: new SqliteProjectRepository(db), brands, clock });
   const tasks = new TasksService({ tasks: new SqliteTaskRepository(db), placement, projects, users, clock });
   const budget = new BudgetService({ budget: new SqliteBudgetRepository(db), campaigns, clock });
 
-  const access = workspaceAccess({ auth, store: sessionStore, secret: config.sessionSecret, secure: config.cookieSecure });
-  const uploadLimits = { files, maxFiles: config.upload.maxFiles, maxBytes: config.upload.maxBytes };
+  const access = workspaceAccess({ auth, store: sessionStore, secret: settings.sessionSecret, secure: settings.cookieSecure });
+  const uploadLimits = { files, maxFiles: settings.upload.maxFiles, maxBytes: settings.upload.maxBytes };
   const router = Router();
-  const devices = new DeviceCookies({ name: DEVICE_COOKIE, path: '/api/auth', secret: config.sessionSecret, secure: config.cookieSecure, clock });
-  router.use('/api/auth', access.api, authRoutes({ auth, clock, cookieSecure: config.cookieSecure, attempts: deps.attempts, devices }));
+  const devices = new DeviceCookies({ name: DEVICE_COOKIE, path: '/api/auth', secret: settings.sessionSecret, secure: settings.cookieSecure, clock });
+  router.use('/api/auth', access.api, authRoutes({ auth, clock, cookieSecure: settings.cookieSecure, attempts: deps.attempts, devices }));
   router.use('/api/members', access.signedIn, membersRoutes(members));
   router.use('/api/brands', access.signedIn, brandsRoutes(brands));
   router.use('/api/campaigns', access.signedIn, campaignsRoutes(campaigns));
@@ -86,6 +93,6 @@ export function createWorkspace(deps: WorkspaceDeps) {
   router.use('/api/projects', access.signedIn, projectsRoutes(projects));
   router.use('/api/budget-entries', access.signedIn, budgetRoutes(budget));
   router.use(['/login', '/change-password', '/workspace'], access.identify);
-  router.use(workspacePages({ uploadMaxBytes: config.upload.maxBytes, uploadMaxFiles: config.upload.maxFiles }));
+  router.use(workspacePages({ uploadMaxBytes: settings.upload.maxBytes, uploadMaxFiles: settings.upload.maxFiles }));
   return { router, auth, sessionStore };
 }

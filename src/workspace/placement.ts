@@ -5,31 +5,6 @@ import type { CampaignsService } from './campaigns/service';
 import type { Post } from './posts/repository';
 import type { PostsService } from './posts/service';
 
-/**
- * The brand a new or moved record goes to: the brand of the records it is placed in (a
- * campaign, a post, a project), which must agree with each other and with a given
- * `brandId`; with none of them, the given `brandId`, which must be one of the actor's.
- * The parents have been read through their services, so another brand's is already a 404.
- */
-export async function brandOf(
-  brands: BrandsService,
-  actor: Actor,
-  brandId: number | undefined,
-  parents: readonly ({ brandId: number } | null | undefined)[],
-): Promise<number> {
-  const placed = parents.filter((p): p is { brandId: number } => p != null);
-  if (placed.length > 0) {
-    const brand = placed[0].brandId;
-    if (placed.some((p) => p.brandId !== brand) || (brandId !== undefined && brandId !== brand)) {
-      throw new BadRequest('The brand, campaign, post and project given belong to different brands', 'BRAND_MISMATCH');
-    }
-    return brand;
-  }
-  if (brandId === undefined) throw new BadRequest('brandId is required when no campaign or post is given', 'BRAND_REQUIRED');
-  await brands.assertUsable(actor, brandId);
-  return brandId;
-}
-
 export interface PlacementInput {
   brandId?: number;
   campaignId?: number | null;
@@ -63,7 +38,7 @@ export class Placement {
     if (post && campaign && post.campaignId !== campaign.id) {
       throw new BadRequest('The post is not in that campaign', 'CAMPAIGN_MISMATCH');
     }
-    const brandId = await brandOf(this.deps.brands, actor, input.brandId, [campaign, post, ...(opts.others ?? [])]);
+    const brandId = await this.deps.brands.brandFor(actor, input.brandId, [campaign, post, ...(opts.others ?? [])]);
     return { brandId, campaignId: campaign?.id ?? post?.campaignId ?? null, postId: post?.id ?? null };
   }
 }

@@ -4,11 +4,11 @@ import request from 'supertest';
 import Database from 'better-sqlite3';
 import { afterEach, beforeAll, expect } from 'vitest';
 import { AuthService } from '../../src/workspace/auth/service';
-import { hashPassword } from '../../src/workspace/auth/passwords';
+import { hashPassword } from '../../src/workspace/members/passwords';
 import { SqliteSessionStore } from '../../src/workspace/auth/repository';
 import { SqliteBrandRepository, type Brand } from '../../src/workspace/brands/repository';
 import { SqliteUserRepository, type UserRecord } from '../../src/workspace/members/repository';
-import type { Role } from '../../src/workspace/access';
+import type { Role } from '../../src/workspace/domain';
 import type { Logger } from '../../src/platform/logger';
 import { buildApp, cookieFrom, type TestDashboard } from './app';
 

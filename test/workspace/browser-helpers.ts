@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { Role } from '../../src/workspace/access';
+import type { Role } from '../../src/workspace/domain';
 import { launchBrowser, screenshot, serve, seriousViolations } from '../support/browser';
 import { buildWorkspace, PASSWORD, type TestUser, type TestWorkspace } from '../support/workspace';
 

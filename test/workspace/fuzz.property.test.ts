@@ -1,9 +1,7 @@
 import fc from 'fast-check';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { PLATFORMS, POST_STATUSES } from '../../src/workspace/posts/repository';
-import { CAMPAIGN_STATUSES } from '../../src/workspace/campaigns/repository';
-import { ROLES } from '../../src/workspace/access';
+import { CAMPAIGN_STATUSES, PLATFORMS, POST_STATUSES, ROLES } from '../../src/workspace/domain';
 import { buildWorkspace, PASSWORD, snapshot, type TestWorkspace } from '../support/workspace';
 
 /**

@@ -4,19 +4,13 @@ import type { Logger } from '../../platform/logger';
 import { NO_RESTRICTION } from '../access';
 import { pinDigest, pinsEqual } from '../pins';
 import type { UserRecord, UserRecordStore } from '../users/repository';
+import { sessionFieldsOf } from '../users/service';
 import type { DashboardSession, SessionStore } from './session-store';
 
 export const SESSION_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
 export function sessionFromRecord(record: UserRecord, createdAt: number): DashboardSession {
-  return {
-    name: record.name,
-    role: record.role.trim() === '' ? 'viewer' : record.role.trim(),
-    createdAt,
-    allowedMuseums: record.allowedMuseums ?? NO_RESTRICTION,
-    allowedChannels: record.allowedChannels ?? NO_RESTRICTION,
-    userId: record.id,
-  };
+  return { ...sessionFieldsOf(record), createdAt, userId: record.id };
 }
 
 /** Removes expired sessions on a timer, so memory does not grow with abandoned ones. */

@@ -1,12 +1,33 @@
 import { Conflict, NotFound } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
-import { parseAllowed, serializeAllowed } from '../access';
-import { sessionFromRecord } from '../auth/service';
-import type { SessionStore } from '../auth/session-store';
+import { NO_RESTRICTION, parseAllowed, serializeAllowed } from '../access';
 import { isWeakPin, pinsEqual, randomPin } from '../pins';
 import type { UserRecord, UserRecordPatch, UserRecordStore } from './repository';
 
 export type DashboardRole = 'admin' | 'viewer';
+
+/** What a user's sessions hold of the record (SPEC.md "A. Session"), defaults applied. */
+export interface SessionFields {
+  name: string;
+  role: string;
+  allowedMuseums: string;
+  allowedChannels: string;
+}
+
+export function sessionFieldsOf(record: UserRecord): SessionFields {
+  return {
+    name: record.name,
+    role: record.role.trim() === '' ? 'viewer' : record.role.trim(),
+    allowedMuseums: record.allowedMuseums ?? NO_RESTRICTION,
+    allowedChannels: record.allowedChannels ?? NO_RESTRICTION,
+  };
+}
+
+/** The live sessions that follow their user's record. */
+export interface UserSessions {
+  updateUser(userId: number, fields: SessionFields): Promise<void>;
+  deleteUser(userId: number): Promise<void>;
+}
 
 /** What the users API shows of a record: never the PIN. */
 export interface PublicUser {
@@ -21,7 +42,7 @@ export interface PublicUser {
 }
 
 export function toPublicUser(record: UserRecord): PublicUser {
-  const session = sessionFromRecord(record, 0);
+  const session = sessionFieldsOf(record);
   return {
     id: record.id,
     name: record.name,
@@ -66,7 +87,7 @@ const PIN_DRAWS = 5;
 
 export class DashboardUsersService {
   constructor(
-    private readonly deps: { users: UserRecordStore; sessions: SessionStore; adminPin: string | undefined; logger: Logger },
+    private readonly deps: { users: UserRecordStore; sessions: UserSessions; adminPin: string | undefined; logger: Logger },
   ) {}
 
   async list(): Promise<PublicUser[]> {
@@ -104,8 +125,7 @@ export class DashboardUsersService {
     const record = await this.deps.users.update(id, patch);
     if (!record) throw new NotFound('No such user');
     if (record === 'pin-taken') throw pinTaken();
-    const { name, role, allowedMuseums, allowedChannels } = sessionFromRecord(record, 0);
-    await this.deps.sessions.updateUser(id, { name, role, allowedMuseums, allowedChannels });
+    await this.deps.sessions.updateUser(id, sessionFieldsOf(record));
     return toPublicUser(record);
   }
 

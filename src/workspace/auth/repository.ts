@@ -10,12 +10,6 @@ declare module 'express-session' {
   }
 }
 
-/** What the rest of the workspace needs from the cookie-session store. */
-export interface SessionRevoker {
-  /** Ends every cookie session of one user, except `keepSid` when given. */
-  endUserSessions(userId: number, keepSid?: string): Promise<void>;
-}
-
 const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
 /**
@@ -24,7 +18,7 @@ const PRUNE_EVERY_MS = 10 * 60 * 1000;
  * not extend it); expired rows are never returned and are swept at most every ten
  * minutes, on the next write, rather than by a timer that would outlive the database.
  */
-export class SqliteSessionStore extends session.Store implements SessionRevoker {
+export class SqliteSessionStore extends session.Store {
   private lastPrune = Number.NEGATIVE_INFINITY;
 
   constructor(

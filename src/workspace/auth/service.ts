@@ -4,8 +4,8 @@ import type { Clock } from '../../platform/clock';
 import { BadRequest, Unauthorized } from '../../platform/errors';
 import { isoTime, type Actor } from '../access';
 import type { Language, UserRecord, UserRepository } from '../members/repository';
-import { hashPassword, verifyPassword } from './passwords';
-import type { SessionRevoker } from './repository';
+import { hashPassword, verifyPassword } from '../members/passwords';
+import type { SessionRevoker } from '../members/service';
 
 /** Tokens and cookie sessions both last seven days. */
 export const SIGN_IN_TTL_MS = 7 * 24 * 60 * 60 * 1000;

@@ -1,5 +1,5 @@
 import type { Clock } from '../../platform/clock';
-import { Conflict, NotFound } from '../../platform/errors';
+import { BadRequest, Conflict, NotFound } from '../../platform/errors';
 import { brandScope, canSeeBrand, isoTime, isSuperadmin, requireRole, type Actor } from '../access';
 import type { Brand, BrandRepository } from './repository';
 
@@ -42,5 +42,25 @@ export class BrandsService {
    */
   async assertUsable(actor: Actor, brandId: number): Promise<void> {
     await this.get(actor, brandId);
+  }
+
+  /**
+   * The brand a new or moved record goes to: the brand of the records it is placed in (a
+   * campaign, a post, a project), which must agree with each other and with a given
+   * `brandId`; with none of them, the given `brandId`, which must be one of the actor's.
+   * The parents have been read through their services, so another brand's is already a 404.
+   */
+  async brandFor(actor: Actor, brandId: number | undefined, parents: readonly ({ brandId: number } | null | undefined)[]): Promise<number> {
+    const placed = parents.filter((p): p is { brandId: number } => p != null);
+    if (placed.length > 0) {
+      const brand = placed[0].brandId;
+      if (placed.some((p) => p.brandId !== brand) || (brandId !== undefined && brandId !== brand)) {
+        throw new BadRequest('The brand, campaign, post and project given belong to different brands', 'BRAND_MISMATCH');
+      }
+      return brand;
+    }
+    if (brandId === undefined) throw new BadRequest('brandId is required when no campaign or post is given', 'BRAND_REQUIRED');
+    await this.assertUsable(actor, brandId);
+    return brandId;
   }
 }

@@ -1,8 +1,6 @@
 import type { Db } from '../../platform/sqlite';
 import { assignments, scopedWhere } from '../sql';
-
-export const BUDGET_KINDS = ['planned', 'spent'] as const;
-export type BudgetKind = (typeof BUDGET_KINDS)[number];
+import type { BudgetKind } from '../domain';
 
 export interface BudgetEntry {
   id: number;

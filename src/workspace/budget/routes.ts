@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { idParam, validated } from '../../platform/validate';
 import { actorOf } from '../auth/middleware';
 import { id, longText, name, nonEmpty, pageQuery, queryId } from '../schemas';
-import { BUDGET_KINDS } from './repository';
+import { BUDGET_KINDS } from '../domain';
 import type { BudgetService } from './service';
 
 export const BUDGET_PAGE_DEFAULT = 100;

@@ -2,7 +2,8 @@ import type { Clock } from '../../platform/clock';
 import { Conflict, NotFound } from '../../platform/errors';
 import { isManagerOrAbove, isoTime, listedBrands, requireRole, visibleOrNotFound, type Actor } from '../access';
 import type { CampaignsService } from '../campaigns/service';
-import type { BudgetEntry, BudgetKind, BudgetPatch, BudgetRepository, BudgetSummary, CurrencyMismatch } from './repository';
+import type { BudgetKind } from '../domain';
+import type { BudgetEntry, BudgetPatch, BudgetRepository, BudgetSummary, CurrencyMismatch } from './repository';
 
 export interface BudgetEntryInput {
   campaignId: number;

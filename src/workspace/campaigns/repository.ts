@@ -1,8 +1,6 @@
 import type { Db } from '../../platform/sqlite';
 import { assignments, scopedWhere } from '../sql';
-
-export const CAMPAIGN_STATUSES = ['planned', 'active', 'paused', 'completed'] as const;
-export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+import type { CampaignStatus } from '../domain';
 
 export interface Campaign {
   id: number;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { idParam, validated } from '../../platform/validate';
 import { actorOf } from '../auth/middleware';
 import { day, id, longText, name, nonEmpty, optionalText, queryId, NAME_MAX } from '../schemas';
-import { CAMPAIGN_STATUSES } from './repository';
+import { CAMPAIGN_STATUSES } from '../domain';
 import type { CampaignsService } from './service';
 
 const status = z.enum(CAMPAIGN_STATUSES);

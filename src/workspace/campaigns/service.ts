@@ -3,7 +3,8 @@ import { BadRequest, NotFound } from '../../platform/errors';
 import { isManagerOrAbove, isoTime, listedBrands, requireRole, visibleOrNotFound, type Actor } from '../access';
 import type { BrandsService } from '../brands/service';
 import { daysInOrder } from '../schemas';
-import type { Campaign, CampaignRepository, CampaignStatus, Track } from './repository';
+import type { CampaignStatus } from '../domain';
+import type { Campaign, CampaignRepository, Track } from './repository';
 
 export interface NewCampaignInput {
   brandId: number;

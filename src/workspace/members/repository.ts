@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
 import { isUniqueViolation, type Db } from '../../platform/sqlite';
-import type { Role } from '../access';
+import type { Role } from '../domain';
 import { assignments, groupPairs, inList } from '../sql';
 
 export type Language = 'en' | 'ar';

@@ -1,8 +1,8 @@
 import { BadRequest, Conflict, Forbidden, NotFound } from '../../platform/errors';
-import { brandScope, isManagerOrAbove, isoTime, isSuperadmin, requireRole, type Actor, type Role } from '../access';
+import { brandScope, isManagerOrAbove, isoTime, isSuperadmin, requireRole, type Actor } from '../access';
+import type { Role } from '../domain';
 import type { Clock } from '../../platform/clock';
-import { hashPassword } from '../auth/passwords';
-import type { SessionRevoker } from '../auth/repository';
+import { hashPassword } from './passwords';
 import type { BrandRepository } from '../brands/repository';
 import type { UserRecord, UserRepository } from './repository';
 
@@ -28,6 +28,12 @@ export function toUserBody(user: UserRecord): UserBody {
     brandIds: user.brandIds,
     createdAt: user.createdAt,
   };
+}
+
+/** The cookie sessions that end with a member's password or account. */
+export interface SessionRevoker {
+  /** Ends every cookie session of one user, except `keepSid` when given. */
+  endUserSessions(userId: number, keepSid?: string): Promise<void>;
 }
 
 export interface NewMember {

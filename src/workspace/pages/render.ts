@@ -3,6 +3,7 @@ import type { TFunction } from 'i18next';
 import { userOf } from '../auth/middleware';
 import type { UserRecord } from '../members/repository';
 import { toUserBody } from '../members/service';
+import { DOMAIN } from '../domain';
 
 export interface PageSpec {
   /** `views/workspace/<view>.ejs`, its title `workspace.<view>.title` and its sidebar entry. */
@@ -55,7 +56,8 @@ export function renderWorkspacePage(req: Request, res: Response, spec: PageSpec)
     uploads: spec.uploads ?? null,
     active: spec.view,
     strings: clientStrings(res, spec.sections),
-    context: JSON.stringify({ user, uploads: spec.uploads ?? null }),
+    domain: DOMAIN,
+    context: JSON.stringify({ user, uploads: spec.uploads ?? null, domain: DOMAIN }),
   });
 }
 

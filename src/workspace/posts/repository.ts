@@ -1,11 +1,6 @@
 import type { Db } from '../../platform/sqlite';
 import { assignments, groupPairs, inList, scopedWhere } from '../sql';
-
-export const POST_STATUSES = ['idea', 'draft', 'review', 'approved', 'scheduled', 'published'] as const;
-export type PostStatus = (typeof POST_STATUSES)[number];
-
-export const PLATFORMS = ['instagram', 'facebook', 'x', 'tiktok', 'linkedin', 'youtube', 'snapchat', 'website', 'email', 'other'] as const;
-export type Platform = (typeof PLATFORMS)[number];
+import type { Platform, PostStatus } from '../domain';
 
 export interface Post {
   id: number;

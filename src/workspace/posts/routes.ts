@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { idParam, validated } from '../../platform/validate';
 import { actorOf } from '../auth/middleware';
 import { id, longText, moment, nonEmpty, optionalText, pageQuery, queryId, NAME_MAX } from '../schemas';
-import { PLATFORMS, POST_STATUSES } from './repository';
+import { PLATFORMS, POST_STATUSES } from '../domain';
 import type { PostsService } from './service';
 
 export const POSTS_PAGE_DEFAULT = 50;

@@ -1,11 +1,11 @@
 import type { Clock } from '../../platform/clock';
 import { BadRequest, Forbidden, NotFound } from '../../platform/errors';
 import { isManagerOrAbove, isoTime, listedBrands, visibleOrNotFound, type Actor } from '../access';
-import { brandOf } from '../placement';
 import type { BrandsService } from '../brands/service';
 import type { Campaign } from '../campaigns/repository';
 import { pick, type CampaignsService } from '../campaigns/service';
-import type { Platform, Post, PostRepository, PostStatus } from './repository';
+import type { Platform, PostStatus } from '../domain';
+import type { Post, PostRepository } from './repository';
 
 /**
  * What posts need to know about assets: which attachment ids are usable in a brand, and
@@ -86,7 +86,7 @@ export class PostsService {
   /** Anyone creates posts in their brands; the brand is the campaign's when one is given. */
   async create(actor: Actor, input: PostInput): Promise<PostBody> {
     const campaign = input.campaignId ? await this.deps.campaigns.get(actor, input.campaignId) : null;
-    const brandId = await brandOf(this.deps.brands, actor, input.brandId, [campaign]);
+    const brandId = await this.deps.brands.brandFor(actor, input.brandId, [campaign]);
     const status = input.status ?? 'idea';
     const publicationUrl = input.publicationUrl ?? null;
     assertPublishable(status, publicationUrl);
@@ -114,7 +114,7 @@ export class PostsService {
     let campaign: Pick<Campaign, 'id' | 'brandId'> | null = current.campaignId === null ? null : { id: current.campaignId, brandId: current.brandId };
     if (change.campaignId !== undefined) campaign = change.campaignId === null ? null : await this.deps.campaigns.get(actor, change.campaignId);
     // A new campaign brings its brand; otherwise the post keeps its own unless told another.
-    const brandId = await brandOf(this.deps.brands, actor, change.brandId ?? (change.campaignId ? undefined : current.brandId), [campaign]);
+    const brandId = await this.deps.brands.brandFor(actor, change.brandId ?? (change.campaignId ? undefined : current.brandId), [campaign]);
     assertPublishable(pick(change.status, current.status), pick(change.publicationUrl, current.publicationUrl));
     const attachments = change.attachments ?? current.attachments;
     if (change.attachments !== undefined || brandId !== current.brandId) await this.assertAttachable(attachments, brandId);

@@ -1,8 +1,6 @@
 import type { Db } from '../../platform/sqlite';
 import { assignments, scopedWhere } from '../sql';
-
-export const PROJECT_STATUSES = ['planned', 'active', 'paused', 'completed'] as const;
-export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
+import type { ProjectStatus } from '../domain';
 
 export interface Project {
   id: number;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { idParam, validated } from '../../platform/validate';
 import { actorOf } from '../auth/middleware';
 import { day, id, longText, name, nonEmpty, queryId } from '../schemas';
-import { PROJECT_STATUSES } from './repository';
+import { PROJECT_STATUSES } from '../domain';
 import type { ProjectsService } from './service';
 
 const status = z.enum(PROJECT_STATUSES);

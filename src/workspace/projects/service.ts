@@ -3,7 +3,8 @@ import { NotFound } from '../../platform/errors';
 import { isManagerOrAbove, isoTime, listedBrands, requireRole, visibleOrNotFound, type Actor } from '../access';
 import type { BrandsService } from '../brands/service';
 import { assertDaysInOrder, pick } from '../campaigns/service';
-import type { Project, ProjectRepository, ProjectStatus } from './repository';
+import type { ProjectStatus } from '../domain';
+import type { Project, ProjectRepository } from './repository';
 
 export interface NewProjectInput {
   brandId: number;

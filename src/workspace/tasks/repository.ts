@@ -1,18 +1,6 @@
 import type { Db } from '../../platform/sqlite';
 import { assignments, scopedWhere } from '../sql';
-
-export const TASK_STATUSES = ['todo', 'doing', 'done'] as const;
-export type TaskStatus = (typeof TASK_STATUSES)[number];
-
-export const TASK_PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
-export type TaskPriority = (typeof TASK_PRIORITIES)[number];
-
-export const TASK_VISIBILITIES = ['private', 'brand'] as const;
-export type TaskVisibility = (typeof TASK_VISIBILITIES)[number];
-
-/** `mine`: assigned to or created by the caller; `all`: everything the caller may see. */
-export const TASK_SCOPES = ['mine', 'assigned', 'created', 'all'] as const;
-export type TaskScope = (typeof TASK_SCOPES)[number];
+import type { TaskPriority, TaskScope, TaskStatus, TaskVisibility } from '../domain';
 
 export interface Task {
   id: number;

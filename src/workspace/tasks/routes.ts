@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { idParam, validated } from '../../platform/validate';
 import { actorOf } from '../auth/middleware';
 import { day, id, longText, nonEmpty, pageQuery, queryId, name } from '../schemas';
-import { TASK_PRIORITIES, TASK_SCOPES, TASK_STATUSES, TASK_VISIBILITIES } from './repository';
+import { TASK_PRIORITIES, TASK_SCOPES, TASK_STATUSES, TASK_VISIBILITIES } from '../domain';
 import type { TasksService } from './service';
 
 export const TASKS_PAGE_DEFAULT = 100;

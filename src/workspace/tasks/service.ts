@@ -5,7 +5,8 @@ import { pick } from '../campaigns/service';
 import type { UserRepository } from '../members/repository';
 import type { Placement } from '../placement';
 import type { ProjectsService } from '../projects/service';
-import type { Task, TaskFilter, TaskPriority, TaskRepository, TaskStatus, TaskVisibility } from './repository';
+import type { TaskPriority, TaskStatus, TaskVisibility } from '../domain';
+import type { Task, TaskFilter, TaskRepository } from './repository';
 
 export interface TaskInput {
   title: string;

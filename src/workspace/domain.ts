@@ -1,0 +1,51 @@
+/**
+ * The workspace's vocabulary, defined once: request schemas, repositories and page scripts
+ * (which receive it with each page, see pages/render.ts) all read these lists.
+ */
+
+export const ROLES = ['superadmin', 'manager', 'contributor'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const CAMPAIGN_STATUSES = ['planned', 'active', 'paused', 'completed'] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+/** In board order, from a first idea to a published post. */
+export const POST_STATUSES = ['idea', 'draft', 'review', 'approved', 'scheduled', 'published'] as const;
+export type PostStatus = (typeof POST_STATUSES)[number];
+
+export const PLATFORMS = ['instagram', 'facebook', 'x', 'tiktok', 'linkedin', 'youtube', 'snapchat', 'website', 'email', 'other'] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+export const PROJECT_STATUSES = ['planned', 'active', 'paused', 'completed'] as const;
+export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
+
+export const TASK_STATUSES = ['todo', 'doing', 'done'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+export const TASK_PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
+export type TaskPriority = (typeof TASK_PRIORITIES)[number];
+
+/** `private`: seen by its creator, its assignee and superadmins; `brand`: by the brand's members. */
+export const TASK_VISIBILITIES = ['private', 'brand'] as const;
+export type TaskVisibility = (typeof TASK_VISIBILITIES)[number];
+
+/** Which tasks a list shows: mine (assigned to or created by me), assigned, created, or all I may see. */
+export const TASK_SCOPES = ['mine', 'assigned', 'created', 'all'] as const;
+export type TaskScope = (typeof TASK_SCOPES)[number];
+
+export const BUDGET_KINDS = ['planned', 'spent'] as const;
+export type BudgetKind = (typeof BUDGET_KINDS)[number];
+
+/** What page scripts receive of the vocabulary. */
+export const DOMAIN = {
+  roles: ROLES,
+  campaignStatuses: CAMPAIGN_STATUSES,
+  postStatuses: POST_STATUSES,
+  platforms: PLATFORMS,
+  projectStatuses: PROJECT_STATUSES,
+  taskStatuses: TASK_STATUSES,
+  taskPriorities: TASK_PRIORITIES,
+  taskVisibilities: TASK_VISIBILITIES,
+  taskScopes: TASK_SCOPES,
+  budgetKinds: BUDGET_KINDS,
+} as const;
