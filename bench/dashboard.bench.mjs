@@ -194,6 +194,7 @@ async function main() {
   const rowsOnlyMs = timeCall(() => columns.aggregate(everyRow, span, false).days);
 
   // ## Report
+  /** @type {[string, { server: number, serverP99: number, roundTrip: number, perSecond: number }][]} */
   const rows = [
     ['summary, administrator, no filter', adminRun],
     ['summary, viewer (2 of 8 museums), museum + channel filter', viewerRun],

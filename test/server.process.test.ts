@@ -1,9 +1,10 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startEmulatorForTest } from './support/airtable-emulator';
 import { tempDir } from './support/app';
+import { buildDist } from './support/workspace';
 
 const ROOT = path.resolve(__dirname, '..');
 const ADMIN_PIN = '246810';
@@ -35,8 +36,8 @@ function launch(env: Record<string, string>) {
   running.add(child);
   let stdout = '';
   let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const exit = new Promise<Exit>((resolve) => {
     child.once('exit', (code, signal) => {
       running.delete(child);
@@ -81,7 +82,7 @@ async function start(env: Record<string, string>) {
     );
     return { ...proc, url };
   } catch (err) {
-    throw new Error(`${(err as Error).message}\n--- stdout\n${proc.stdout()}\n--- stderr\n${proc.stderr()}`);
+    throw new Error(`${(err as Error).message}\n--- stdout\n${proc.stdout()}\n--- stderr\n${proc.stderr()}`, { cause: err });
   }
 }
 
@@ -106,14 +107,7 @@ async function check(url: string, cookie: string) {
   return res.json();
 }
 
-beforeAll(() => {
-  try {
-    execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'pipe', timeout: 120_000 });
-  } catch (err) {
-    const e = err as { stdout?: Buffer; stderr?: Buffer };
-    throw new Error(`npm run build failed:\n${e.stdout?.toString() ?? ''}${e.stderr?.toString() ?? ''}`);
-  }
-}, 150_000);
+beforeAll(buildDist, 150_000);
 
 afterEach(async () => {
   const left = [...running];

@@ -12,7 +12,7 @@ export function parseAllowed(text: string | null | undefined): string[] | null {
     return null;
   }
   if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) return null;
-  return value as string[];
+  return value;
 }
 
 export const NO_RESTRICTION = '[]';

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { CookieOptions, Request, Response } from 'express';
 import type { Clock } from './clock';
+import { cookieOf } from './cookies';
 
 /** How long a browser stays known after its last successful sign-in. */
 export const DEVICE_COOKIE_MAX_AGE_MS = 180 * 24 * 60 * 60 * 1000;
@@ -37,8 +38,8 @@ export class DeviceCookies {
 
   /** The account of the request's device cookie when its signature holds and it has not expired. */
   account(req: Request): string | undefined {
-    const value: unknown = req.cookies?.[this.opts.name];
-    if (typeof value !== 'string' || value.length > 300) return undefined;
+    const value = cookieOf(req, this.opts.name);
+    if (value === undefined || value.length > 300) return undefined;
     const parts = value.split('.');
     if (parts.length !== 4) return undefined;
     const [account, issuedAt, nonce, mac] = parts;

@@ -13,6 +13,11 @@ export class HttpError extends Error {
   }
 }
 
+/** What a callback API rejected with, as an Error (they may reject with anything). */
+export function toError(reason: unknown): Error {
+  return reason instanceof Error ? reason : new Error(String(reason));
+}
+
 export class BadRequest extends HttpError {
   constructor(message = 'Bad request', code?: string, details?: object) {
     super(400, message, code, details);
@@ -107,7 +112,7 @@ export function errorHandler(logger: Logger, renderPage?: ErrorPageRenderer): Er
   return (err, req, res, _next) => {
     const known = fromLibraryError(err);
     const status = known?.status ?? 500;
-    if (status >= 500) logger.error({ err, reqId: req.id }, known ? err.message : 'unhandled error');
+    if (status >= 500) logger.error({ err, reqId: req.id }, known ? known.message : 'unhandled error');
     if (res.headersSent) {
       res.destroy();
       return;

@@ -1,77 +1,5 @@
 import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
-import { BASE_LOGGER, CHILD_LOGGER } from './logger';
-
-/**
- * The fields that Express, its middleware and this application set on a request, all
- * declared when the request is made. Express gives every request and response a new
- * prototype (Object.setPrototypeOf), and V8 then adds each field that is new to the object
- * the slow way, at about 1.5 µs apiece; a signed-in read gained some fifteen, more than
- * all of its own work. Declared before that, setting them costs next to nothing.
- * A getter of Express's request (query, path, ip, ...) must never be listed here: an own
- * field would hide it.
- */
-export const REQUEST_FIELDS = {
-  // Express and its router
-  res: undefined,
-  next: undefined,
-  baseUrl: undefined,
-  originalUrl: undefined,
-  params: undefined,
-  route: undefined,
-  _parsedUrl: undefined,
-  _parsedOriginalUrl: undefined,
-  // body-parser, multer, cookie-parser, express-session
-  body: undefined,
-  file: undefined,
-  files: undefined,
-  secret: undefined,
-  cookies: undefined,
-  signedCookies: undefined,
-  session: undefined,
-  sessionID: undefined,
-  sessionStore: undefined,
-  // this application
-  id: undefined,
-  lang: undefined,
-  dashboard: undefined,
-  workspace: undefined,
-  workspaceTokenRejected: undefined,
-  [BASE_LOGGER]: undefined,
-  [CHILD_LOGGER]: undefined,
-};
-
-const RESPONSE_FIELDS = { locals: undefined, statusCode: 200, statusMessage: undefined };
-
-const BODY_BYTES = Symbol('bodyBytes');
-
-/**
- * Node's HTTP parser hands every body chunk to the request's push(), the one place that sees
- * them all, read or not. It is an own field of each request because Express replaces the
- * request's prototype, which would drop an override made in a subclass.
- */
-function countingPush(this: DeclaredRequest, chunk: unknown, encoding?: BufferEncoding): boolean {
-  if (chunk) this[BODY_BYTES] += (chunk as Buffer).length;
-  return http.IncomingMessage.prototype.push.call(this, chunk, encoding);
-}
-
-class DeclaredRequest extends http.IncomingMessage {
-  /** Body bytes received from the client so far, whether or not anything has read them yet. */
-  [BODY_BYTES] = 0;
-
-  constructor(socket: Socket) {
-    super(socket);
-    Object.assign(this, REQUEST_FIELDS);
-    this.push = countingPush;
-  }
-}
-
-class DeclaredResponse<Request extends IncomingMessage = IncomingMessage> extends http.ServerResponse<Request> {
-  constructor(req: Request) {
-    super(req);
-    Object.assign(this, RESPONSE_FIELDS);
-  }
-}
+import { bodyBytesOf, DeclaredRequest, DeclaredResponse } from './http-tuning';
 
 /** How slow a request body may arrive before the request is cut with 408. */
 export interface BodyPace {
@@ -102,7 +30,7 @@ function watchBodyPace(req: DeclaredRequest, res: ServerResponse, pace: BodyPace
   const stop = () => clearTimeout(timer);
   const check = () => {
     if (req.complete || res.writableEnded) return;
-    const bytes = req[BODY_BYTES];
+    const bytes = bodyBytesOf(req);
     if (bytes - seen < (pace.minBytesPerSecond * pace.windowMs) / 1000) {
       if (!res.headersSent) {
         const body = JSON.stringify({ error: 'The request body arrived too slowly', code: 'REQUEST_TIMEOUT' });
@@ -116,20 +44,20 @@ function watchBodyPace(req: DeclaredRequest, res: ServerResponse, pace: BodyPace
     timer = setTimeout(check, pace.windowMs).unref();
   };
   timer = setTimeout(() => {
-    seen = req[BODY_BYTES];
+    seen = bodyBytesOf(req);
     timer = setTimeout(check, pace.windowMs).unref();
   }, pace.graceMs).unref();
   req.once('end', stop);
   res.once('close', stop);
 }
 
-/** The HTTP server for the application (`createApp`), with requests and responses as above. */
+/** The HTTP server for the application (`createApp`), with the requests and responses of http-tuning.ts. */
 export function createHttpServer(app: RequestListener, opts: { bodyPace?: BodyPace } = {}): http.Server {
   const pace = opts.bodyPace ?? DEFAULT_BODY_PACE;
   const server = http.createServer(
-    { IncomingMessage: DeclaredRequest, ServerResponse: DeclaredResponse as typeof ServerResponse },
+    { IncomingMessage: DeclaredRequest, ServerResponse: DeclaredResponse },
     (req, res) => {
-      watchBodyPace(req as DeclaredRequest, res, pace);
+      watchBodyPace(req, res, pace);
       app(req, res);
     },
   );

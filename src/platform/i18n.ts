@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import i18next, { type i18n, type TFunction } from 'i18next';
 import type { Request, Response } from 'express';
+import { cookieOf } from './cookies';
 import { isApiPath } from './errors';
 import { LOCALES_DIR } from './paths';
 
@@ -14,7 +15,7 @@ export function isLanguage(value: unknown): value is Language {
 }
 
 export function loadLocales(): Record<Language, Record<string, unknown>> {
-  const read = (lang: Language) => JSON.parse(fs.readFileSync(path.join(LOCALES_DIR, `${lang}.json`), 'utf8'));
+  const read = (lang: Language) => JSON.parse(fs.readFileSync(path.join(LOCALES_DIR, `${lang}.json`), 'utf8')) as Record<string, unknown>;
   return { en: read('en'), ar: read('ar') };
 }
 
@@ -43,6 +44,14 @@ declare module 'express-serve-static-core' {
   interface Request {
     lang: Language;
   }
+  /** What every rendered page may use, set by languageChooser. */
+  interface Locals {
+    lang: Language;
+    dir: 'ltr' | 'rtl';
+    t: TFunction;
+    /** The address of this page in another language. */
+    langUrl: (target: Language) => string;
+  }
 }
 
 /**
@@ -59,8 +68,9 @@ export function languageChooser(i18n: i18n, cookieSecure: boolean): (req: Reques
     if (isLanguage(fromQuery)) {
       lang = fromQuery;
       res.cookie(LANG_COOKIE, lang, { httpOnly: false, sameSite: 'lax', secure: cookieSecure, path: '/', maxAge: 365 * 24 * 3600 * 1000 });
-    } else if (isLanguage(req.cookies[LANG_COOKIE])) {
-      lang = req.cookies[LANG_COOKIE];
+    } else {
+      const fromCookie = cookieOf(req, LANG_COOKIE);
+      if (isLanguage(fromCookie)) lang = fromCookie;
     }
     req.lang = lang;
     res.locals.lang = lang;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import express from 'express';
 import pino from 'pino';
+import { setBaseLogger } from './http-tuning';
 
 export type Logger = pino.Logger;
 
@@ -41,20 +41,6 @@ function levelOf(status: number): pino.Level {
   return status >= 500 ? 'error' : status >= 400 ? 'info' : 'debug';
 }
 
-export const BASE_LOGGER = Symbol('base logger');
-export const CHILD_LOGGER = Symbol('child logger');
-
-type LoggedRequest = IncomingMessage & { [BASE_LOGGER]?: Logger; [CHILD_LOGGER]?: Logger };
-
-// One getter on the prototype, rather than one defined on every request (which cost more
-// than the rest of the request logger together).
-Object.defineProperty(express.request, 'log', {
-  configurable: true,
-  get(this: LoggedRequest) {
-    return (this[CHILD_LOGGER] ??= this[BASE_LOGGER]?.child({ reqId: this.id }));
-  },
-});
-
 /**
  * Gives a request an id (sent back in X-Request-Id) and logs its answer once it is sent:
  * 5xx at error, 4xx at info, the rest at debug; `/healthz` never. pino-http did the same,
@@ -66,7 +52,7 @@ export function requestLog(logger: Logger): (req: IncomingMessage, res: ServerRe
   return (req, res) => {
     const id = requestId(req);
     req.id = id;
-    (req as LoggedRequest)[BASE_LOGGER] = logger;
+    setBaseLogger(req, logger);
     res.setHeader('X-Request-Id', id);
     if (req.url === '/healthz') return;
     const started = performance.now();

@@ -14,7 +14,7 @@ export interface Secrets {
 export function resolveSecrets(dataDir: string, given: Partial<Secrets>): Secrets {
   const file = path.join(dataDir, 'secrets.json');
   let stored: Partial<Secrets> = {};
-  if (fs.existsSync(file)) stored = JSON.parse(fs.readFileSync(file, 'utf8'));
+  if (fs.existsSync(file)) stored = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<Secrets>;
   const result: Secrets = {
     jwtSecret: given.jwtSecret ?? stored.jwtSecret ?? randomBytes(48).toString('hex'),
     sessionSecret: given.sessionSecret ?? stored.sessionSecret ?? randomBytes(48).toString('hex'),

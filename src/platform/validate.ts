@@ -38,7 +38,7 @@ export function validated<S extends Schemas>(
       query: check(schemas.query, req.query, 'query'),
       params: check(schemas.params, req.params, 'params'),
     } as Parsed<S>;
-    return handler(input, req, res, next) as void;
+    return handler(input, req, res, next);
   };
 }
 

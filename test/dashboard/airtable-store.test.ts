@@ -1,4 +1,4 @@
-import request from 'supertest';
+import { request } from '../support/http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AirtableUserRecordStore, type AirtableOptions } from '../../src/dashboard/users/airtable-repository';
 import { MemoryIdMarks, StoreUnavailable } from '../../src/dashboard/users/repository';

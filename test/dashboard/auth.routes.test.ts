@@ -1,4 +1,4 @@
-import request from 'supertest';
+import { request } from '../support/http';
 import { describe, expect, it } from 'vitest';
 import { SESSION_MAX_AGE_MS } from '../../src/dashboard/auth/service';
 import type { UserRecord, UserRecordStore } from '../../src/dashboard/users/repository';

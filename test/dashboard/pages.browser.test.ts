@@ -1,4 +1,4 @@
-import request from 'supertest';
+import { request, type HttpTest } from '../support/http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { buildApp, cookieFrom } from '../support/app';
@@ -41,7 +41,7 @@ async function adminCookie(app: Parameters<typeof request>[0]) {
 async function setup() {
   const built = buildApp();
   const cookie = await adminCookie(built.app);
-  const admin = (req: request.Test) => req.set('Cookie', cookie).set('Sec-Fetch-Site', 'same-origin');
+  const admin = (req: HttpTest) => req.set('Cookie', cookie).set('Sec-Fetch-Site', 'same-origin');
   const imported = await admin(request(built.app).post('/api/dashboard/import').set('Content-Type', 'text/csv')).send(visitsCsv());
   expect(imported.status).toBe(200);
   for (const season of [

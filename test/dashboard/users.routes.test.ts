@@ -1,4 +1,4 @@
-import request from 'supertest';
+import { request } from '../support/http';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { AirtableUserRecordStore } from '../../src/dashboard/users/airtable-repository';
 import type { NewUserRecord, UserRecordStore } from '../../src/dashboard/users/repository';

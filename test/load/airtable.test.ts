@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import request from 'supertest';
+import { request } from '../support/http';
 import { describe, expect, it } from 'vitest';
 import { AIRTABLE_DEADLINE_MS, AIRTABLE_REQUEST_TIMEOUT_MS, AirtableUserRecordStore } from '../../src/dashboard/users/airtable-repository';
 import { refusedUrl, startEmulatorForTest, type AirtableEmulator } from '../support/airtable-emulator';

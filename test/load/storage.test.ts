@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import request from 'supertest';
+import { request } from '../support/http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { captureLogs } from '../support/logs';
 import { filesUnder, image, pdf } from '../support/files';
@@ -37,7 +37,7 @@ function fillDiskFrom(nth: number) {
     if (!String(file).includes(`${path.sep}.partial${path.sep}`)) return createWriteStream(file, options);
     opened += 1;
     return opened >= nth ? createWriteStream(DEV_FULL, { flags: 'w' }) : createWriteStream(file, options);
-  }) as typeof fs.createWriteStream);
+  }));
 }
 
 describe('POST /api/assets when the disk fails', () => {

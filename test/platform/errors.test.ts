@@ -1,5 +1,5 @@
 import express, { type RequestHandler } from 'express';
-import request from 'supertest';
+import { request } from '../support/http';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {

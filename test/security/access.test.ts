@@ -1,5 +1,5 @@
 import jwt from 'jsonwebtoken';
-import request from 'supertest';
+import { request } from '../support/http';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { pdf } from '../support/files';
 import { snapshot } from '../support/workspace';

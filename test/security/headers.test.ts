@@ -1,4 +1,4 @@
-import request from 'supertest';
+import { request, type HttpTest, type HttpResponse } from '../support/http';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { setCookieLine } from '../support/app';
 import { adminOf, appOf, buildWorld, isApi, methodsOf, pathFor, renameBody, send, type World } from './world';
@@ -35,7 +35,7 @@ function directives(csp: string): Map<string, string[]> {
   );
 }
 
-function expectSecurityHeaders(res: request.Response, what: string) {
+function expectSecurityHeaders(res: HttpResponse, what: string) {
   for (const [name, value] of Object.entries(HELMET)) expect(res.headers[name], `${what}: ${name}`).toEqual(value);
   expect(res.headers['x-powered-by'], what).toBeUndefined();
   const csp = directives(res.headers['content-security-policy'] ?? '');
@@ -69,7 +69,7 @@ describe('security headers on every answer', () => {
   });
 
   it('when answers are refusals, errors, redirects or static files, then they carry the same headers', async () => {
-    const answers: [string, request.Test][] = [
+    const answers: [string, HttpTest][] = [
       ['401', request(world.app).get('/api/posts')],
       ['404 of the API', request(world.app).get('/api/no-such-route')],
       ['404 page', request(world.app).get('/no-such-page').set('Accept', 'text/html')],

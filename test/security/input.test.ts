@@ -1,4 +1,4 @@
-import request from 'supertest';
+import { request, type HttpResponse } from '../support/http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pdf } from '../support/files';
 import { adminOf, appOf, buildWorld, expectNoLeak, isApi, isWrite, key, methodsOf, pathFor, renameBody, send, type World } from './world';
@@ -155,7 +155,7 @@ describe('SQL and Airtable formula metacharacters', () => {
   });
 
   it('when they are sent as a PIN, an email or a password, then refused (400, 401, or 429 once the throttle counts ten) and nobody is signed in', async () => {
-    const refused = (res: request.Response, what: string) => {
+    const refused = (res: HttpResponse, what: string) => {
       expect([400, 401, 429], what).toContain(res.status);
       expect(res.headers['set-cookie'], what).toBeUndefined();
       expect(res.body.token, what).toBeUndefined();

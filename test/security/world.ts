@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import request from 'supertest';
+import { request, type HttpTest, type HttpResponse } from '../support/http';
 import type { Server } from 'node:http';
 import { expect } from 'vitest';
 import { createHttpServer } from '../../src/platform/http-server';
@@ -154,7 +154,7 @@ const sameOrigin = { 'Sec-Fetch-Site': 'same-origin' };
 /** Records of one brand, made through the API as `owner`; names of the other brand carry SECRET. */
 async function records(app: Express, owner: TestUser, brandId: number, label: string): Promise<Omit<Ids, 'dashboardUser' | 'season' | 'member'>> {
   const as = (method: 'post' | 'patch', path: string) => request(app)[method](path).set('Authorization', `Bearer ${owner.token}`);
-  const created = async (req: request.Test, name: string) => {
+  const created = async (req: HttpTest, name: string) => {
     const res = await req;
     expect(res.status, `${name}: ${JSON.stringify(res.body)}`).toBe(201);
     return res.body;
@@ -233,13 +233,13 @@ function serverOf(app: Express): Server {
 }
 
 /** Sends `method path` with headers and an optional body (JSON unless a string is given with its type). */
-export function send(app: Express, method: string, path: string, headers: Record<string, string> = {}, body?: unknown): request.Test {
+export function send(app: Express, method: string, path: string, headers: Record<string, string> = {}, body?: unknown): HttpTest {
   const req = request(serverOf(app))[method.toLowerCase() as 'get'](path).set(headers);
   return body === undefined ? req : req.send(body as object);
 }
 
 /** An answer that is neither a server error nor carries anything of the other brand. */
-export function expectNoLeak(res: request.Response, what: string): void {
+export function expectNoLeak(res: HttpResponse, what: string): void {
   expect(res.status, `${what}: ${res.status} ${res.text?.slice(0, 200)}`).toBeLessThan(500);
   expect(res.text ?? '', what).not.toContain(SECRET);
 }

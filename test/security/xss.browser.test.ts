@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import type { BrowserContext, Page } from 'playwright-core';
-import request from 'supertest';
+import { request, type HttpTest } from '../support/http';
 import { afterEach, expect, it } from 'vitest';
 import { SqliteVisitRepository } from '../../src/dashboard/data/repository';
 import { cookieFrom } from '../support/app';
@@ -76,7 +76,7 @@ async function seedHostileData(ws: TestWorkspace): Promise<{ admin: TestUser; da
   await finishProfile(ws, member, { jobTitle: text.jobTitle });
 
   const as = (method: 'post' | 'patch', path: string) => request(app)[method](path).set('Authorization', `Bearer ${admin.token}`);
-  const made = async (req: request.Test) => {
+  const made = async (req: HttpTest) => {
     const res = await req;
     expect(res.status, res.text).toBe(201);
     return res.body;

@@ -244,8 +244,8 @@ export class AirtableEmulator {
     if (!Number.isInteger(asked) || asked < 1 || asked > 100) throw unprocessable('INVALID_REQUEST_UNKNOWN', 'Invalid pageSize');
     const pageSize = Math.min(asked, this.maxPageSize);
     let start = 0;
-    if (params.offset !== undefined && params.offset !== '') {
-      const next = String(params.offset).split('/')[1];
+    if (typeof params.offset === 'string' && params.offset !== '') {
+      const next = params.offset.split('/')[1];
       start = table.records.findIndex((r) => r.id === next);
       if (start < 0) throw unprocessable('LIST_RECORDS_ITERATOR_NOT_AVAILABLE', 'The offset is no longer valid');
     }

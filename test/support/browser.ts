@@ -69,10 +69,10 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   const source = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   // Evaluated over the DevTools protocol: the pages' CSP forbids inline script tags.
   await page.evaluate(source);
-  const result = (await page.evaluate(async () => {
+  const result = await page.evaluate<{ violations: AxeViolation[] }>(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
     return axe.run(document, { resultTypes: ['violations'] });
-  })) as { violations: AxeViolation[] };
+  });
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
-import type request from 'supertest';
+import type { HttpResponse } from './http';
 
 /** Small, real files of every kind the upload tests send, made in code. */
 
@@ -87,7 +87,7 @@ export function filesUnder(dir: string): string[] {
 }
 
 /** A supertest parser that keeps any response body as bytes, whatever its type. */
-export function bytes(res: request.Response, done: (err: Error | null, body: Buffer) => void): void {
+export function bytes(res: HttpResponse, done: (err: Error | null, body: Buffer) => void): void {
   const stream = res as unknown as NodeJS.ReadableStream;
   const chunks: Buffer[] = [];
   stream.on('data', (chunk: Buffer) => chunks.push(chunk));

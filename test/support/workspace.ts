@@ -1,6 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import request from 'supertest';
+import { request, type HttpTest, type HttpResponse } from './http';
 import Database from 'better-sqlite3';
 import { afterEach, beforeAll, expect } from 'vitest';
 import { AuthService } from '../../src/workspace/auth/service';
@@ -29,7 +29,7 @@ export interface TestUser {
 }
 
 type Method = 'get' | 'post' | 'patch' | 'delete';
-export type Client = Record<Method, (path: string) => request.Test>;
+export type Client = Record<Method, (path: string) => HttpTest>;
 
 export interface TestWorkspace extends TestDashboard {
   auth: AuthService;
@@ -40,7 +40,7 @@ export interface TestWorkspace extends TestDashboard {
   /** Requests with the user's bearer token. */
   as(user: TestUser | string): Client;
   /** A real sign-in through the API; the cookie header to send back. */
-  signIn(email: string, password?: string): Promise<{ res: request.Response; cookie: string; token: string }>;
+  signIn(email: string, password?: string): Promise<{ res: HttpResponse; cookie: string; token: string }>;
   /** Requests with a cookie, sent the way the workspace's own pages send them. */
   withCookie(cookie: string): Client;
 }
@@ -122,7 +122,7 @@ export function buildDist(): void {
     execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'pipe', timeout: 120_000 });
   } catch (err) {
     const e = err as { stdout?: Buffer; stderr?: Buffer };
-    throw new Error(`npm run build failed:\n${e.stdout?.toString() ?? ''}${e.stderr?.toString() ?? ''}`);
+    throw new Error(`npm run build failed:\n${e.stdout?.toString() ?? ''}${e.stderr?.toString() ?? ''}`, { cause: err });
   }
 }
 
@@ -152,8 +152,8 @@ export function startServer(env: Record<string, string>, timeoutMs = 15_000): Pr
     };
     const early = (code: number | null, signal: string | null) => fail(new Error(`server exited early (${code ?? signal})`));
     child.once('exit', early);
-    child.stderr!.setEncoding('utf8').on('data', (d: string) => (output += d));
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (output += d));
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
       output += d;
       const line = output.split('\n').find((l) => l.includes('"Listening on'));
       if (!line) return;

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import request from 'supertest';
+import { request, type HttpResponse } from '../support/http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bytes, docx, filesUnder, image, pdf } from '../support/files';
 import { buildTeam, type TestUser, type TestWorkspace } from '../support/workspace';
@@ -28,7 +28,7 @@ async function uploaded(ws: TestWorkspace, by: TestUser, fields: Record<string, 
   return res.body.assets;
 }
 
-const ids = (res: request.Response) => res.body.assets.map((a: { id: number }) => a.id);
+const ids = (res: HttpResponse) => res.body.assets.map((a: { id: number }) => a.id);
 
 describe('GET /api/assets', () => {
   it('when assets exist in several brands, campaigns and posts, then each sees only their brands, newest first, filterable and paginated', async () => {

@@ -1,5 +1,5 @@
 import jwt from 'jsonwebtoken';
-import request from 'supertest';
+import { request } from '../support/http';
 import { describe, expect, it } from 'vitest';
 import { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS } from '../../src/workspace/auth/routes';
 import { SIGN_IN_TTL_MS } from '../../src/workspace/auth/service';
@@ -116,7 +116,7 @@ describe('POST /api/auth/login', () => {
     ['an unknown field', { email: 'a@example.test', password: 'x', remember: true }],
   ])('when the body has %s, then 400', async (_label, body) => {
     const ws = await buildWorkspace();
-    const res = await request(ws.app).post('/api/auth/login').send(body as object);
+    const res = await request(ws.app).post('/api/auth/login').send(body);
     expect(res.status).toBe(400);
     expect(typeof res.body.error).toBe('string');
   });

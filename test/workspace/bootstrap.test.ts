@@ -1,4 +1,4 @@
-import request from 'supertest';
+import { request } from '../support/http';
 import { describe, expect, it } from 'vitest';
 import { prepareWorkspace, DEFAULT_BRAND_NAME } from '../../src/workspace/bootstrap';
 import { createLogger } from '../../src/platform/logger';

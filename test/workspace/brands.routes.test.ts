@@ -1,4 +1,4 @@
-import request from 'supertest';
+import { request } from '../support/http';
 import { describe, expect, it } from 'vitest';
 import { buildWorkspace, snapshot } from '../support/workspace';
 

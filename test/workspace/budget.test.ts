@@ -1,4 +1,4 @@
-import request from 'supertest';
+import type { HttpResponse } from '../support/http';
 import { describe, expect, it } from 'vitest';
 import { buildTeam, snapshot, type TestUser, type TestWorkspace } from '../support/workspace';
 
@@ -129,7 +129,7 @@ describe('GET, PATCH and DELETE /api/budget-entries', () => {
     const newer = await entry(t.ws, t.manager, { campaignId: t.campaign.id, category: 'Ads', amount: 2, date: '2026-01-10', kind: 'planned' });
     const theirs = (await t.ws.as(t.admin).post('/api/campaigns').send({ name: 'Theirs', brandId: t.other.id })).body.campaign;
     const hidden = await entry(t.ws, t.admin, { campaignId: theirs.id, category: 'Ads', amount: 3 });
-    const list = (res: request.Response) => res.body.entries.map((e: { id: number }) => e.id);
+    const list = (res: HttpResponse) => res.body.entries.map((e: { id: number }) => e.id);
     expect(list(await t.ws.as(t.contributor).get('/api/budget-entries'))).toEqual([newer.id, older.id]);
     expect(list(await t.ws.as(t.contributor).get('/api/budget-entries?kind=planned'))).toEqual([newer.id]);
     expect(list(await t.ws.as(t.contributor).get(`/api/budget-entries?campaignId=${theirs.id}`))).toEqual([]);

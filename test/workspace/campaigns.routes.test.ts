@@ -1,4 +1,4 @@
-import request from 'supertest';
+import { request, type HttpResponse } from '../support/http';
 import { describe, expect, it } from 'vitest';
 import { buildTeam, snapshot, type TestUser, type TestWorkspace } from '../support/workspace';
 
@@ -76,7 +76,7 @@ describe('GET /api/campaigns', () => {
     t.ws.clock.advance(1000);
     const second = await campaignIn(t.ws, t.admin, t.brand.id, { status: 'active' });
     const theirs = await campaignIn(t.ws, t.admin, t.other.id);
-    const ids = (res: request.Response) => res.body.campaigns.map((c: { id: number }) => c.id);
+    const ids = (res: HttpResponse) => res.body.campaigns.map((c: { id: number }) => c.id);
 
     expect(ids(await t.ws.as(t.contributor).get('/api/campaigns'))).toEqual([second.id, first.id]);
     expect(ids(await t.ws.as(t.manager).get('/api/campaigns?status=active'))).toEqual([second.id]);

@@ -1,4 +1,4 @@
-import request from 'supertest';
+import { request } from '../support/http';
 import sharp from 'sharp';
 import { expect, it } from 'vitest';
 import { describeBrowser } from '../support/browser';

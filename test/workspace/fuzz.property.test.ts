@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import request from 'supertest';
+import { request, type HttpResponse } from '../support/http';
 import { describe, expect, it } from 'vitest';
 import { CAMPAIGN_STATUSES, PLATFORMS, POST_STATUSES, ROLES } from '../../src/workspace/domain';
 import { buildWorkspace, PASSWORD, snapshot, type TestWorkspace } from '../support/workspace';
@@ -170,7 +170,7 @@ async function fixture(): Promise<Fixture> {
   return { ws, token: admin.token, brandId: brand.id, campaignId, trackId, postId, memberId: member.id };
 }
 
-async function expectRefusedWithoutChange(f: Fixture, send: () => Promise<request.Response>) {
+async function expectRefusedWithoutChange(f: Fixture, send: () => Promise<HttpResponse>) {
   const before = snapshot(f.ws);
   const res = await send();
   expect(res.status, JSON.stringify(res.body)).toBeGreaterThanOrEqual(400);

@@ -1,5 +1,5 @@
 import jwt from 'jsonwebtoken';
-import request from 'supertest';
+import { request } from '../support/http';
 import { describe, expect, it } from 'vitest';
 import { buildWorkspace, PASSWORD, type TestWorkspace } from '../support/workspace';
 

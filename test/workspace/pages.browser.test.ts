@@ -1,4 +1,4 @@
-import request from 'supertest';
+import { request } from '../support/http';
 import sharp from 'sharp';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';

@@ -1,4 +1,4 @@
-import request from 'supertest';
+import { request } from '../support/http';
 import { describe, expect, it } from 'vitest';
 import { SIGN_IN_TTL_MS } from '../../src/workspace/auth/service';
 import { buildWorkspace, type TestUser, type TestWorkspace } from '../support/workspace';

@@ -1,4 +1,4 @@
-import request from 'supertest';
+import type { HttpResponse } from '../support/http';
 import { describe, expect, it } from 'vitest';
 import { buildTeam, buildWorkspace, snapshot } from '../support/workspace';
 
@@ -9,7 +9,7 @@ async function team() {
   return { ...t, campaign };
 }
 
-const ids = (res: request.Response) => res.body.posts.map((p: { id: number }) => p.id);
+const ids = (res: HttpResponse) => res.body.posts.map((p: { id: number }) => p.id);
 
 describe('POST /api/posts', () => {
   it.each(['admin', 'manager', 'contributor'] as const)('when a %s creates a post in a campaign, then 201 with the campaign, brand, owner and no thumbnail', async (who) => {

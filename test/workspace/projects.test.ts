@@ -1,8 +1,8 @@
-import request from 'supertest';
+import { request, type HttpResponse } from '../support/http';
 import { describe, expect, it } from 'vitest';
 import { buildTeam, snapshot } from '../support/workspace';
 
-const ids = (res: request.Response) => res.body.projects.map((p: { id: number }) => p.id);
+const ids = (res: HttpResponse) => res.body.projects.map((p: { id: number }) => p.id);
 
 describe('POST /api/projects', () => {
   it.each(['admin', 'manager'] as const)('when a %s creates a project, then 201 {project} with the owner and defaults', async (who) => {

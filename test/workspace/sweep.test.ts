@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import request from 'supertest';
+import { request } from '../support/http';
 import { describe, expect, it } from 'vitest';
 import { LocalFileStore } from '../../src/platform/file-store';
 import { SqliteAssetRepository } from '../../src/workspace/assets/repository';

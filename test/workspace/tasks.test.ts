@@ -1,4 +1,4 @@
-import request from 'supertest';
+import { request, type HttpResponse } from '../support/http';
 import { describe, expect, it } from 'vitest';
 import { buildTeam, snapshot, type TestUser, type TestWorkspace } from '../support/workspace';
 
@@ -10,7 +10,7 @@ async function taskBy(ws: TestWorkspace, by: TestUser, body: object) {
   return res.body.task as { id: number; [key: string]: unknown };
 }
 
-const ids = (res: request.Response) => res.body.tasks.map((t: { id: number }) => t.id).sort((a: number, b: number) => a - b);
+const ids = (res: HttpResponse) => res.body.tasks.map((t: { id: number }) => t.id).sort((a: number, b: number) => a - b);
 
 /**
  * Seven tasks that tell the visibility rules apart:
@@ -74,7 +74,7 @@ describe('GET /api/tasks', () => {
     const late = await taskBy(t.ws, t.manager, { brandId: t.brand.id, dueDate: '2026-03-01', assigneeId: t.colleague.id });
     const soon = await taskBy(t.ws, t.manager, { brandId: t.brand.id, dueDate: '2026-02-01', assigneeId: t.colleague.id, status: 'doing' });
     const undated = await taskBy(t.ws, t.manager, { brandId: t.brand.id, assigneeId: t.colleague.id });
-    const listed = (res: request.Response) => res.body.tasks.map((x: { id: number }) => x.id);
+    const listed = (res: HttpResponse) => res.body.tasks.map((x: { id: number }) => x.id);
     expect(listed(await t.ws.as(t.contributor).get(`/api/tasks?assigneeId=${t.colleague.id}`))).toEqual([soon.id, late.id, undated.id]);
     expect(listed(await t.ws.as(t.contributor).get('/api/tasks?status=doing'))).toEqual([soon.id]);
     expect(listed(await t.ws.as(t.contributor).get(`/api/tasks?brandId=${t.other.id}`))).toEqual([]);

@@ -1,4 +1,5 @@
 import type { Request, RequestHandler } from 'express';
+import { cookieOf } from '../../platform/cookies';
 import { checkSameOrigin } from '../../platform/csrf';
 import { Forbidden, Unauthorized } from '../../platform/errors';
 import type { DashboardAuthService } from './service';
@@ -22,8 +23,8 @@ export type DashboardNeed = 'anyone' | 'session' | 'admin';
  */
 export function dashboardAccess(auth: DashboardAuthService, need: DashboardNeed): RequestHandler {
   return async (req, _res, next) => {
-    const id = req.cookies[SESSION_COOKIE];
-    if (typeof id === 'string') {
+    const id = cookieOf(req, SESSION_COOKIE);
+    if (id !== undefined) {
       const session = await auth.lookup(id);
       if (session) req.dashboard = { id, session };
     }

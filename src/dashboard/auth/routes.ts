@@ -51,7 +51,7 @@ export function authRoutes(deps: { auth: DashboardAuthService; clock: Clock; coo
     validated({ body: loginBody }, async ({ body }, req, res) => {
       const result = await auth.login(body.pin);
       if (!result) throw new Unauthorized('Invalid PIN');
-      await auth.logout(req.cookies?.[SESSION_COOKIE]);
+      await auth.logout(req.dashboard?.id);
       const { name, role, allowedMuseums, allowedChannels } = result.session;
       res.cookie(SESSION_COOKIE, result.id, { ...cookie, maxAge: SESSION_MAX_AGE_MS });
       devices.issue(res, deviceAccount(result.session.userId));
@@ -72,7 +72,7 @@ export function authRoutes(deps: { auth: DashboardAuthService; clock: Clock; coo
   });
 
   router.post('/logout', async (req, res) => {
-    await auth.logout(req.cookies?.[SESSION_COOKIE]);
+    await auth.logout(req.dashboard?.id);
     res.clearCookie(SESSION_COOKIE, cookie);
     res.json({ ok: true });
   });

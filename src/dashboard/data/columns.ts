@@ -417,7 +417,7 @@ export class ColumnsBuilder {
   private grow(capacity: number): void {
     const copy = <T extends Uint32Array | Float64Array | Int32Array>(src: T, make: (n: number) => T): T => {
       const out = make(capacity);
-      out.set(src.subarray(0, this.length) as never);
+      out.set(src.subarray(0, this.length));
       return out;
     };
     this.day = copy(this.day, (c) => new Int32Array(c));

@@ -81,7 +81,7 @@ export class SqliteVisitRepository implements VisitRepository {
     while (batch.length > 0) {
       onBatch(batch);
       if (batch.length < batchSize) return;
-      const last = batch[batch.length - 1]!;
+      const last = batch[batch.length - 1];
       await setImmediate();
       batch = after.all(last.date, last.museum, last.channel, last.district, batchSize);
     }

@@ -15,7 +15,7 @@ const MAX_VALUES = 500;
 /** A repeatable query parameter: one value or several; empty values (`museum=`) mean "not given". */
 function repeatable<T extends z.ZodType>(item: T) {
   return z.preprocess(
-    (value) => (value === undefined ? [] : (Array.isArray(value) ? value : [value]).filter((v) => v !== '')),
+    (value) => (value === undefined ? [] : (Array.isArray(value) ? (value as unknown[]) : [value]).filter((v) => v !== '')),
     z.array(item).max(MAX_VALUES),
   );
 }

@@ -1,5 +1,4 @@
 import { Router, type RequestHandler, type Response } from 'express';
-import type { TFunction } from 'i18next';
 import { requireDashboardAdmin } from '../auth/middleware';
 
 /** Pages redirect to the PIN page instead of answering 401. */
@@ -17,7 +16,7 @@ function safeNext(value: unknown): string {
  * attribute: EJS escapes the attribute, so no string can break out of it.
  */
 function clientStrings(res: Response, sections: readonly string[]): string {
-  const t = res.locals.t as TFunction;
+  const { t } = res.locals;
   return JSON.stringify(Object.fromEntries(sections.map((s) => [s, t(`dashboard.${s}`, { returnObjects: true })])));
 }
 

@@ -33,9 +33,12 @@ const ID_MARK = 'airtable-users';
 /** Times a create draws a new Id after finding its Id taken by a record made meanwhile elsewhere. */
 const CREATE_ATTEMPTS = 3;
 
+/** A field as text: numbers and booleans as written, anything else (a linked record, a list) as JSON. */
 function text(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
-  return String(value);
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
 }
 
 function toRecord(record: AirtableRecord<FieldSet>): UserRecord | undefined {

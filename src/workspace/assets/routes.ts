@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { HttpError, MethodNotAllowed, NotFound } from '../../platform/errors';
 import type { FileStore } from '../../platform/file-store';
 import { idParam, validated } from '../../platform/validate';
-import { actorOf, requireSignedIn } from '../auth/middleware';
+import { actorOf, requireSignedIn } from '../request';
 import { pageQuery, queryId } from '../schemas';
 import { newFileKey, type AssetsService, type ServedFile } from './service';
 import { discardFailedUpload, receivedFiles, receiveUploads, uploadBatch } from './upload';

@@ -81,6 +81,7 @@ export function toAssetBody(asset: Asset): AssetBody {
 
 // C0 and C1 controls, and the bidirectional overrides and isolates that can make
 // "gpj.exe" read as "exe.jpg".
+// eslint-disable-next-line no-control-regex -- matching control characters is the point: they are removed from names.
 const UNSAFE_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 const EXTENSION_MAX = 16;
 

@@ -1,28 +1,12 @@
 import type { Request, RequestHandler, Response } from 'express';
 import session from 'express-session';
 import { checkSameOrigin } from '../../platform/csrf';
-import { Forbidden, Unauthorized } from '../../platform/errors';
-import type { Actor } from '../access';
-import type { UserRecord } from '../members/repository';
+import { Forbidden, toError } from '../../platform/errors';
+import { checkSignedIn } from '../request';
 import type { SqliteSessionStore } from './repository';
 import { actorFor, SIGN_IN_TTL_MS, type AuthService } from './service';
 
 export const SESSION_COOKIE = 'workspace_session';
-
-export interface WorkspaceAuth {
-  user: UserRecord;
-  actor: Actor;
-  via: 'token' | 'cookie';
-}
-
-declare module 'express-serve-static-core' {
-  interface Request {
-    /** Application B's signed-in user, from a bearer token or the workspace_session cookie. */
-    workspace?: WorkspaceAuth;
-    /** Set when a bearer token was sent but is not (or no longer) valid. */
-    workspaceTokenRejected?: boolean;
-  }
-}
 
 export function sessionCookieOptions(secure: boolean) {
   return { httpOnly: true, sameSite: 'lax' as const, secure, path: '/' };
@@ -50,7 +34,7 @@ export function workspaceAccess(opts: { auth: AuthService; store: SqliteSessionS
     cookie: { ...sessionCookieOptions(opts.secure), maxAge: SIGN_IN_TTL_MS },
   });
   const startSession = (req: Request, res: Response) =>
-    new Promise<void>((resolve, reject) => sessions(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+    new Promise<void>((resolve, reject) => sessions(req, res, (err?: unknown) => (err ? reject(toError(err)) : resolve())));
 
   /**
    * A bearer token decides alone (a bad one is not rescued by a cookie); otherwise the cookie
@@ -94,17 +78,6 @@ function signedInByCookie(req: Request): boolean {
   return req.workspace?.via === 'cookie';
 }
 
-function checkSignedIn(req: Request): void {
-  if (req.workspace) return;
-  if (req.workspaceTokenRejected) throw new Unauthorized('Invalid or expired token', 'INVALID_TOKEN');
-  throw new Unauthorized('Sign in first');
-}
-
-export const requireSignedIn: RequestHandler = (req, _res, next) => {
-  checkSignedIn(req);
-  next();
-};
-
 /** What a user who must change the password may still reach. */
 const OPEN_WHILE_PASSWORD_CHANGE_REQUIRED = new Set([
   'GET /api/auth/me',
@@ -120,14 +93,4 @@ function checkPasswordChanged(req: Request): void {
   const path = `${req.baseUrl}${req.path}`.toLowerCase().replace(/\/+$/, '');
   if (OPEN_WHILE_PASSWORD_CHANGE_REQUIRED.has(`${req.method} ${path}`)) return;
   throw new Forbidden('Change your password first', 'PASSWORD_CHANGE_REQUIRED');
-}
-
-export function actorOf(req: Request): Actor {
-  if (!req.workspace) throw new Unauthorized('Sign in first');
-  return req.workspace.actor;
-}
-
-export function userOf(req: Request): UserRecord {
-  if (!req.workspace) throw new Unauthorized('Sign in first');
-  return req.workspace.user;
 }

@@ -1,13 +1,14 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import type { Clock } from '../../platform/clock';
-import { BadRequest, Unauthorized } from '../../platform/errors';
+import { BadRequest, toError, Unauthorized } from '../../platform/errors';
 import type { DeviceCookies } from '../../platform/device-cookie';
 import { attemptLimiter, clientAddress, type AttemptCounter } from '../../platform/rate-limit';
 import { validated } from '../../platform/validate';
 import { toUserBody } from '../members/service';
 import { nonEmpty, optionalText, password, NAME_MAX } from '../schemas';
-import { requireSignedIn, SESSION_COOKIE, sessionCookieOptions, userOf } from './middleware';
+import { requireSignedIn, userOf } from '../request';
+import { SESSION_COOKIE, sessionCookieOptions } from './middleware';
 import type { AuthService } from './service';
 
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
@@ -52,11 +53,11 @@ function emailOf(req: Request): string | undefined {
 }
 
 function regenerate(req: Request): Promise<void> {
-  return new Promise((resolve, reject) => req.session.regenerate((err) => (err ? reject(err) : resolve())));
+  return new Promise((resolve, reject) => req.session.regenerate((err) => (err ? reject(toError(err)) : resolve())));
 }
 
 function destroy(req: Request): Promise<void> {
-  return new Promise((resolve, reject) => req.session.destroy((err) => (err ? reject(err) : resolve())));
+  return new Promise((resolve, reject) => req.session.destroy((err) => (err ? reject(toError(err)) : resolve())));
 }
 
 export function authRoutes(deps: { auth: AuthService; clock: Clock; cookieSecure: boolean; attempts: AttemptCounter; devices: DeviceCookies }) {

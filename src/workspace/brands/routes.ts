@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { idParam, validated } from '../../platform/validate';
-import { actorOf } from '../auth/middleware';
+import { actorOf } from '../request';
 import { name } from '../schemas';
 import type { BrandsService } from './service';
 

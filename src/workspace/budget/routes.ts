@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { idParam, validated } from '../../platform/validate';
-import { actorOf } from '../auth/middleware';
+import { actorOf } from '../request';
 import { id, longText, name, nonEmpty, pageQuery, queryId } from '../schemas';
 import { BUDGET_KINDS } from '../domain';
 import type { BudgetService } from './service';

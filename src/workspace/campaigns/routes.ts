@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { idParam, validated } from '../../platform/validate';
-import { actorOf } from '../auth/middleware';
+import { actorOf } from '../request';
 import { day, id, longText, name, nonEmpty, optionalText, queryId, NAME_MAX } from '../schemas';
 import { CAMPAIGN_STATUSES } from '../domain';
 import type { CampaignsService } from './service';

@@ -132,7 +132,7 @@ const recordCaches = new WeakMap<Db, Map<number, UserRecord>>();
  * database would need a shared cache or none.
  */
 function recordCache(db: Db): Map<number, UserRecord> {
-  let cache = recordCaches.get(db);
+  const cache = recordCaches.get(db);
   if (cache) return cache;
   const records = new Map<number, UserRecord>();
   db.function('forget_workspace_user', { deterministic: false }, (id) => {

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { idParam, validated } from '../../platform/validate';
 import { ROLES } from '../domain';
-import { actorOf } from '../auth/middleware';
+import { actorOf } from '../request';
 import { email, id, name, nonEmpty, password } from '../schemas';
 import type { MembersService } from './service';
 

@@ -1,6 +1,5 @@
 import type { Request, Response } from 'express';
-import type { TFunction } from 'i18next';
-import { userOf } from '../auth/middleware';
+import { userOf } from '../request';
 import type { UserRecord } from '../members/repository';
 import { toUserBody } from '../members/service';
 import { DOMAIN } from '../domain';
@@ -22,7 +21,7 @@ const SHARED_SECTIONS = ['common', 'errors', 'role', 'nav', 'tour'] as const;
  * escapes the attribute, so no translated text can break out of it.
  */
 function clientStrings(res: Response, sections: readonly string[]): string {
-  const t = res.locals.t as TFunction;
+  const { t } = res.locals;
   const all = [...SHARED_SECTIONS, ...sections];
   return JSON.stringify(Object.fromEntries(all.map((s) => [s, t(`workspace.${s}`, { returnObjects: true })])));
 }

@@ -1,8 +1,9 @@
 import { Router, type RequestHandler } from 'express';
 import { Forbidden } from '../../platform/errors';
-import { isLanguage } from '../../platform/i18n';
+import { cookieOf } from '../../platform/cookies';
+import { isLanguage, LANG_COOKIE } from '../../platform/i18n';
 import { isSuperadmin } from '../access';
-import { actorOf, userOf } from '../auth/middleware';
+import { actorOf, userOf } from '../request';
 import { renderAuthPage, renderWorkspacePage, type PageSpec } from './render';
 
 /** How far along the first-login path a page needs the user to be. */
@@ -34,7 +35,7 @@ function requireStage(stage: Stage): RequestHandler {
  */
 const profileLanguage: RequestHandler = (req, res, next) => {
   const user = req.workspace?.user;
-  if (user && user.language !== req.lang && !isLanguage(req.cookies?.lang) && !isLanguage(req.query.lang)) {
+  if (user && user.language !== req.lang && !isLanguage(cookieOf(req, LANG_COOKIE)) && !isLanguage(req.query.lang)) {
     return res.redirect(303, res.locals.langUrl(user.language));
   }
   next();

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { idParam, validated } from '../../platform/validate';
-import { actorOf } from '../auth/middleware';
+import { actorOf } from '../request';
 import { id, longText, moment, nonEmpty, optionalText, pageQuery, queryId, NAME_MAX } from '../schemas';
 import { PLATFORMS, POST_STATUSES } from '../domain';
 import type { PostsService } from './service';

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { idParam, validated } from '../../platform/validate';
-import { actorOf } from '../auth/middleware';
+import { actorOf } from '../request';
 import { day, id, longText, name, nonEmpty, queryId } from '../schemas';
 import { PROJECT_STATUSES } from '../domain';
 import type { ProjectsService } from './service';

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { idParam, validated } from '../../platform/validate';
-import { actorOf } from '../auth/middleware';
+import { actorOf } from '../request';
 import { day, id, longText, nonEmpty, pageQuery, queryId, name } from '../schemas';
 import { TASK_PRIORITIES, TASK_SCOPES, TASK_STATUSES, TASK_VISIBILITIES } from '../domain';
 import type { TasksService } from './service';

@@ -1,4 +1,4 @@
-import request from 'supertest';
+import { request } from '../../support/http';
 import type { VisitRow } from '../../../src/dashboard/data/columns';
 import { ColumnsBuilder, type VisitColumns } from '../../../src/dashboard/data/columns';
 import { SqliteVisitRepository } from '../../../src/dashboard/data/repository';

@@ -1,0 +1,70 @@
+// The project's lint rules: typescript-eslint's type-aware set, promises that cannot be
+// dropped silently, and the layer rules of DESIGN.md §2 as import rules.
+import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/** Below the entry (server.ts, app.ts, config.ts), each part of src/ may import only what its layer allows. */
+const layers = [
+  { target: './src/platform', from: ['./src/dashboard', './src/workspace'], message: 'platform/ knows neither application.' },
+  { target: './src/dashboard', from: './src/workspace', message: 'The applications never import each other.' },
+  { target: './src/workspace', from: './src/dashboard', message: 'The applications never import each other.' },
+  {
+    target: ['./src/platform', './src/dashboard', './src/workspace'],
+    from: ['./src/server.ts', './src/app.ts', './src/config.ts'],
+    message: 'Only the entry reads settings and builds the app: hand each part the slice it needs.',
+  },
+  { target: './src/**/routes.ts', from: './src/**/repository.ts', message: 'Routes reach data through services, never through repositories.' },
+];
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'test/artifacts/', 'data/', 'uploads/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: {
+        projectService: { allowDefaultProject: ['bench/*.mjs', 'eslint.config.mjs'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    plugins: { 'import-x': importX },
+    settings: {
+      // Without the TypeScript extensions, import-x reads no .ts module and no-cycle finds nothing.
+      'import-x/extensions': ['.ts', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.mts', '.cts'] },
+      'import-x/resolver-next': [createTypeScriptImportResolver()],
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // Stores implement async interfaces (DESIGN.md §2) over engines that answer at once
+      // (SQLite, process memory): an async method without await is how they keep the interface.
+      '@typescript-eslint/require-await': 'off',
+      'import-x/no-cycle': 'error',
+      'import-x/no-self-import': 'error',
+      'import-x/no-useless-path-segments': 'error',
+      'import-x/no-restricted-paths': ['error', { zones: layers }],
+    },
+  },
+  {
+    files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.mjs', '*.mjs', '*.ts'],
+    languageOptions: { globals: globals.node },
+  },
+  {
+    // Tests and benchmarks read JSON answers as data (supertest and fetch give them the type
+    // any) and check them with assertions; the rules against any guard src/, where they stay on.
+    files: ['test/**/*.ts', 'bench/**/*.mjs'],
+    rules: {
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-explicit-any': 'off',
+    },
+  },
+);
