@@ -106,7 +106,7 @@ export function recordHeaders(middleware: HeaderMiddleware): (res: ServerRespons
     removeHeader: (name: string) => void removed.push(name),
   };
   middleware({} as never, recorder as never, (err?: unknown) => {
-    if (err) throw err instanceof Error ? err : new Error(String(err));
+    if (err) throw err instanceof Error ? err : new Error('helmet failed while its headers were recorded', { cause: err });
   });
   return (res) => {
     for (const name of removed) res.removeHeader(name);

@@ -68,7 +68,7 @@ describe('what http-tuning.ts relies on', () => {
     app.get('/', (req, res) => {
       seen = {
         protoIsApps: Object.getPrototypeOf(req) === app.request,
-        chainHasExpress: express.request.isPrototypeOf(req),
+        chainHasExpress: Object.prototype.isPrototypeOf.call(express.request, req),
         ownBody: Object.hasOwn(req, 'body') && Object.hasOwn(req, 'cookies'),
       };
       res.end();
@@ -131,6 +131,6 @@ describe('what http-tuning.ts relies on', () => {
     });
     await request(createHttpServer(app)).get('/');
     expect(seen).toEqual({ same: true, bindings: { reqId: expect.any(String) }, own: false });
-    expect(Object.getOwnPropertyDescriptor(express.request, 'log')?.get).toBeTypeOf('function');
+    expect(typeof Object.getOwnPropertyDescriptor(express.request, 'log')?.get).toBe('function');
   });
 });
