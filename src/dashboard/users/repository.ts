@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3';
 import { HttpError } from '../../platform/errors';
 import { isUniqueViolation, type Db } from '../../platform/sqlite';
 
@@ -86,10 +87,19 @@ function toRecord(row: Row): UserRecord {
 
 export class SqliteUserRecordStore implements UserRecordStore {
   readonly kind = 'sqlite' as const;
-  constructor(private readonly db: Db) {}
+  /**
+   * Every PIN sign-in reads the whole table (SPEC.md: no cache). Preparing the statement cost
+   * as much as the read, and better-sqlite3 frees a statement's native memory only after a
+   * collection and a later turn of the event loop, so a burst of sign-ins piled it up.
+   */
+  private readonly all: Statement<[], Row>;
+
+  constructor(private readonly db: Db) {
+    this.all = db.prepare('SELECT * FROM users ORDER BY id');
+  }
 
   async list(): Promise<UserRecord[]> {
-    return (this.db.prepare('SELECT * FROM users ORDER BY id').all() as Row[]).map(toRecord);
+    return this.all.all().map(toRecord);
   }
 
   async get(id: number): Promise<UserRecord | undefined> {
