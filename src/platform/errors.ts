@@ -110,6 +110,12 @@ function wantsHtml(req: Parameters<RequestHandler>[0]): boolean {
 /** The one place where errors become responses: JSON for APIs, a page for browsers. */
 export function errorHandler(logger: Logger, renderPage?: ErrorPageRenderer): ErrorRequestHandler {
   return (err, req, res, _next) => {
+    if (res.destroyed) {
+      // The client went away (an upload cut off, say), which is most often the error itself:
+      // the request logger reports the aborted request; the details are kept for debugging.
+      logger.debug({ err, reqId: req.id }, 'error after the client went away');
+      return;
+    }
     const known = fromLibraryError(err);
     const status = known?.status ?? 500;
     if (status >= 500) logger.error({ err, reqId: req.id }, known ? known.message : 'unhandled error');
@@ -120,6 +126,9 @@ export function errorHandler(logger: Logger, renderPage?: ErrorPageRenderer): Er
     const body: ErrorBody = known ? toErrorBody(known) : { error: 'Internal server error', code: 'INTERNAL' };
     if (status >= 500) body.details = { requestId: String(req.id ?? '') };
     if (status === 429 && !res.getHeader('Retry-After')) res.setHeader('Retry-After', '60');
+    // Whatever a route had set up for the answer it meant to send no longer describes this one.
+    res.removeHeader('Content-Disposition');
+    res.removeHeader('Content-Type');
     if (renderPage && wantsHtml(req)) {
       renderPage(req, res, status, body.error);
       return;

@@ -59,7 +59,8 @@ export function requestLog(logger: Logger): (req: IncomingMessage, res: ServerRe
     // 'close' comes after 'finish', or alone when the client went away before the answer;
     // either way once, so `on` (without `once`'s wrapper).
     res.on('close', () => {
-      const level = levelOf(res.statusCode);
+      // A client that went away before its answer is no server fault, but worth seeing.
+      const level = res.writableFinished ? levelOf(res.statusCode) : 'info';
       if (!logger.isLevelEnabled(level)) return;
       const line = {
         req: { id, method: req.method, url: (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url },

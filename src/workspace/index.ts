@@ -35,6 +35,8 @@ import { SqliteTaskRepository } from './tasks/repository';
 import { tasksRoutes } from './tasks/routes';
 import { TasksService } from './tasks/service';
 import { workspacePages } from './pages/routes';
+import { avatarFilesRoutes, ownAvatarRoutes } from './avatars/routes';
+import { AvatarsService } from './avatars/service';
 
 /** The settings the workspace needs, handed over by the entry. */
 export interface WorkspaceSettings {
@@ -71,6 +73,7 @@ export function createWorkspace(deps: WorkspaceDeps) {
   const placement = new Placement({ brands, campaigns, posts });
   const files = deps.files ?? new LocalFileStore(settings.uploadDir);
   const assets = new AssetsService({ assets: assetRepository, files, placement, clock });
+  const avatars = new AvatarsService({ files, users });
   const projects = new ProjectsService({ projects: new SqliteProjectRepository(db), brands, clock });
   const tasks = new TasksService({ tasks: new SqliteTaskRepository(db), placement, projects, users, clock });
   const budget = new BudgetService({ budget: new SqliteBudgetRepository(db), campaigns, clock });
@@ -79,6 +82,7 @@ export function createWorkspace(deps: WorkspaceDeps) {
   const uploadLimits = { files, maxFiles: settings.upload.maxFiles, maxBytes: settings.upload.maxBytes };
   const router = Router();
   const devices = new DeviceCookies({ name: DEVICE_COOKIE, path: '/api/auth', secret: settings.sessionSecret, secure: settings.cookieSecure, clock });
+  router.use('/api/auth/me/avatar', access.signedIn, ownAvatarRoutes(avatars));
   router.use('/api/auth', access.api, authRoutes({ auth, clock, cookieSecure: settings.cookieSecure, attempts: deps.attempts, devices }));
   router.use('/api/members', access.signedIn, membersRoutes(members));
   router.use('/api/brands', access.signedIn, brandsRoutes(brands));
@@ -89,6 +93,7 @@ export function createWorkspace(deps: WorkspaceDeps) {
   router.use('/api/assets', access.api, assetsRoutes(assets, uploadLimits));
   // Read-only first: other methods answer 405 whoever asks.
   router.use('/api/uploads', access.api, uploadsRoutes(assets));
+  router.use('/api/avatars', access.signedIn, avatarFilesRoutes(avatars));
   router.use('/api/tasks', access.signedIn, tasksRoutes(tasks));
   router.use('/api/projects', access.signedIn, projectsRoutes(projects));
   router.use('/api/budget-entries', access.signedIn, budgetRoutes(budget));

@@ -1,21 +1,22 @@
 import { z } from 'zod';
+import { multiLine, singleLine } from '../platform/text';
 
 /** Input pieces shared by the workspace's routes (limits of DESIGN.md §6). */
 export const NAME_MAX = 200;
 export const LONG_TEXT_MAX = 10_000;
 
-export const name = z.string().trim().min(1, 'must not be empty').max(NAME_MAX);
+export const name = singleLine(NAME_MAX);
 
-/** Optional free text: an empty string clears it, like null. */
+/** An optional single line (a job title, a channel, a link): an empty string clears it, like null. */
 export const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max)
+  singleLine(max, 0)
     .nullable()
     .transform((v) => (v === null || v === '' ? null : v));
 
-export const longText = optionalText(LONG_TEXT_MAX);
+/** Optional longer text (a description, a caption): an empty string clears it, like null. */
+export const longText = multiLine(LONG_TEXT_MAX)
+  .nullable()
+  .transform((v) => (v === null || v === '' ? null : v));
 
 export const id = z.number().int().positive();
 

@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import { expect } from 'vitest';
 import { createHttpServer } from '../../src/platform/http-server';
 import { cookieFrom } from '../support/app';
-import { pdf } from '../support/files';
+import { image, pdf } from '../support/files';
 import { buildWorkspace, type TestUser, type TestWorkspace } from '../support/workspace';
 
 /**
@@ -94,6 +94,8 @@ export interface Ids {
   entry: number;
   /** A stored file's key, for /api/uploads/<key>. */
   fileKey: string;
+  /** A profile picture's key, for /api/avatars/<key>. */
+  avatarKey: string;
 }
 
 const PARAMETERS: [RegExp, (ids: Ids) => string | number][] = [
@@ -109,6 +111,7 @@ const PARAMETERS: [RegExp, (ids: Ids) => string | number][] = [
   [/^\/api\/projects\/:id/, (ids) => ids.project],
   [/^\/api\/budget-entries\/:id/, (ids) => ids.entry],
   [/^\/api\/uploads\//, (ids) => ids.fileKey],
+  [/^\/api\/avatars\/:key/, (ids) => ids.avatarKey],
 ];
 
 /** A concrete path for a route, its parameter filled with `ids` (or with `raw` as sent). */
@@ -117,7 +120,7 @@ export function pathFor(route: Route, ids: Ids, raw?: string): string {
   if (route.path.startsWith('/api/uploads/')) return `/api/uploads/${raw ?? fill![1](ids)}`;
   if (!route.path.includes(':')) return route.path;
   if (!fill) throw new Error(`The security suite has no sample id for ${key(route)}: add one to PARAMETERS in test/security/world.ts`);
-  return route.path.replace(/:id\b/, () => raw ?? String(fill[1](ids)));
+  return route.path.replace(/:(id|key)\b/, () => raw ?? String(fill[1](ids)));
 }
 
 /** A change a PATCH to a route's record would accept: its name or title. */
@@ -166,7 +169,10 @@ async function records(app: Express, owner: TestUser, brandId: number, label: st
   const project = (await created(as('post', '/api/projects').send({ name: `${label} project`, brandId }), 'project')).project.id;
   const task = (await created(as('post', '/api/tasks').send({ title: `${label} task`, brandId, projectId: project, visibility: 'brand' }), 'task')).task.id;
   const entry = (await created(as('post', '/api/budget-entries').send({ campaignId: campaign, category: `${label} budget`, amount: 1000, currency: 'EUR' }), 'entry')).entry.id;
-  return { brand: brandId, campaign, track, post, asset: upload.assets[0].id, fileKey: String(upload.assets[0].url).split('/').pop()!, task, project, entry };
+  const avatar = await as('post', '/api/auth/me/avatar').attach('file', await image('png'), `${label}.png`);
+  expect(avatar.status, JSON.stringify(avatar.body)).toBe(200);
+  const avatarKey = String(avatar.body.user.avatar).split('/').pop()!;
+  return { brand: brandId, campaign, track, post, asset: upload.assets[0].id, fileKey: String(upload.assets[0].url).split('/').pop()!, avatarKey, task, project, entry };
 }
 
 export async function buildWorld(opts: { env?: Record<string, string> } = {}): Promise<World> {

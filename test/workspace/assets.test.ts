@@ -184,6 +184,19 @@ describe('/api/uploads/*', () => {
     expect(outside.status).toBe(416);
   });
 
+  it('when the range is outside an image, then 416 is JSON with the file size in Content-Range, and no attachment', async () => {
+    const t = await team();
+    const [picture] = await uploaded(t.ws, t.contributor, { brandId: t.brand.id }, [{ data: await image('png'), name: 'a.png' }]);
+    for (const url of [picture.url, `/api/assets/${picture.id}/download`]) {
+      const res = await t.ws.as(t.contributor).get(url).set('Range', 'bytes=99999999-');
+      expect(res.status, url).toBe(416);
+      expect(res.headers['content-type'], url).toMatch(/^application\/json/);
+      expect(res.headers['content-disposition'], url).toBeUndefined();
+      expect(res.headers['content-range'], url).toBe(`bytes */${String(picture.size)}`);
+      expect(res.body, url).toEqual({ error: expect.any(String), code: 'RANGE_NOT_SATISFIABLE' });
+    }
+  });
+
   it.each(['PUT', 'DELETE', 'POST', 'PATCH'])('when the method is %s, then 405 with Allow: GET, HEAD, and the file stays', async (method) => {
     const t = await team();
     const [picture] = await uploaded(t.ws, t.contributor, { brandId: t.brand.id }, [{ data: await image('png'), name: 'a.png' }]);

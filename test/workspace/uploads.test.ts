@@ -4,6 +4,8 @@ import { request } from '../support/http';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bytes, docx, executable, filesUnder, image, mp4, pdf, storedZip, xlsx } from '../support/files';
+import { createHttpServer } from '../../src/platform/http-server';
+import { captureLogs } from '../support/logs';
 import { buildTeam, buildWorkspace, snapshot, type TestUser, type TestWorkspace } from '../support/workspace';
 
 type Team = Awaited<ReturnType<typeof buildTeam>>;
@@ -309,6 +311,36 @@ describe('POST /api/assets', () => {
       req.destroy();
       await waitFor(() => filesUnder(t.ws.config.uploadDir).length === 0);
       expectNothingStored(t.ws, before);
+    });
+
+    it('then it is logged once at info as an aborted request, with no error and no stack', async () => {
+      const logs = captureLogs('info');
+      const ws = await buildWorkspace({ logger: logs.logger });
+      const brand = await ws.brand();
+      const contributor = await ws.user('contributor', { brandIds: [brand.id] });
+      server = createHttpServer(ws.app).listen(0, '127.0.0.1');
+      await new Promise((r) => server!.once('listening', r));
+      const { port } = server.address() as AddressInfo;
+      const boundary = 'cut-here-9b2c';
+      const req = http.request({
+        port,
+        host: '127.0.0.1',
+        method: 'POST',
+        path: '/api/assets',
+        headers: { Authorization: `Bearer ${contributor.token}`, 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': String(5_000_000) },
+      });
+      req.on('error', () => {});
+      req.write(`--${boundary}\r\nContent-Disposition: form-data; name="brandId"\r\n\r\n${brand.id}\r\n`);
+      req.write(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n`);
+      req.write(pdf(1_000_000));
+      await waitFor(() => filesUnder(ws.config.uploadDir).length > 0);
+      req.destroy();
+      await waitFor(() => logs.entries().some((e) => e.msg === 'request aborted'));
+      await new Promise((r) => setTimeout(r, 200));
+      const entries = logs.entries();
+      expect(entries.filter((e) => (e.level as number) >= 50)).toEqual([]);
+      expect(logs.text()).not.toMatch(/"stack"/);
+      expect(entries.filter((e) => e.msg === 'request aborted')).toEqual([expect.objectContaining({ level: 30, aborted: true })]);
     });
   });
 });

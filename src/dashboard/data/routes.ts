@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Router, type Request, type RequestHandler } from 'express';
 import { z } from 'zod';
+import { singleLine } from '../../platform/text';
 import { idParam, validated } from '../../platform/validate';
 import { requireDashboardAdmin } from '../auth/middleware';
 import type { DashboardSession } from '../auth/session-store';
@@ -50,7 +51,7 @@ const compareQuery = z.strictObject({ ...filterFields, a: period, b: period });
 const noQuery = z.strictObject({ lang: z.string().optional() });
 
 const isoDate = z.string().refine((v) => parseDay(v) !== undefined, `must be a date written YYYY-MM-DD, between ${MIN_YEAR} and ${MAX_YEAR}`);
-const seasonName = z.string().trim().min(1, 'name is required').max(200);
+const seasonName = singleLine(200);
 const seasonBody = z.strictObject({ name: seasonName, startDate: isoDate, endDate: isoDate });
 const seasonPatch = z
   .strictObject({ name: seasonName.optional(), startDate: isoDate.optional(), endDate: isoDate.optional() })

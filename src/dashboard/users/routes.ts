@@ -1,14 +1,15 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import type { Clock } from '../../platform/clock';
+import { singleLine } from '../../platform/text';
 import { attemptLimiter, clientAddress, type AttemptCounter } from '../../platform/rate-limit';
 import { idParam, validated } from '../../platform/validate';
 import { PIN_MAX_DIGITS, PIN_MIN_DIGITS } from '../pins';
 import type { AdminActor, DashboardUsersService } from './service';
 
-const name = z.string().trim().min(1, 'name is required').max(200);
+const name = singleLine(200);
 const role = z.enum(['admin', 'viewer']);
-const list = z.array(z.string().trim().min(1).max(200)).max(1000);
+const list = z.array(singleLine(200)).max(1000);
 const pin = z
   .string()
   .regex(new RegExp(`^\\d{${PIN_MIN_DIGITS},${PIN_MAX_DIGITS}}$`), `PIN must be ${PIN_MIN_DIGITS} to ${PIN_MAX_DIGITS} digits`);

@@ -6,7 +6,7 @@ import type { DeviceCookies } from '../../platform/device-cookie';
 import { attemptLimiter, clientAddress, type AttemptCounter } from '../../platform/rate-limit';
 import { validated } from '../../platform/validate';
 import { toUserBody } from '../members/service';
-import { nonEmpty, optionalText, password, NAME_MAX } from '../schemas';
+import { name, nonEmpty, optionalText, password, NAME_MAX } from '../schemas';
 import { requireSignedIn, userOf } from '../request';
 import { SESSION_COOKIE, sessionCookieOptions } from './middleware';
 import type { AuthService } from './service';
@@ -27,7 +27,7 @@ const avatar = optionalText(2000).refine((v) => v === null || /^(https?:\/\/[^\s
 
 const profileBody = nonEmpty(
   z.strictObject({
-    name: z.string().trim().min(1).max(NAME_MAX).optional(),
+    name: name.optional(),
     avatar: avatar.optional(),
     jobTitle: optionalText(NAME_MAX).optional(),
     phone: optionalText(40)

@@ -56,6 +56,8 @@ export interface UserRepository {
   list(brandIds: number[] | undefined): Promise<UserRecord[]>;
   count(): Promise<number>;
   credentialsByEmail(email: string): Promise<{ id: number; passwordHash: string; tokenKey: string } | undefined>;
+  /** The user whose avatar is this address. */
+  findByAvatar(avatar: string): Promise<UserRecord | undefined>;
   passwordHash(id: number): Promise<string | undefined>;
   create(input: NewUserRecord): Promise<UserRecord | 'email-taken'>;
   /**
@@ -199,6 +201,11 @@ export class SqliteUserRepository implements UserRepository {
     return this.db.prepare('SELECT id, password_hash AS passwordHash, token_key AS tokenKey FROM users WHERE email = ?').get(email) as
       | { id: number; passwordHash: string; tokenKey: string }
       | undefined;
+  }
+
+  async findByAvatar(avatar: string) {
+    const id = this.db.prepare('SELECT id FROM users WHERE avatar = ?').pluck().get(avatar) as number | undefined;
+    return id === undefined ? undefined : this.read(id);
   }
 
   async passwordHash(id: number) {

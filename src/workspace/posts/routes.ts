@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { idParam, validated } from '../../platform/validate';
 import { actorOf } from '../request';
-import { id, longText, moment, nonEmpty, optionalText, pageQuery, queryId, NAME_MAX } from '../schemas';
+import { id, longText, moment, name, nonEmpty, optionalText, pageQuery, queryId } from '../schemas';
 import { PLATFORMS, POST_STATUSES } from '../domain';
 import type { PostsService } from './service';
 
@@ -12,7 +12,7 @@ export const POSTS_PAGE_MAX = 200;
 const status = z.enum(POST_STATUSES);
 
 const postFields = {
-  title: z.string().trim().min(1, 'must not be empty').max(NAME_MAX),
+  title: name,
   caption: longText.optional(),
   platform: z.enum(PLATFORMS).nullable().optional(),
   status: status.optional(),
