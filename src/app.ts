@@ -5,7 +5,7 @@ import type { Clock } from './platform/clock';
 import { errorHandler, notFoundHandler } from './platform/errors';
 import { createI18n } from './platform/i18n';
 import type { Logger } from './platform/logger';
-import { PUBLIC_DIR, ROOT } from './platform/paths';
+import { PUBLIC_DIR } from './platform/paths';
 import { prelude } from './platform/prelude';
 import { MemoryAttemptCounter, type AttemptCounter } from './platform/rate-limit';
 import { setupViews } from './platform/views';
@@ -14,6 +14,9 @@ import type { SessionStore } from './dashboard/auth/session-store';
 import type { UserRecordStore } from './dashboard/users/repository';
 import type { Db } from './platform/sqlite';
 import { createWorkspace } from './workspace';
+
+const CHART_JS_DIST = path.dirname(require.resolve('chart.js'));
+const VENDOR_FILES = ['chart.umd.js', 'chart.umd.js.map'];
 
 export interface AppDeps {
   config: Config;
@@ -38,8 +41,12 @@ export function createApp(deps: AppDeps): Express {
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });
+  // The vendored files by the exact paths pages ask for, found where Node itself finds the
+  // package (wherever npm placed it), and before the general static folder, which never has them.
+  for (const file of VENDOR_FILES) {
+    app.get(`/static/vendor/chart.js/${file}`, (_req, res) => res.sendFile(path.join(CHART_JS_DIST, file), { maxAge: '1d' }));
+  }
   app.use('/static', express.static(PUBLIC_DIR, { index: false, maxAge: '1h' }));
-  app.use('/static/vendor/chart.js', express.static(path.join(ROOT, 'node_modules/chart.js/dist'), { index: false, maxAge: '1d' }));
 
   const dashboard = createDashboard({
     ...deps.dashboard,
