@@ -1,7 +1,9 @@
 import { request } from '../support/http';
 import { describe, expect, it } from 'vitest';
-import { SESSION_MAX_AGE_MS } from '../../src/dashboard/auth/service';
-import type { UserRecord, UserRecordStore } from '../../src/dashboard/users/repository';
+import { DashboardAuthService, SESSION_MAX_AGE_MS } from '../../src/dashboard/auth/service';
+import { SqliteUserRecordStore, type UserRecord, type UserRecordStore } from '../../src/dashboard/users/repository';
+import { createLogger } from '../../src/platform/logger';
+import { openDatabase } from '../../src/platform/sqlite';
 import { buildApp, cookieFrom, setCookieLine } from '../support/app';
 
 const ADMIN = '999999';
@@ -222,10 +224,6 @@ describe('POST /auth/logout', () => {
 describe('session sweeping', () => {
   it('when sessions have expired, then a sweep removes them without any lookup', async () => {
     const { sessions, clock } = buildApp();
-    const { DashboardAuthService } = await import('../../src/dashboard/auth/service');
-    const { createLogger } = await import('../../src/platform/logger');
-    const { SqliteUserRecordStore } = await import('../../src/dashboard/users/repository');
-    const { openDatabase } = await import('../../src/platform/sqlite');
     const auth = new DashboardAuthService({
       sessions,
       clock,

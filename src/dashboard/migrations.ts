@@ -1,0 +1,73 @@
+import { sql } from 'kysely';
+import { columnTypes, idColumn, madeByLegacySql, type SchemaStep } from '../platform/db/migrate';
+
+/**
+ * Application A's schema, for both engines, in order of application. Step names are never
+ * changed or reused: each database records the names it has applied.
+ */
+export const dashboardMigrations: Record<string, SchemaStep> = {
+  async '2026_11_24_001_schema'(db, kind) {
+    if (await madeByLegacySql(db, kind)) return;
+    const t = columnTypes(kind);
+    // The embedded user records, with the fields of the Airtable table "Users". PINs are
+    // unique in the database too, whatever code writes them.
+    await db.schema
+      .createTable('users')
+      .addColumn('id', 'integer', idColumn(kind))
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('pin', 'text', (c) => c.notNull().unique())
+      .addColumn('role', 'text', (c) => c.notNull().defaultTo('viewer'))
+      .addColumn('allowed_museums', 'text')
+      .addColumn('allowed_channels', 'text')
+      .execute();
+    // Daily visit figures: one row per date, museum, sales channel and visitor district.
+    // The key is the natural one, so an import that repeats a row replaces it.
+    let visits = db.schema
+      .createTable('visits')
+      .addColumn('date', t.day, (c) => c.notNull())
+      .addColumn('museum', 'text', (c) => c.notNull())
+      .addColumn('channel', 'text', (c) => c.notNull())
+      .addColumn('district', 'text', (c) => c.notNull())
+      .addColumn('visitors', 'integer', (c) => c.notNull().check(sql`visitors >= 0`))
+      .addColumn('revenue', t.real, (c) => c.notNull().check(sql`revenue >= 0`))
+      .addPrimaryKeyConstraint('visits_pkey', ['date', 'museum', 'channel', 'district']);
+    if (kind === 'sqlite') visits = visits.modifyEnd(sql`WITHOUT ROWID`);
+    await visits.execute();
+    // Rows of an import in progress: filled while the upload streams in, then moved into
+    // visits in one transaction, so a rejected file leaves visits untouched. PostgreSQL
+    // keeps no log of it, as a crash mid-import discards the import anyway.
+    let staging = kind === 'postgres' ? db.schema.createTable('visits_import').modifyFront(sql`UNLOGGED`) : db.schema.createTable('visits_import');
+    staging = staging
+      .addColumn('date', t.day, (c) => c.notNull())
+      .addColumn('museum', 'text', (c) => c.notNull())
+      .addColumn('channel', 'text', (c) => c.notNull())
+      .addColumn('district', 'text', (c) => c.notNull())
+      .addColumn('visitors', 'integer', (c) => c.notNull())
+      .addColumn('revenue', t.real, (c) => c.notNull())
+      .addPrimaryKeyConstraint('visits_import_pkey', ['date', 'museum', 'channel', 'district']);
+    if (kind === 'sqlite') staging = staging.modifyEnd(sql`WITHOUT ROWID`);
+    await staging.execute();
+    // Bumped by every write to visits, so each process can tell that its in-memory copy is stale.
+    await db.schema
+      .createTable('visits_version')
+      .addColumn('id', 'integer', (c) => c.primaryKey().check(sql`id = 1`))
+      .addColumn('version', 'integer', (c) => c.notNull())
+      .execute();
+    await db.insertInto('visits_version').values({ id: 1, version: 0 }).execute();
+    await db.schema
+      .createTable('seasons')
+      .addColumn('id', 'integer', idColumn(kind))
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('start_date', t.day, (c) => c.notNull())
+      .addColumn('end_date', t.day, (c) => c.notNull())
+      .addCheckConstraint('seasons_in_order', sql`end_date >= start_date`)
+      .execute();
+    // The highest user id a store of user records has handed out, for stores (Airtable) that
+    // number records themselves and would otherwise reuse a deleted record's id.
+    await db.schema
+      .createTable('id_marks')
+      .addColumn('name', 'text', (c) => c.primaryKey())
+      .addColumn('last_id', 'integer', (c) => c.notNull())
+      .execute();
+  },
+};

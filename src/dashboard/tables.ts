@@ -1,0 +1,38 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Application A's tables as the query builder sees them, on either engine. Days are
+ * `YYYY-MM-DD` text on both (a `date` column in PostgreSQL, read back as that text).
+ */
+export interface DashboardTables {
+  users: {
+    id: Generated<number>;
+    name: string;
+    pin: string;
+    role: Generated<string>;
+    allowed_museums: string | null;
+    allowed_channels: string | null;
+  };
+  visits: VisitTable;
+  /** Rows of an import in progress, moved into visits in one transaction at its end. */
+  visits_import: VisitTable;
+  /** One row (id 1) whose version goes up with every write to visits. */
+  visits_version: { id: number; version: number };
+  seasons: {
+    id: Generated<number>;
+    name: string;
+    start_date: string;
+    end_date: string;
+  };
+  /** The highest user id handed out by a store that numbers records itself (Airtable). */
+  id_marks: { name: string; last_id: number };
+}
+
+interface VisitTable {
+  date: string;
+  museum: string;
+  channel: string;
+  district: string;
+  visitors: number;
+  revenue: number;
+}

@@ -1,0 +1,40 @@
+import type { Kysely } from 'kysely';
+import { HttpError } from '../errors';
+
+export type EngineKind = 'sqlite' | 'postgres';
+
+/**
+ * What differs between the two engines beyond the SQL the query builder writes: how each
+ * says that a constraint refused a write, or that it cannot be reached at all. One small
+ * object per engine (sqlite.ts, postgres.ts); repositories ask it, never an engine's codes.
+ */
+export interface Engine {
+  readonly kind: EngineKind;
+  isUniqueViolation(err: unknown): boolean;
+  isForeignKeyViolation(err: unknown): boolean;
+  /** The database could not be reached or stopped answering, as opposed to refusing a statement. */
+  isUnreachable(err: unknown): boolean;
+}
+
+/** The records of one application on one engine. */
+export interface RecordsDb<T> {
+  db: Kysely<T>;
+  engine: Engine;
+}
+
+/** The database is out of reach: 503, so that a load balancer or a client tries again later. */
+export class DatabaseUnavailable extends HttpError {
+  constructor(override readonly cause?: unknown) {
+    super(503, 'The database cannot be reached right now; try again shortly', 'UNAVAILABLE');
+  }
+}
+
+/** A write's 1 or 0 for a flag, which both engines take (PostgreSQL reads '1' as true). */
+export function flag(value: boolean): number {
+  return value ? 1 : 0;
+}
+
+/** A flag as either engine reads it back: 0/1 from SQLite, false/true from PostgreSQL. */
+export function isSet(value: number | boolean): boolean {
+  return value === true || value === 1;
+}

@@ -1,0 +1,125 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Application B's tables as the query builder sees them, on either engine. Moments are ISO
+ * 8601 text in UTC (`2026-01-15T12:00:00.000Z`) and days `YYYY-MM-DD` on both: PostgreSQL
+ * keeps them as timestamptz and date, and they are read back as that same text.
+ */
+export interface WorkspaceTables {
+  users: {
+    id: Generated<number>;
+    name: string;
+    email: string;
+    password_hash: string;
+    role: string;
+    avatar: string | null;
+    job_title: string | null;
+    phone: string | null;
+    language: Generated<string>;
+    /** 0 or 1 when written; read back as 0/1 (SQLite) or false/true (PostgreSQL). */
+    must_change_password: Generated<number | boolean>;
+    profile_completed_at: string | null;
+    onboarding_completed_at: string | null;
+    token_version: Generated<number>;
+    created_at: string;
+    token_key: string;
+  };
+  brands: { id: Generated<number>; name: string; created_at: string };
+  user_brands: { user_id: number; brand_id: number };
+  /** express-session's store: data is the session as JSON text, expires_at in epoch milliseconds. */
+  sessions: { sid: string; user_id: number | null; data: string; expires_at: number };
+  campaigns: {
+    id: Generated<number>;
+    brand_id: number;
+    name: string;
+    description: string | null;
+    start_date: string | null;
+    end_date: string | null;
+    status: string;
+    owner_id: number | null;
+    created_at: string;
+    updated_at: string;
+  };
+  tracks: {
+    id: Generated<number>;
+    campaign_id: number;
+    name: string;
+    channel: string | null;
+    start_date: string | null;
+    end_date: string | null;
+    goal: string | null;
+    created_at: string;
+    updated_at: string;
+  };
+  posts: {
+    id: Generated<number>;
+    brand_id: number;
+    campaign_id: number | null;
+    title: string;
+    caption: string | null;
+    platform: string | null;
+    status: string;
+    scheduled_at: string | null;
+    publication_url: string | null;
+    owner_id: number | null;
+    created_at: string;
+    updated_at: string;
+  };
+  post_attachments: { post_id: number; asset_id: number; position: number };
+  assets: {
+    id: Generated<number>;
+    brand_id: number;
+    campaign_id: number | null;
+    post_id: number | null;
+    uploaded_by: number | null;
+    name: string;
+    mime_type: string;
+    size: number;
+    file_key: string;
+    thumbnail_key: string | null;
+    created_at: string;
+  };
+  projects: {
+    id: Generated<number>;
+    brand_id: number;
+    name: string;
+    description: string | null;
+    status: string;
+    start_date: string | null;
+    end_date: string | null;
+    owner_id: number | null;
+    created_at: string;
+    updated_at: string;
+  };
+  tasks: {
+    id: Generated<number>;
+    brand_id: number;
+    title: string;
+    description: string | null;
+    status: string;
+    priority: string;
+    due_date: string | null;
+    visibility: string;
+    assignee_id: number | null;
+    project_id: number | null;
+    campaign_id: number | null;
+    post_id: number | null;
+    owner_id: number | null;
+    created_at: string;
+    updated_at: string;
+  };
+  budget_entries: {
+    id: Generated<number>;
+    brand_id: number;
+    campaign_id: number;
+    kind: string;
+    category: string;
+    description: string | null;
+    amount: number;
+    currency: string;
+    entry_date: string;
+    created_by: number | null;
+    created_at: string;
+    updated_at: string;
+  };
+}

@@ -1,0 +1,50 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { describe, inject, onTestFinished } from 'vitest';
+
+const engine = inject('postgres');
+
+/**
+ * Suites that need PostgreSQL. Without it they are skipped and say why; in CI (CI=true) a
+ * missing PostgreSQL fails the run instead of skipping.
+ */
+export const describePostgres: typeof describe =
+  'url' in engine
+    ? describe
+    : process.env.CI
+      ? (((name: string) =>
+          describe(name, () => {
+            throw new Error(engine.missing);
+          })) as typeof describe)
+      : (describe.skip as typeof describe);
+
+if (!('url' in engine) && !process.env.CI) console.warn(engine.missing);
+
+function adminUrl(): string {
+  if (!('url' in engine)) throw new Error(engine.missing);
+  return engine.url;
+}
+
+/** A new, empty database of its own for the current test, dropped when the test finishes. */
+export async function freshDatabase(): Promise<string> {
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl() });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  onTestFinished(async () => {
+    const client = new pg.Client({ connectionString: adminUrl() });
+    await client.connect();
+    try {
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    } finally {
+      await client.end();
+    }
+  });
+  const url = new URL(adminUrl());
+  url.pathname = `/${name}`;
+  return url.toString();
+}
