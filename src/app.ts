@@ -7,31 +7,27 @@ import { createI18n } from './platform/i18n';
 import type { Logger } from './platform/logger';
 import { PUBLIC_DIR } from './platform/paths';
 import { prelude } from './platform/prelude';
-import { MemoryAttemptCounter, type AttemptCounter } from './platform/rate-limit';
 import { setupViews } from './platform/views';
 import { createDashboard } from './dashboard';
-import type { SessionStore } from './dashboard/auth/session-store';
-import type { UserRecordStore } from './dashboard/users/repository';
-import type { Db } from './platform/sqlite';
+import type { Stores } from './stores';
 import { createWorkspace } from './workspace';
 
 const CHART_JS_DIST = path.dirname(require.resolve('chart.js'));
 const VENDOR_FILES = ['chart.umd.js', 'chart.umd.js.map'];
 
+/** The settings once the server has decided what the environment left open. */
+export type AppConfig = Readonly<Config> & { readonly jwtSecret: string; readonly sessionSecret: string };
+
 export interface AppDeps {
-  config: Config;
+  config: AppConfig;
   clock: Clock;
   logger: Logger;
-  dashboard: { db: Db; users: UserRecordStore; sessions: SessionStore };
-  workspace: { db: Db };
-  /** Where sign-in attempts are counted; process memory unless given. */
-  attempts?: AttemptCounter;
+  stores: Stores;
 }
 
 export function createApp(deps: AppDeps): Express {
-  const { config, clock, logger } = deps;
-  if (!config.jwtSecret || !config.sessionSecret) throw new Error('createApp needs config.jwtSecret and config.sessionSecret');
-  const attempts = deps.attempts ?? new MemoryAttemptCounter(clock);
+  const { config, clock, logger, stores } = deps;
+  const { attempts } = stores;
   const app = express();
   app.disable('x-powered-by');
   if (config.trustProxy !== undefined) app.set('trust proxy', config.trustProxy);
@@ -49,7 +45,9 @@ export function createApp(deps: AppDeps): Express {
   app.use('/static', express.static(PUBLIC_DIR, { index: false, maxAge: '1h' }));
 
   const dashboard = createDashboard({
-    ...deps.dashboard,
+    records: stores.records.dashboard,
+    users: stores.dashboardUsers,
+    sessions: stores.dashboardSessions,
     clock,
     logger,
     adminPin: config.adminPin,
@@ -62,10 +60,9 @@ export function createApp(deps: AppDeps): Express {
     jwtSecret: config.jwtSecret,
     sessionSecret: config.sessionSecret,
     cookieSecure: config.cookieSecure,
-    uploadDir: config.uploadDir,
     upload: config.upload,
   };
-  app.use(createWorkspace({ db: deps.workspace.db, settings, clock, logger, attempts }).router);
+  app.use(createWorkspace({ records: stores.records.workspace, files: stores.files, settings, clock, logger, attempts }).router);
 
   app.get('/', (_req, res) => {
     res.page('home', { title: res.locals.t('home.title') });

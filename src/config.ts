@@ -28,6 +28,8 @@ const schema = z.object({
   COOKIE_SECURE: bool.default(false),
   TRUST_PROXY: optionalText,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATABASE_URL: optionalText.pipe(z.string().regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// URL').optional()),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
 });
 
 export interface Config {
@@ -45,6 +47,8 @@ export interface Config {
   cookieSecure: boolean;
   trustProxy: boolean | number | string | undefined;
   logLevel: string;
+  /** PostgreSQL for every record when set; SQLite files under dataDir otherwise. */
+  database: { url: string; poolMax: number } | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -86,5 +90,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cookieSecure: e.COOKIE_SECURE,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     logLevel: e.LOG_LEVEL,
+    database: e.DATABASE_URL ? { url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX } : undefined,
   };
 }

@@ -1,22 +1,17 @@
-import path from 'node:path';
 import type { Server } from 'node:http';
 import { ConfigError, loadConfig, type Config } from './config';
-import { createApp } from './app';
+import { createApp, type AppConfig } from './app';
 import { systemClock } from './platform/clock';
 import { createHttpServer } from './platform/http-server';
 import { createLogger } from './platform/logger';
 import { resolveSecrets } from './platform/secrets';
 import { isWeakPin, PIN_MIN_DIGITS, randomPin } from './dashboard/pins';
-import { openDatabase } from './platform/sqlite';
-import { MemorySessionStore } from './dashboard/auth/session-store';
 import { sweepEvery } from './dashboard/auth/service';
-import { AirtableUserRecordStore } from './dashboard/users/airtable-repository';
-import { SqliteIdMarks, SqliteUserRecordStore } from './dashboard/users/repository';
 import { prepareDashboard } from './dashboard/bootstrap';
 import { prepareWorkspace } from './workspace/bootstrap';
 import { SqliteAssetRepository } from './workspace/assets/repository';
 import { removeOrphanFiles } from './workspace/assets/sweep';
-import { LocalFileStore } from './platform/file-store';
+import { buildStores, type Stores } from './stores';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const IDLE_CLOSE_POLL_MS = 50;
@@ -36,39 +31,35 @@ function readConfig(): Config {
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(config.logLevel);
+  let stores: Stores;
+  try {
+    stores = await buildStores(config, { logger, clock: systemClock });
+  } catch (err) {
+    logger.fatal({ err }, config.database ? 'The database at DATABASE_URL cannot be reached or set up' : 'The data store in DATA_DIR cannot be opened');
+    process.exit(1);
+  }
   const secrets = resolveSecrets(config.dataDir, { jwtSecret: config.jwtSecret, sessionSecret: config.sessionSecret });
-  if (!config.adminPin) {
-    config.adminPin = randomPin(PIN_MIN_DIGITS);
-    logger.info(`Dashboard administrator PIN for this run: ${config.adminPin} (set ADMIN_PIN to choose one)`);
-  } else if (isWeakPin(config.adminPin)) {
+  let { adminPin } = config;
+  if (!adminPin) {
+    adminPin = randomPin(PIN_MIN_DIGITS);
+    logger.info(`Dashboard administrator PIN for this run: ${adminPin} (set ADMIN_PIN to choose one)`);
+  } else if (isWeakPin(adminPin)) {
     logger.warn(`ADMIN_PIN has fewer than ${PIN_MIN_DIGITS} digits and is easy to guess: choose a longer one`);
   }
-  config.jwtSecret = secrets.jwtSecret;
-  config.sessionSecret = secrets.sessionSecret;
+  const appConfig: AppConfig = Object.freeze({ ...config, adminPin, ...secrets });
 
-  const dashboardDb = openDatabase(path.join(config.dataDir, 'dashboard.db'), 'dashboard');
-  const users = config.airtable
-    ? new AirtableUserRecordStore({ ...config.airtable, ids: new SqliteIdMarks(dashboardDb) })
-    : new SqliteUserRecordStore(dashboardDb);
-  const sessions = new MemorySessionStore();
-  const workspaceDb = openDatabase(path.join(config.dataDir, 'workspace.db'), 'workspace');
-  await prepareDashboard(dashboardDb, logger);
-  await prepareWorkspace(workspaceDb, config.defaultAdmin, logger);
-  await removeOrphanFiles(new LocalFileStore(config.uploadDir), new SqliteAssetRepository(workspaceDb), logger);
+  const { dashboard, workspace } = stores.records;
+  await prepareDashboard(dashboard.handle!, logger);
+  await prepareWorkspace(workspace.handle!, config.defaultAdmin, logger);
+  await removeOrphanFiles(stores.files, new SqliteAssetRepository(workspace.handle!), logger);
 
-  const app = createApp({
-    config,
-    clock: systemClock,
-    logger,
-    dashboard: { db: dashboardDb, users, sessions },
-    workspace: { db: workspaceDb },
-  });
-  const stopSweeping = sweepEvery(sessions, systemClock, 10 * 60 * 1000);
+  const app = createApp({ config: appConfig, clock: systemClock, logger, stores });
+  const stopSweeping = sweepEvery(stores.dashboardSessions, systemClock, 10 * 60 * 1000);
 
   const server: Server = createHttpServer(app).listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
-    logger.info({ port, users: users.kind }, `Listening on http://localhost:${port}`);
+    logger.info({ port, users: stores.dashboardUsers.kind, records: config.database ? 'postgres' : 'sqlite' }, `Listening on http://localhost:${port}`);
   });
   server.on('error', (err) => {
     logger.fatal({ err }, 'server failed to start');
@@ -93,10 +84,10 @@ async function main(): Promise<void> {
     closeIdle.unref();
     server.close(() => {
       clearInterval(closeIdle);
-      dashboardDb.close();
-      workspaceDb.close();
-      logger.info('stopped');
-      process.exit(0);
+      void stores.close().finally(() => {
+        logger.info('stopped');
+        process.exit(0);
+      });
     });
     server.closeIdleConnections();
   };

@@ -7,7 +7,9 @@ import { dashboardAccess } from './auth/middleware';
 import { authRoutes, DEVICE_COOKIE } from './auth/routes';
 import { DashboardAuthService } from './auth/service';
 import type { SessionStore } from './auth/session-store';
-import type { Db } from '../platform/sqlite';
+import type { RecordsDb } from '../platform/db/engine';
+import type { SqliteHandle } from '../platform/db/sqlite';
+import type { DashboardTables } from './tables';
 import { SqliteSeasonRepository, SqliteVisitRepository } from './data/repository';
 import { dashboardDataRoutes, seasonsRoutes } from './data/routes';
 import { DashboardDataService } from './data/service';
@@ -17,7 +19,7 @@ import { usersRoutes } from './users/routes';
 import { DashboardUsersService } from './users/service';
 
 export interface DashboardDeps {
-  db: Db;
+  records: RecordsDb<DashboardTables> & { handle?: SqliteHandle };
   users: UserRecordStore;
   sessions: SessionStore;
   clock: Clock;
@@ -34,8 +36,8 @@ export function createDashboard(deps: DashboardDeps) {
   const auth = new DashboardAuthService(deps);
   const users = new DashboardUsersService(deps);
   const data = new DashboardDataService({
-    visits: new SqliteVisitRepository(deps.db),
-    seasons: new SqliteSeasonRepository(deps.db),
+    visits: new SqliteVisitRepository(deps.records.handle!),
+    seasons: new SqliteSeasonRepository(deps.records.handle!),
     logger: deps.logger,
   });
   const devices = new DeviceCookies({ name: DEVICE_COOKIE, path: '/auth', secret: deps.secret, secure: deps.cookieSecure, clock: deps.clock });

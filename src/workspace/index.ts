@@ -3,8 +3,10 @@ import type { Clock } from '../platform/clock';
 import { DeviceCookies } from '../platform/device-cookie';
 import type { Logger } from '../platform/logger';
 import type { AttemptCounter } from '../platform/rate-limit';
-import { LocalFileStore, type FileStore } from '../platform/file-store';
-import type { Db } from '../platform/sqlite';
+import type { FileStore } from '../platform/file-store';
+import type { RecordsDb } from '../platform/db/engine';
+import type { SqliteHandle } from '../platform/db/sqlite';
+import type { WorkspaceTables } from './tables';
 import { workspaceAccess } from './auth/middleware';
 import { SqliteSessionStore } from './auth/repository';
 import { authRoutes, DEVICE_COOKIE } from './auth/routes';
@@ -43,23 +45,23 @@ export interface WorkspaceSettings {
   jwtSecret: string;
   sessionSecret: string;
   cookieSecure: boolean;
-  uploadDir: string;
   upload: { maxBytes: number; maxFiles: number };
 }
 
 export interface WorkspaceDeps {
-  db: Db;
+  records: RecordsDb<WorkspaceTables> & { handle?: SqliteHandle };
   settings: WorkspaceSettings;
   clock: Clock;
   logger: Logger;
-  /** Where uploaded bytes go; the local disk under settings.uploadDir unless given. */
-  files?: FileStore;
+  /** Where uploaded bytes go. */
+  files: FileStore;
   attempts: AttemptCounter;
 }
 
 /** Application B: the marketing workspace's API and pages. */
 export function createWorkspace(deps: WorkspaceDeps) {
-  const { db, settings, clock } = deps;
+  const { settings, clock, files } = deps;
+  const db = deps.records.handle!;
 
   const sessionStore = new SqliteSessionStore(db, clock, SIGN_IN_TTL_MS);
   const users = new SqliteUserRepository(db);
@@ -71,7 +73,6 @@ export function createWorkspace(deps: WorkspaceDeps) {
   const assetRepository = new SqliteAssetRepository(db);
   const posts = new PostsService({ posts: new SqlitePostRepository(db), campaigns, brands, attachments: attachmentCatalog(assetRepository), clock });
   const placement = new Placement({ brands, campaigns, posts });
-  const files = deps.files ?? new LocalFileStore(settings.uploadDir);
   const assets = new AssetsService({ assets: assetRepository, files, placement, clock });
   const avatars = new AvatarsService({ files, users });
   const projects = new ProjectsService({ projects: new SqliteProjectRepository(db), brands, clock });

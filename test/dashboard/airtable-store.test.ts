@@ -261,7 +261,7 @@ describe('POST /auth/login with the Airtable store', () => {
       person(6, '8642', { Name: 'Rami', AllowedMuseums: '["National Museum"]', AllowedChannels: '["Online"]' }),
       person(7, '8642', { Name: 'Second with same pin', Role: 'admin' }),
     ]);
-    const { app } = buildApp({ users: storeFor(emulator) });
+    const { app } = await buildApp({ users: storeFor(emulator) });
     const res = await request(app).post('/auth/login').send({ pin: '8642' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ok: true, name: 'Rami', role: 'viewer', allowedMuseums: '["National Museum"]', allowedChannels: '["Online"]' });
@@ -270,7 +270,7 @@ describe('POST /auth/login with the Airtable store', () => {
 
   it('when a record is added in Airtable, then the next login finds it because nothing is cached', async () => {
     const emulator = await startEmulatorForTest();
-    const { app } = buildApp({ users: storeFor(emulator) });
+    const { app } = await buildApp({ users: storeFor(emulator) });
     expect((await request(app).post('/auth/login').send({ pin: '7531' })).status).toBe(401);
     emulator.seed('Users', [person(1, '7531', { Name: 'Late' })]);
     const res = await request(app).post('/auth/login').send({ pin: '7531' });
@@ -281,7 +281,7 @@ describe('POST /auth/login with the Airtable store', () => {
   it('when the store cannot be reached, then 401 and the failure is logged without the pin', async () => {
     const logs = captureLogs();
     const users = new AirtableUserRecordStore({ apiKey: 'patSECRET', baseId: 'appX', endpointUrl: await refusedUrl(), requestTimeoutMs: 1_000, deadlineMs: 3_000 });
-    const { app } = buildApp({ users, logger: logs.logger });
+    const { app } = await buildApp({ users, logger: logs.logger });
     const res = await request(app).post('/auth/login').send({ pin: '13572468' });
     expect(res.status).toBe(401);
     expect(typeof res.body.error).toBe('string');
@@ -294,13 +294,13 @@ describe('POST /auth/login with the Airtable store', () => {
   it('when Airtable answers 500, then 401 rather than 500', async () => {
     const emulator = await startEmulatorForTest();
     emulator.failNext(500);
-    const { app } = buildApp({ users: storeFor(emulator) });
+    const { app } = await buildApp({ users: storeFor(emulator) });
     expect((await request(app).post('/auth/login').send({ pin: '1234' })).status).toBe(401);
   });
 
   it('when Airtable is down, then ADMIN_PIN still signs in', async () => {
     const users = new AirtableUserRecordStore({ apiKey: 'patX', baseId: 'appX', endpointUrl: await refusedUrl(), requestTimeoutMs: 1_000, deadlineMs: 3_000 });
-    const { app } = buildApp({ users });
+    const { app } = await buildApp({ users });
     const res = await request(app).post('/auth/login').send({ pin: ADMIN });
     expect(res.status).toBe(200);
     expect(res.body.name).toBe('Admin');
@@ -309,7 +309,7 @@ describe('POST /auth/login with the Airtable store', () => {
   it('when the pin holds formula metacharacters, then it is a plain non-match and never reaches Airtable', async () => {
     const emulator = await startEmulatorForTest({ maxPageSize: 2 });
     emulator.seed('Users', people(3));
-    const { app } = buildApp({ users: storeFor(emulator) });
+    const { app } = await buildApp({ users: storeFor(emulator) });
     const pins = [`1001' OR TRUE() OR '`, `1001" & "`, `}{PIN}=1001`, `=OR(1,1)`, `1001&{PIN}!=''`, `"'}=&`];
     for (const pin of pins) {
       const res = await request(app).post('/auth/login').send({ pin });

@@ -13,7 +13,7 @@ describeBrowser('PIN page /dashboard/login in a browser', () => {
   });
 
   it('when a wrong PIN is entered, then the error shows inline; with the right PIN, then the dashboard opens', async () => {
-    const { app } = buildApp();
+    const { app } = await buildApp();
     const server = await serve(app);
     const page = await browser.newPage({ viewport: { width: 390, height: 800 } });
     try {
@@ -36,7 +36,7 @@ describeBrowser('PIN page /dashboard/login in a browser', () => {
   });
 
   it('when the language is Arabic, then the page is right-to-left, translated and has no serious accessibility violation', async () => {
-    const { app } = buildApp();
+    const { app } = await buildApp();
     const server = await serve(app);
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     try {

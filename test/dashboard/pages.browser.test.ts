@@ -39,7 +39,7 @@ async function adminCookie(app: Parameters<typeof request>[0]) {
 
 /** An app with two years of visits, two seasons and a viewer who may see two museums. */
 async function setup() {
-  const built = buildApp();
+  const built = await buildApp();
   const cookie = await adminCookie(built.app);
   const admin = (req: HttpTest) => req.set('Cookie', cookie).set('Sec-Fetch-Site', 'same-origin');
   const imported = await admin(request(built.app).post('/api/dashboard/import').set('Content-Type', 'text/csv')).send(visitsCsv());

@@ -11,14 +11,14 @@ import { postFrom, statusCounts, type Answer } from '../support/net';
 const ADMIN = '999999';
 
 const stores: { store: string; build: () => Promise<TestDashboard> }[] = [
-  { store: 'SQLite', build: async () => buildApp() },
+  { store: 'SQLite', build: async () => await buildApp() },
   {
     store: 'Airtable',
     build: async () => {
       const emulator = await startEmulatorForTest({ maxPageSize: 100 });
       // Each check waits on the network, as it does with the real Airtable.
       emulator.delayMs = 30;
-      return buildApp({ users: new AirtableUserRecordStore({ ...emulator.clientOptions, requestTimeoutMs: 5_000, deadlineMs: 10_000 }) });
+      return await buildApp({ users: new AirtableUserRecordStore({ ...emulator.clientOptions, requestTimeoutMs: 5_000, deadlineMs: 10_000 }) });
     },
   },
 ];
@@ -69,7 +69,7 @@ describe.each(stores)('POST /auth/login under attack, on the $store store', ({ b
 
 describe('POST /auth/login against guesses from many addresses', () => {
   it(`when 60 addresses guess 10 PINs each, then only ${LOGIN_GLOBAL_MAX_FAILURES} guesses are judged and a 4-digit PIN is not found`, async () => {
-    const s = await served(buildApp());
+    const s = await served(await buildApp());
     // An older PIN of 4 digits, still valid, that the sweep below reaches in its eighth round.
     await addUser(s.users, 'Short', '0420');
     const from = addresses(60);
@@ -94,7 +94,7 @@ describe('POST /auth/login against guesses from many addresses', () => {
   });
 
   it('when the global budget is spent, then browsers that signed in before still sign in', async () => {
-    const s = await served(buildApp());
+    const s = await served(await buildApp());
     await addUser(s.users, 'Analyst', '246813');
     const analyst = await s.login('246813', { from: '127.0.8.1' });
     const admin = await s.login(ADMIN, { from: '127.0.8.2' });
@@ -115,7 +115,7 @@ describe('POST /auth/login against guesses from many addresses', () => {
   });
 
   it(`when a known browser gets its PIN wrong ${LOGIN_MAX_FAILURES} times, then it is refused like any other until the window passes`, async () => {
-    const s = await served(buildApp());
+    const s = await served(await buildApp());
     await addUser(s.users, 'Analyst', '246813');
     const device = (await s.login('246813')).cookies[DEVICE_COOKIE];
     // From many addresses, so that only the known device's own count can refuse it.
@@ -127,7 +127,7 @@ describe('POST /auth/login against guesses from many addresses', () => {
   });
 
   it('when a device cookie is altered or comes from another server, then it counts as no device cookie', async () => {
-    const s = await served(buildApp());
+    const s = await served(await buildApp());
     const device = (await s.login(ADMIN)).cookies[DEVICE_COOKIE];
     const [name, value] = device.split('=');
     const parts = value.split('.');
@@ -142,7 +142,7 @@ describe('POST /auth/login against guesses from many addresses', () => {
   });
 
   it('when a sign-in succeeds, then the device cookie is httpOnly, SameSite Lax, limited to /auth and kept 180 days', async () => {
-    const t = buildApp();
+    const t = await buildApp();
     const s = await served(t);
     const res = await s.login(ADMIN);
     const line = (res.headers['set-cookie'] ?? []).find((l) => l.startsWith(`${DEVICE_COOKIE}=`))!;
@@ -154,7 +154,7 @@ describe('POST /auth/login against guesses from many addresses', () => {
   });
 
   it('when a device cookie is older than 180 days, then it no longer counts', async () => {
-    const s = await served(buildApp());
+    const s = await served(await buildApp());
     const device = (await s.login(ADMIN)).cookies[DEVICE_COOKIE];
     s.clock.advance(DEVICE_COOKIE_MAX_AGE_MS + 1000);
     await Promise.all(

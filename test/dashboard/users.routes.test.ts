@@ -56,12 +56,12 @@ async function served(t: TestDashboard) {
 }
 
 const stores: { store: string; build: (logger?: Logger) => Promise<TestDashboard> }[] = [
-  { store: 'SQLite', build: async (logger) => buildApp({ logger }) },
+  { store: 'SQLite', build: async (logger) => await buildApp({ logger }) },
   {
     store: 'Airtable',
     build: async (logger) => {
       const emulator = await startEmulatorForTest({ maxPageSize: 2 });
-      return buildApp({ logger, users: new AirtableUserRecordStore({ ...emulator.clientOptions, requestTimeoutMs: 2_000, deadlineMs: 5_000 }) });
+      return await buildApp({ logger, users: new AirtableUserRecordStore({ ...emulator.clientOptions, requestTimeoutMs: 2_000, deadlineMs: 5_000 }) });
     },
   },
 ];
@@ -483,7 +483,7 @@ describe('users API while Airtable cannot be reached', () => {
   it('when the admin lists or adds users, then 503 STORE_UNAVAILABLE with a request id and no internals', async () => {
     const endpointUrl = await refusedUrl();
     const users: UserRecordStore = new AirtableUserRecordStore({ apiKey: 'patSECRET', baseId: 'appX', endpointUrl, requestTimeoutMs: 1_000, deadlineMs: 2_000 });
-    const s = await served(buildApp({ users }));
+    const s = await served(await buildApp({ users }));
     const admin = await s.signIn(ADMIN);
     for (const res of [
       await s.call('get', '/api/users', admin),

@@ -21,7 +21,7 @@ async function withAirtable(endpointUrl?: string) {
     { Id: 3, Name: 'Rana', PIN: USER_PIN, Role: 'viewer', AllowedMuseums: '["National Museum"]' },
   ]);
   const users = new AirtableUserRecordStore({ ...emulator.clientOptions, endpointUrl: endpointUrl ?? emulator.url });
-  return { emulator, app: buildApp({ users, adminPin: ADMIN_PIN }).app };
+  return { emulator, app: (await buildApp({ users, adminPin: ADMIN_PIN })).app };
 }
 
 async function timed<T>(work: Promise<T>): Promise<{ value: T; ms: number }> {

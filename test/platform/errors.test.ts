@@ -209,7 +209,7 @@ describe('error handler: unexpected errors', () => {
 
 describe('unknown paths', () => {
   it('when an /api path is unknown, then 404 JSON even for a browser', async () => {
-    const { app } = buildApp();
+    const { app } = await buildApp();
     for (const accept of ['application/json', 'text/html']) {
       const res = await request(app).get('/api/no-such-thing').set('Accept', accept);
       expect(res.status).toBe(404);
@@ -219,7 +219,7 @@ describe('unknown paths', () => {
   });
 
   it('when an /auth path is unknown or a write goes nowhere, then 404 JSON', async () => {
-    const { app } = buildApp();
+    const { app } = await buildApp();
     expect((await request(app).get('/auth/nothing').set('Accept', 'text/html')).headers['content-type']).toMatch(/json/);
     const post = await request(app).post('/nowhere').send({});
     expect(post.status).toBe(404);
@@ -227,7 +227,7 @@ describe('unknown paths', () => {
   });
 
   it('when a browser asks for an unknown page, then a 404 HTML page in its language', async () => {
-    const { app } = buildApp();
+    const { app } = await buildApp();
     const en = await request(app).get('/no-such-page').set('Accept', 'text/html,application/xhtml+xml');
     expect(en.status).toBe(404);
     expect(en.headers['content-type']).toMatch(/text\/html/);
@@ -238,7 +238,7 @@ describe('unknown paths', () => {
   });
 
   it('when a script asks for an unknown page with Accept JSON, then 404 JSON', async () => {
-    const { app } = buildApp();
+    const { app } = await buildApp();
     const res = await request(app).get('/no-such-page').set('Accept', 'application/json');
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: expect.any(String) });

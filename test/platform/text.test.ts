@@ -58,7 +58,7 @@ describe('the text rule in both applications', () => {
   });
 
   it('when a dashboard user or season name breaks the rule, then 400', async () => {
-    const { app } = buildApp();
+    const { app } = await buildApp();
     const login = await request(app).post('/auth/login').send({ pin: '999999' });
     const cookie = `service_session=${cookieFrom(login, 'service_session')}`;
     const admin = (path: string) => request(app).post(path).set('Cookie', cookie).set('Sec-Fetch-Site', 'same-origin');

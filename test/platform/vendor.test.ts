@@ -8,7 +8,7 @@ const CHART_JS = path.join(path.dirname(require.resolve('chart.js')), 'chart.umd
 
 describe('GET /static/vendor/chart.js/chart.umd.js', () => {
   it('when 500 requests for it arrive at once, then every one gets the whole file as JavaScript', async () => {
-    const server = await serve(buildApp().app);
+    const server = await serve((await buildApp()).app);
     onTestFinished(server.close);
     const size = fs.statSync(CHART_JS).size;
     const answers = await Promise.all(
@@ -21,7 +21,7 @@ describe('GET /static/vendor/chart.js/chart.umd.js', () => {
   });
 
   it('when another file of the package is asked for, then 404: only the files pages use are served', async () => {
-    const server = await serve(buildApp().app);
+    const server = await serve((await buildApp()).app);
     onTestFinished(server.close);
     for (const file of ['chart.js', 'chart.cjs', '../package.json', 'chunks/helpers.dataset.js']) {
       expect((await fetch(`${server.url}/static/vendor/chart.js/${file}`)).status, file).toBe(404);

@@ -74,6 +74,8 @@ export const PUBLIC: Record<string, number> = {
   'POST /api/auth/login': 400,
   'POST /api/auth/logout': 200,
   'GET /login': 200,
+  'GET /static/vendor/chart.js/chart.umd.js': 200,
+  'GET /static/vendor/chart.js/chart.umd.js.map': 200,
 };
 
 /** Uploaded files are read-only: any other method answers 405 whoever asks. */

@@ -2,17 +2,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
-import { createApp } from '../../src/app';
+import { createApp, type AppConfig } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import { ManualClock } from '../../src/platform/clock';
 import { createLogger, type Logger } from '../../src/platform/logger';
-import { openDatabase, type Db } from '../../src/platform/sqlite';
+import type { SqliteHandle } from '../../src/platform/db/sqlite';
 import { MemorySessionStore } from '../../src/dashboard/auth/session-store';
-import { SqliteUserRecordStore, type UserRecordStore } from '../../src/dashboard/users/repository';
+import type { UserRecordStore } from '../../src/dashboard/users/repository';
+import { buildStores, type Stores } from '../../src/stores';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
 });
 
 export function tempDir(prefix = 'museum-test-'): string {
@@ -36,31 +37,44 @@ export interface TestDashboard {
   clock: ManualClock;
   users: UserRecordStore;
   sessions: MemorySessionStore;
-  db: Db;
-  workspaceDb: Db;
-  config: Config;
+  stores: Stores;
+  /** The SQLite handles under the records, for tests that look at rows directly. */
+  db: SqliteHandle;
+  workspaceDb: SqliteHandle;
+  config: AppConfig;
 }
 
-export function buildApp(
+/**
+ * The app on temporary stores built as server.ts builds them, with a clock the test moves.
+ * `adminPin: null` leaves the administrator PIN unset.
+ */
+export async function buildApp(
   opts: { env?: Record<string, string>; users?: UserRecordStore; adminPin?: string | null; logger?: Logger } = {},
-): TestDashboard {
-  const config = testConfig(opts.env);
-  if (opts.adminPin !== undefined) config.adminPin = opts.adminPin ?? undefined;
-  const db = openDatabase(path.join(config.dataDir, 'dashboard.db'), 'dashboard');
-  cleanups.push(() => db.close());
-  const workspaceDb = openDatabase(path.join(config.dataDir, 'workspace.db'), 'workspace');
-  cleanups.push(() => workspaceDb.close());
-  const clock = new ManualClock();
-  const users = opts.users ?? new SqliteUserRecordStore(db);
-  const sessions = new MemorySessionStore();
-  const app = createApp({
-    config,
-    clock,
-    logger: opts.logger ?? createLogger('silent'),
-    dashboard: { db, users, sessions },
-    workspace: { db: workspaceDb },
+): Promise<TestDashboard> {
+  const base = testConfig(opts.env);
+  const config: AppConfig = Object.freeze({
+    ...base,
+    adminPin: opts.adminPin === undefined ? base.adminPin : (opts.adminPin ?? undefined),
+    jwtSecret: base.jwtSecret!,
+    sessionSecret: base.sessionSecret!,
   });
-  return { app, clock, users, sessions, db, workspaceDb, config };
+  const clock = new ManualClock();
+  const logger = opts.logger ?? createLogger('silent');
+  const built = await buildStores(config, { logger, clock });
+  cleanups.push(() => built.close());
+  const sessions = new MemorySessionStore();
+  const stores: Stores = { ...built, dashboardUsers: opts.users ?? built.dashboardUsers, dashboardSessions: sessions };
+  const app = createApp({ config, clock, logger, stores });
+  return {
+    app,
+    clock,
+    users: stores.dashboardUsers,
+    sessions,
+    stores,
+    db: stores.records.dashboard.handle!,
+    workspaceDb: stores.records.workspace.handle!,
+    config,
+  };
 }
 
 /** The value of one cookie from a response's Set-Cookie headers. */

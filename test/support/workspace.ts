@@ -48,7 +48,7 @@ export interface TestWorkspace extends TestDashboard {
 let serial = 0;
 
 export async function buildWorkspace(opts: { env?: Record<string, string>; logger?: Logger } = {}): Promise<TestWorkspace> {
-  const base = buildApp({ env: opts.env, logger: opts.logger });
+  const base = await buildApp({ env: opts.env, logger: opts.logger });
   const db = base.workspaceDb;
   const users = new SqliteUserRepository(db);
   const brands = new SqliteBrandRepository(db);

@@ -5,8 +5,8 @@ import { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS } from '../../src/workspace/auth/ro
 import { SIGN_IN_TTL_MS } from '../../src/workspace/auth/service';
 import { createApp } from '../../src/app';
 import { createLogger } from '../../src/platform/logger';
+import { MemoryAttemptCounter } from '../../src/platform/rate-limit';
 import { MemorySessionStore } from '../../src/dashboard/auth/session-store';
-import { SqliteUserRecordStore } from '../../src/dashboard/users/repository';
 import { setCookieLine } from '../support/app';
 import { buildWorkspace, PASSWORD } from '../support/workspace';
 
@@ -257,12 +257,12 @@ describe('cookie sessions', () => {
     const ws = await buildWorkspace();
     const user = await ws.user('contributor');
     const { cookie } = await ws.signIn(user.email);
+    // A new app on the same stores, as a restarted process has: nothing of the first app's memory.
     const restarted = createApp({
       config: ws.config,
       clock: ws.clock,
       logger: createLogger('silent'),
-      dashboard: { db: ws.db, users: new SqliteUserRecordStore(ws.db), sessions: new MemorySessionStore() },
-      workspace: { db: ws.workspaceDb },
+      stores: { ...ws.stores, dashboardSessions: new MemorySessionStore(), attempts: new MemoryAttemptCounter(ws.clock) },
     });
     const res = await request(restarted).get('/api/auth/me').set('Cookie', cookie);
     expect(res.status).toBe(200);

@@ -26,8 +26,9 @@ export function idColumn(kind: EngineKind) {
  * PostgreSQL the application's tables live in their own schema, and the query builder's
  * migrator holds an advisory lock meanwhile, so instances started together apply each step once.
  */
-export async function migrateToLatest(records: RecordsDb<unknown>, steps: Record<string, SchemaStep>, schema: string | undefined): Promise<string[]> {
-  const { db, engine } = records;
+export async function migrateToLatest<T>(records: RecordsDb<T>, steps: Record<string, SchemaStep>, schema: string | undefined): Promise<string[]> {
+  const db = records.db as unknown as Kysely<unknown>;
+  const { engine } = records;
   if (engine.kind === 'postgres' && schema) await createSchema(db, schema);
   const migrator = new Migrator({
     db,

@@ -63,7 +63,7 @@ let nextPin = 100_000;
  * `Sec-Fetch-Site: same-origin`, as the server's own pages send it.
  */
 export async function dataApp(rows: readonly VisitRow[] = ROWS) {
-  const t = buildApp();
+  const t = await buildApp();
   await new SqliteVisitRepository(t.db).upsert(rows);
 
   async function signIn(pin: string): Promise<string> {
