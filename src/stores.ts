@@ -38,7 +38,7 @@ export async function openRecords(config: Pick<Config, 'dataDir' | 'database'>, 
     const records: Records = {
       dashboard: { db: pool.db.withSchema('dashboard') as Kysely<DashboardTables>, engine: postgresEngine },
       workspace: { db: pool.db.withSchema('workspace') as Kysely<WorkspaceTables>, engine: postgresEngine },
-      close: pool.close,
+      close: () => pool.close(),
     };
     await migrate(records);
     return records;

@@ -56,7 +56,7 @@ export async function buildWorkspace(opts: { env?: Record<string, string>; logge
     users,
     sessions: new SqliteSessionStore(db, base.clock, 0),
     clock: base.clock,
-    jwtSecret: base.config.jwtSecret!,
+    jwtSecret: base.config.jwtSecret,
   });
   const hash = await sharedHash();
 

@@ -52,7 +52,7 @@ describe('POST /api/auth/login', () => {
     const { token } = await ws.signIn(user.email);
     const header = JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString());
     expect(header.alg).toBe('HS256');
-    const claims = jwt.verify(token, ws.config.jwtSecret!, { algorithms: ['HS256'], clockTimestamp: ws.clock.now() / 1000 }) as jwt.JwtPayload;
+    const claims = jwt.verify(token, ws.config.jwtSecret, { algorithms: ['HS256'], clockTimestamp: ws.clock.now() / 1000 }) as jwt.JwtPayload;
     expect(claims).toMatchObject({ sub: String(user.id), role: 'contributor', ver: 0, iat: ws.clock.now() / 1000 });
     expect(claims.exp! - claims.iat!).toBe(7 * 24 * 3600);
   });
@@ -221,7 +221,7 @@ describe('bearer tokens', () => {
     const ws = await buildWorkspace();
     const user = await ws.user('superadmin');
     const claims = { sub: String(user.id), role: 'superadmin', ver: 0, iat: Math.floor(ws.clock.now() / 1000) };
-    const res = await ws.as(forge(ws.config.jwtSecret!, claims)).get('/api/auth/me');
+    const res = await ws.as(forge(ws.config.jwtSecret, claims)).get('/api/auth/me');
     expect(res.status).toBe(401);
   });
 

@@ -63,7 +63,7 @@ describe('tokens and cookie sessions of deleted members', () => {
     const ws = await buildWorkspace();
     const user = await ws.user('manager');
     const iat = Math.floor(ws.clock.now() / 1000);
-    const sign = (claims: object) => jwt.sign({ sub: String(user.id), role: 'manager', ver: 0, iat, ...claims }, ws.config.jwtSecret!, { algorithm: 'HS256', expiresIn: 3600 });
+    const sign = (claims: object) => jwt.sign({ sub: String(user.id), role: 'manager', ver: 0, iat, ...claims }, ws.config.jwtSecret, { algorithm: 'HS256', expiresIn: 3600 });
     expect((await ws.as(sign({ key: user.record.tokenKey })).get('/api/auth/me')).status).toBe(200);
     expect((await ws.as(sign({ key: 'f'.repeat(32) })).get('/api/auth/me')).status).toBe(401);
     expect((await ws.as(sign({})).get('/api/auth/me')).status).toBe(401);
