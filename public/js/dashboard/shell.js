@@ -1,4 +1,4 @@
-import { api } from './api.js';
+import { api } from '../core/api.js';
 
 for (const button of document.querySelectorAll('[data-dashboard-logout]')) {
   button.addEventListener('click', async () => {

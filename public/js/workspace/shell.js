@@ -1,6 +1,6 @@
 // The workspace frame: the sidebar as a menu on narrow screens, sign-out, the language toggle
 // (which also goes into the profile), and the onboarding tour until the user has seen it.
-import { call, context, me, signOut } from './workspace-common.js';
+import { call, context, me, signOut } from './common.js';
 
 const menuButton = document.querySelector('[data-ws-menu]');
 const sidebar = document.getElementById('ws-sidebar');
@@ -53,6 +53,6 @@ for (const link of document.querySelectorAll('.lang-toggle a[hreflang]')) {
 }
 
 if (me && !me.onboardingCompleted && context.user && document.querySelector('.ws-shell')) {
-  const { startTour } = await import('./workspace-tour.js');
+  const { startTour } = await import('./tour.js');
   startTour({ openMenu, closeMenu });
 }

@@ -1,6 +1,6 @@
 // The Comparison page: two periods (a year or a season each) under the same filters, with
 // per-museum and per-channel values, absolute and percent change, and grouped bar charts.
-import { element } from './dom.js';
+import { element } from '../core/dom.js';
 import {
   cell,
   deltaNode,
@@ -15,9 +15,9 @@ import {
   syncAddress,
   t,
   tn,
-} from './dashboard-common.js';
-import { drawGrouped, fitRows } from './dashboard-charts.js';
-import { createFilterBar, loadFilters } from './dashboard-filters.js';
+} from './common.js';
+import { drawGrouped, fitRows } from './charts.js';
+import { createFilterBar, loadFilters } from './filters.js';
 
 const sides = { a: document.getElementById('side-a'), b: document.getElementById('side-b') };
 const sidesCard = document.getElementById('sides');

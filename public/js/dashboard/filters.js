@@ -1,9 +1,9 @@
 // The filters bar of the Dashboard and Comparison pages: one checkbox dropdown per dimension,
 // built from /api/dashboard/filters (which already holds only what the user may see), with
 // its state read from and written to the query string.
-import { api } from './api.js';
-import { element } from './dom.js';
-import { formatDateRange, formatNumber, formatYear, signInAgainOn401, t, tn } from './dashboard-common.js';
+import { api } from '../core/api.js';
+import { element } from '../core/dom.js';
+import { formatDateRange, formatNumber, formatYear, signInAgainOn401, t, tn } from './common.js';
 
 function optionsFor(dimension, filters) {
   switch (dimension) {

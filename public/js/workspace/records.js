@@ -1,7 +1,7 @@
 // The two dialogs every list page needs, both on the shared modal: a form that creates or
 // edits a record through the API, and the red confirmation before deleting one.
-import { openModal } from './modal.js';
-import { announce, call, errorMessage, invalidFields, me, options, t } from './workspace-common.js';
+import { openModal } from '../core/modal.js';
+import { announce, call, errorMessage, invalidFields, me, options, t } from './common.js';
 
 /**
  * Opens a form in the modal. `check(values)` returns `{field: message}` for what the page can

@@ -1,9 +1,9 @@
 // The Settings page (administrators): seasons, users and their access, CSV import.
 // Every delete goes through the confirmation modal; errors are shown beside the field.
-import { api, ApiError } from './api.js';
-import { element } from './dom.js';
-import { openModal } from './modal.js';
-import { cell, formatDate, formatPercent, signInAgainOn401, t, tn } from './dashboard-common.js';
+import { api, ApiError } from '../core/api.js';
+import { element } from '../core/dom.js';
+import { openModal } from '../core/modal.js';
+import { cell, formatDate, formatPercent, signInAgainOn401, t, tn } from './common.js';
 
 const sections = {
   seasons: document.getElementById('seasons'),

@@ -1,7 +1,7 @@
 // Settings: the language (kept in the profile and the `lang` cookie) and the onboarding tour,
 // which starts again on the board once it is marked as not seen. The password form has its
 // own script.
-import { call, errorMessage } from './workspace-common.js';
+import { call, errorMessage } from './common.js';
 
 const languageForm = document.querySelector('.ws-language-form');
 const languageError = languageForm.querySelector('.form-error');

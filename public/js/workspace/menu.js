@@ -1,6 +1,6 @@
 // A menu button (WAI-ARIA menu button pattern): Enter, Space or the arrow keys open it, the
 // arrow keys, Home and End move between items, Escape or Tab closes it.
-import { element } from './dom.js';
+import { element } from '../core/dom.js';
 
 let openMenu = null;
 

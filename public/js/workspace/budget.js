@@ -1,9 +1,9 @@
 // Budget: a campaign's planned and spent money, by category (a Chart.js bar chart with the
 // same figures in a table), and its entries. Amounts travel in minor units (cents, fils);
 // managers and superadmins write, contributors read.
-import { announce, call, callAll, element, errorMessage, formatDay, formatMoney, isManager, isRtl, lang, t } from './workspace-common.js';
-import { iconButton } from './workspace-icons.js';
-import { deleteWithConfirmation, editInModal, orNull } from './workspace-records.js';
+import { announce, call, callAll, element, errorMessage, formatDay, formatMoney, isManager, isRtl, lang, t } from './common.js';
+import { iconButton } from './icons.js';
+import { deleteWithConfirmation, editInModal, orNull } from './records.js';
 
 const DEFAULT_CURRENCY = 'QAR';
 const KINDS = ['planned', 'spent'];

@@ -1,8 +1,8 @@
 // Projects: everyone reads their brands' projects with how many of their tasks are open;
 // managers and superadmins create, edit and delete them.
-import { announce, avatar, byId, call, callAll, dateRange, element, errorMessage, isManager, t, tn } from './workspace-common.js';
-import { actionButton } from './workspace-icons.js';
-import { brandField, checkDays, chosenBrand, deleteWithConfirmation, editInModal, orNull } from './workspace-records.js';
+import { announce, avatar, byId, call, callAll, dateRange, element, errorMessage, isManager, t, tn } from './common.js';
+import { actionButton } from './icons.js';
+import { brandField, checkDays, chosenBrand, deleteWithConfirmation, editInModal, orNull } from './records.js';
 
 const STATUSES = ['planned', 'active', 'paused', 'completed'];
 

@@ -4,10 +4,10 @@
 import {
   ApiError, announce, avatar, byId, call, callAll, element, errorMessage, formatShortMoment, fromLocalInput, isManager, me,
   options, t, toLocalInput,
-} from './workspace-common.js';
-import { icon, iconButton } from './workspace-icons.js';
-import { menuButton } from './workspace-menu.js';
-import { brandField, chosenBrand, deleteWithConfirmation, editInModal } from './workspace-records.js';
+} from './common.js';
+import { icon, iconButton } from './icons.js';
+import { menuButton } from './menu.js';
+import { brandField, chosenBrand, deleteWithConfirmation, editInModal } from './records.js';
 
 const STATUSES = ['idea', 'draft', 'review', 'approved', 'scheduled', 'published'];
 const PLATFORMS = ['instagram', 'facebook', 'x', 'tiktok', 'linkedin', 'youtube', 'snapchat', 'website', 'email', 'other'];

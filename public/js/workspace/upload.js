@@ -1,6 +1,6 @@
 // Uploads to POST /api/assets with XMLHttpRequest, whose upload progress events fetch does
 // not give; one request per file, so that each file has its own progress and its own answer.
-import { ApiError, endsSession, signOut } from './workspace-common.js';
+import { ApiError, endsSession, signOut } from './common.js';
 
 /**
  * Sends one file with the form fields (brandId, campaignId, postId) and resolves with the

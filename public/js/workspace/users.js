@@ -1,10 +1,10 @@
 // Users (superadmin only; the server refuses the page to anyone else): every account, its
 // role and brands, and the brands themselves. One's own row has no delete button, since the
 // server refuses that too.
-import { announce, avatar, call, element, errorMessage, formatDay, me, t } from './workspace-common.js';
-import { actionButton } from './workspace-icons.js';
-import { memberDialog } from './workspace-members.js';
-import { deleteWithConfirmation, editInModal } from './workspace-records.js';
+import { announce, avatar, call, element, errorMessage, formatDay, me, t } from './common.js';
+import { actionButton } from './icons.js';
+import { memberDialog } from './members.js';
+import { deleteWithConfirmation, editInModal } from './records.js';
 
 const table = document.querySelector('[data-users]');
 const body = table.querySelector('tbody');

@@ -1,7 +1,7 @@
 // Line icons for markup built in the browser (the server-rendered ones are in
 // views/partials/workspace-icon.ejs), and the small buttons that carry them. An icon is
 // always decorative: the button or link carries the name.
-import { element } from './dom.js';
+import { element } from '../core/dom.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 

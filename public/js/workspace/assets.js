@@ -3,10 +3,10 @@
 // with its own progress bar and, when refused, a message that says why.
 import {
   announce, avatar, byId, call, callAll, context, element, errorMessage, formatDay, formatMb, formatNumber, formatPercent, isManager, me, options, t, tn,
-} from './workspace-common.js';
-import { actionButton, icon } from './workspace-icons.js';
-import { deleteWithConfirmation } from './workspace-records.js';
-import { uploadFile } from './workspace-upload.js';
+} from './common.js';
+import { actionButton, icon } from './icons.js';
+import { deleteWithConfirmation } from './records.js';
+import { uploadFile } from './upload.js';
 
 const PARALLEL = 3;
 

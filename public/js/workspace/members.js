@@ -1,7 +1,7 @@
 // Adding and editing members (the users table): shared by the Team page, where managers add
 // contributors to their brands, and the Users page, where a superadmin manages everyone.
-import { call, element, isSuperadmin, t } from './workspace-common.js';
-import { editInModal } from './workspace-records.js';
+import { call, element, isSuperadmin, t } from './common.js';
+import { editInModal } from './records.js';
 
 const ROLES = ['superadmin', 'manager', 'contributor'];
 const MIN_PASSWORD = 10;

@@ -3,9 +3,9 @@
 // from the API first. Contributors only read (and the server refuses them anyway).
 import {
   announce, byId, call, callAll, dateRange, element, errorMessage, isManager, t, tn,
-} from './workspace-common.js';
-import { actionButton } from './workspace-icons.js';
-import { brandField, checkDays, chosenBrand, confirmDelete, deleteWithConfirmation, editInModal, orNull } from './workspace-records.js';
+} from './common.js';
+import { actionButton } from './icons.js';
+import { brandField, checkDays, chosenBrand, confirmDelete, deleteWithConfirmation, editInModal, orNull } from './records.js';
 
 const STATUSES = ['planned', 'active', 'paused', 'completed'];
 

@@ -1,7 +1,7 @@
 // Chart.js (loaded by a plain <script> as window.Chart) set up once for the dashboard: the
 // page's font and language for numbers, and, in Arabic, legends, tooltips and axes mirrored
 // so that time and bars run from right to left.
-import { formatCompact, formatNumber, isRtl, lang } from './dashboard-common.js';
+import { formatCompact, formatNumber, isRtl, lang } from './common.js';
 
 const { Chart } = window;
 

@@ -1,4 +1,4 @@
-import { api, ApiError } from './api.js';
+import { api, ApiError } from '../core/api.js';
 
 const form = document.getElementById('pin-form');
 const input = document.getElementById('pin');

@@ -1,7 +1,7 @@
 // The onboarding tour: a few steps that point at the sidebar, the board, uploads and tasks.
 // It is a non-modal panel beside the highlighted part of the page; finishing or skipping it
 // is stored on the server (POST /api/auth/onboarding), and Settings can start it again.
-import { announce, call, element, t } from './workspace-common.js';
+import { announce, call, element, t } from './common.js';
 
 const STEPS = [
   { key: 'sidebar', targets: ['.ws-sidebar'] },

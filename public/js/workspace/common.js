@@ -2,9 +2,9 @@
 // (rendered by the server into data-strings and data-context), formatting in the page's
 // language, the API with SPEC.md's rule that a 401 or 403 signs the user out, and small
 // pieces of markup the pages repeat.
-import { api, ApiError } from './api.js';
-import { element } from './dom.js';
-import { has, isRtl, lang, readJsonAttribute, t, tn } from './i18n.js';
+import { api, ApiError } from '../core/api.js';
+import { element } from '../core/dom.js';
+import { has, isRtl, lang, readJsonAttribute, t, tn } from '../core/i18n.js';
 
 export const context = readJsonAttribute('data-context');
 export const me = context.user ?? null;

@@ -1,8 +1,8 @@
 // The workspace sign-in form: email and password to POST /api/auth/login, which sets the
 // httpOnly session cookie; the token in its answer is not kept, since the pages need only
 // the cookie. Then on along the first-login path, or to the page that was asked for.
-import { api, ApiError } from './api.js';
-import { t } from './workspace-common.js';
+import { api, ApiError } from '../core/api.js';
+import { t } from './common.js';
 
 const form = document.getElementById('login-form');
 const email = document.getElementById('login-email');

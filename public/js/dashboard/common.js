@@ -1,10 +1,10 @@
 // What every dashboard page script shares: number and date formatting in the page's
 // language, the results area of the data pages, and the small pieces of markup they repeat.
-import { api, ApiError } from './api.js';
-import { element } from './dom.js';
-import { lang, t } from './i18n.js';
+import { api, ApiError } from '../core/api.js';
+import { element } from '../core/dom.js';
+import { lang, t } from '../core/i18n.js';
 
-export { isRtl, lang, t, tn } from './i18n.js';
+export { isRtl, lang, t, tn } from '../core/i18n.js';
 
 const integerFormat = new Intl.NumberFormat(lang, { maximumFractionDigits: 0 });
 const decimalFormat = new Intl.NumberFormat(lang, { maximumFractionDigits: 1 });

@@ -15,9 +15,9 @@ import {
   syncAddress,
   t,
   tn,
-} from './dashboard-common.js';
-import { drawBars, drawDoughnut, drawTrend, fitRows } from './dashboard-charts.js';
-import { createFilterBar, loadFilters } from './dashboard-filters.js';
+} from './common.js';
+import { drawBars, drawDoughnut, drawTrend, fitRows } from './charts.js';
+import { createFilterBar, loadFilters } from './filters.js';
 
 const exportLink = document.getElementById('export-link');
 const filtersRoot = document.querySelector('[data-filters]');

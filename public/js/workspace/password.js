@@ -1,7 +1,7 @@
 // Changing the password: forced after a first sign-in (/change-password), or by choice from
 // Settings. The server ends every other session of the user; this one stays.
-import { ApiError, call, errorMessage, t } from './workspace-common.js';
-import { formHelpers } from './workspace-form.js';
+import { ApiError, call, errorMessage, t } from './common.js';
+import { formHelpers } from './form.js';
 
 const MIN_LENGTH = 10;
 

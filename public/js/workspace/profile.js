@@ -1,9 +1,9 @@
 // The profile form: the first-login profile step (/workspace/welcome) and the Profile page.
 // A picture is uploaded as an asset of the user's first brand and its thumbnail becomes the
 // avatar; name and job title complete the profile.
-import { avatar, call, context, element, errorMessage, me, t } from './workspace-common.js';
-import { formHelpers } from './workspace-form.js';
-import { uploadFile } from './workspace-upload.js';
+import { avatar, call, context, element, errorMessage, me, t } from './common.js';
+import { formHelpers } from './form.js';
+import { uploadFile } from './upload.js';
 
 const PHONE = /^[+0-9 ().-]{3,40}$/;
 const IMAGE = /^image\/(jpeg|png|webp|gif|avif)$/;

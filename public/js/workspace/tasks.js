@@ -1,9 +1,9 @@
 // Tasks: mine (assigned to me), the ones I assigned, or all I may see. Anyone creates a task
 // and assigns it to any member of the brand; a private task is seen only by its creator, its
 // assignee and superadmins.
-import { announce, avatar, byId, call, callAll, element, errorMessage, formatDay, isManager, me, options, t } from './workspace-common.js';
-import { actionButton } from './workspace-icons.js';
-import { brandField, chosenBrand, deleteWithConfirmation, editInModal, orNull } from './workspace-records.js';
+import { announce, avatar, byId, call, callAll, element, errorMessage, formatDay, isManager, me, options, t } from './common.js';
+import { actionButton } from './icons.js';
+import { brandField, chosenBrand, deleteWithConfirmation, editInModal, orNull } from './records.js';
 
 const STATUSES = ['todo', 'doing', 'done'];
 const PRIORITIES = ['low', 'medium', 'high', 'urgent'];

@@ -1,6 +1,6 @@
 // The team: everyone who shares a brand with the user. Managers add contributors here.
-import { announce, avatar, call, element, errorMessage, isManager, me, t } from './workspace-common.js';
-import { memberDialog } from './workspace-members.js';
+import { announce, avatar, call, element, errorMessage, isManager, me, t } from './common.js';
+import { memberDialog } from './members.js';
 
 const grid = document.querySelector('[data-team]');
 const state = document.querySelector('[data-state]');
