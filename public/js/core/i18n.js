@@ -1,48 +1,56 @@
-// The page's language and translated strings, for the page scripts of both applications.
-// The server renders the locale subtrees a page needs into a data-strings attribute (EJS
-// escapes it), so no user-facing string is written in a script.
+// Translated strings for the page scripts of both applications. The server renders the locale
+// subtrees a page needs into a data-strings attribute, so no user-facing string is written in
+// a script.
+import { formatNumber } from './format.js';
+import { lang, readJsonAttribute } from './page.js';
 
-/** The JSON held in the first element that carries `attribute`; {} when absent or unreadable. */
-export function readJsonAttribute(attribute) {
-  const holder = document.querySelector(`[${attribute}]`);
-  try {
-    return JSON.parse(holder?.getAttribute(attribute) || '{}');
-  } catch {
-    return {};
-  }
-}
+/** @typedef {Record<string, string | number>} Vars */
 
 const strings = readJsonAttribute('data-strings');
+const pluralRules = new Intl.PluralRules(lang);
 
-export const lang = document.documentElement.lang === 'ar' ? 'ar' : 'en';
-export const isRtl = document.documentElement.dir === 'rtl';
-
+/** @param {string} path */
 function lookup(path) {
-  return path.split('.').reduce((node, key) => (node === undefined || node === null ? undefined : node[key]), strings);
+  return path.split('.').reduce(
+    /** @param {unknown} node */
+    (node, key) => (node !== null && typeof node === 'object' ? /** @type {Record<string, unknown>} */ (node)[key] : undefined),
+    strings,
+  );
 }
 
+/**
+ * @param {unknown} template
+ * @param {Vars} vars
+ */
 function fill(template, vars) {
   return String(template ?? '').replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name) => (vars[name] === undefined ? '' : String(vars[name])));
 }
 
-/** A translated string with {{name}} placeholders filled in. */
+/**
+ * A translated string with {{name}} placeholders filled in; the path itself when the page has none.
+ * @param {string} path
+ * @param {Vars} [vars]
+ */
 export function t(path, vars = {}) {
   const value = lookup(path);
   return typeof value === 'string' ? fill(value, vars) : path;
 }
 
+/** @param {string} path */
 export function has(path) {
   return typeof lookup(path) === 'string';
 }
 
-const pluralRules = new Intl.PluralRules(lang);
-const countFormat = new Intl.NumberFormat(lang, { maximumFractionDigits: 0 });
-
 /**
  * A string with plural forms (zero, one, two, few, many, other), chosen by Intl for `count`.
  * Both locales hold all six forms, so their key sets stay identical.
+ * @param {string} path
+ * @param {number} count
+ * @param {Vars} [vars]
  */
 export function tn(path, count, vars = {}) {
-  const forms = lookup(path) ?? {};
-  return fill(forms[pluralRules.select(count)] ?? forms.other, { ...vars, count: countFormat.format(count) });
+  const forms = lookup(path);
+  if (forms === null || typeof forms !== 'object') return path;
+  const byForm = /** @type {Record<string, unknown>} */ (forms);
+  return fill(byForm[pluralRules.select(count)] ?? byForm.other, { ...vars, count: formatNumber(count) });
 }

@@ -19,12 +19,69 @@
 // data-modal-strings on <body>.
 
 import { element } from './dom.js';
-import { readJsonAttribute } from './i18n.js';
+import { setFieldError as showFieldError } from './forms.js';
+import { readJsonAttribute } from './page.js';
+
+/**
+ * @typedef {object} ModalField
+ * @property {string} name
+ * @property {string} label
+ * @property {'text' | 'email' | 'password' | 'url' | 'number' | 'date' | 'datetime-local' | 'select' | 'textarea'} [type]
+ * @property {string} [value]
+ * @property {{ value: string, label: string }[]} [options] of a select
+ * @property {string} [hint]
+ * @property {boolean} [required]
+ * @property {number} [maxlength]
+ * @property {number} [rows] of a textarea
+ * @property {string} [min]
+ * @property {string} [max]
+ * @property {string} [pattern]
+ * @property {string} [placeholder]
+ * @property {string} [autocomplete]
+ * @property {string} [inputmode]
+ * @property {string} [dir]
+ */
+
+/**
+ * @typedef {object} ConfirmContext
+ * @property {Record<string, string>} values the fields' values by name
+ * @property {(name: string, message: string) => void} setFieldError
+ * @property {(message: string) => void} setError
+ * @property {HTMLDialogElement} dialog
+ */
+
+/**
+ * @typedef {object} ModalOptions
+ * @property {string} [title]
+ * @property {string} [message]
+ * @property {boolean} [isConfirm] with a Cancel button (default true)
+ * @property {boolean} [danger] red, for destructive actions
+ * @property {string} [confirmText]
+ * @property {string} [cancelText]
+ * @property {ModalField[]} [fields]
+ * @property {Node | null} [content]
+ * @property {(context: ConfirmContext) => unknown} [onConfirm] false (or a promise of false) keeps the dialog open
+ * @property {HTMLElement | null | (() => HTMLElement | null)} [returnFocus]
+ */
+
+/**
+ * @typedef {object} ModalResult
+ * @property {boolean} confirmed
+ * @property {Record<string, string> | undefined} values
+ */
+
+/** @typedef {{ confirm?: string, delete?: string, ok?: string, cancel?: string, close?: string, error?: string }} ModalStrings */
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 let counter = 0;
 
+/**
+ * @param {ModalField} field
+ * @param {string} id
+ * @param {string} describedBy
+ * @returns {HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement}
+ */
 function fieldControl(field, id, describedBy) {
   const common = {
     id,
@@ -60,32 +117,40 @@ function fieldControl(field, id, describedBy) {
   return input;
 }
 
+/**
+ * @param {ModalField[]} fields
+ * @param {string} prefix
+ */
 function buildFields(fields, prefix) {
   const wrap = element('div', { className: 'modal-fields' });
+  /** @type {Map<string, HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>} */
   const controls = new Map();
   fields.forEach((field, index) => {
     const id = `${prefix}-field-${index}`;
     const hintId = field.hint ? `${id}-hint` : undefined;
     const errorId = `${id}-error`;
     const control = fieldControl(field, id, [hintId, errorId].filter(Boolean).join(' '));
-    const error = element('p', { id: errorId, className: 'field-error', hidden: true });
     wrap.append(
       element('div', { className: 'field' }, [
         element('label', { for: id, text: field.label }),
         control,
         field.hint ? element('p', { id: hintId, className: 'field-hint', text: field.hint }) : null,
-        error,
+        element('p', { id: errorId, className: 'field-error', hidden: true }),
       ]),
     );
-    controls.set(field.name, { control, error });
+    controls.set(field.name, control);
   });
   return { wrap, controls };
 }
 
-/** Opens the modal; resolves with {confirmed, values} once it closes. */
+/**
+ * Opens the modal; resolves with {confirmed, values} once it closes.
+ * @param {ModalOptions} [options]
+ * @returns {Promise<ModalResult>}
+ */
 export function openModal(options = {}) {
   // The layout renders the translated default texts once per page.
-  const text = readJsonAttribute('data-modal-strings');
+  const text = /** @type {ModalStrings} */ (readJsonAttribute('data-modal-strings'));
   const {
     title = '',
     message = '',
@@ -108,7 +173,7 @@ export function openModal(options = {}) {
   const errorBox = element('p', { className: 'modal-error', role: 'alert', hidden: true });
   const { wrap: fieldsWrap, controls } = buildFields(fields, prefix);
   // A field's message goes once the field is edited, so it never sits under a corrected value.
-  for (const [name, { control }] of controls) control.addEventListener('input', () => setFieldError(name, ''));
+  for (const [name, control] of controls) control.addEventListener('input', () => setFieldError(name, ''));
 
   const confirmButton = element('button', {
     type: 'submit',
@@ -149,28 +214,34 @@ export function openModal(options = {}) {
 
   let busy = false;
   let settled = false;
-  let resolvePromise;
+  /** @type {(result: ModalResult) => void} */
+  let resolvePromise = () => {};
+  /** @type {Promise<ModalResult>} */
   const result = new Promise((resolve) => {
     resolvePromise = resolve;
   });
 
   function values() {
+    /** @type {Record<string, string>} */
     const out = {};
-    for (const [name, { control }] of controls) out[name] = control.value;
+    for (const [name, control] of controls) out[name] = control.value;
     return out;
   }
 
+  /**
+   * @param {string} name
+   * @param {string} messageText
+   */
   function setFieldError(name, messageText) {
-    const entry = controls.get(name);
-    if (!entry) return;
-    entry.error.textContent = messageText ?? '';
-    entry.error.hidden = !messageText;
-    entry.control.setAttribute('aria-invalid', messageText ? 'true' : 'false');
-    if (messageText) entry.control.focus();
+    const control = controls.get(name);
+    if (!control) return;
+    showFieldError(control, messageText);
+    if (messageText) control.focus();
   }
 
+  /** @param {string} messageText */
   function setError(messageText) {
-    errorBox.textContent = messageText ?? '';
+    errorBox.textContent = messageText;
     errorBox.hidden = !messageText;
   }
 
@@ -179,6 +250,7 @@ export function openModal(options = {}) {
     for (const name of controls.keys()) setFieldError(name, '');
   }
 
+  /** @param {boolean} value */
   function setBusy(value) {
     busy = value;
     confirmButton.disabled = value;
@@ -187,13 +259,14 @@ export function openModal(options = {}) {
     closeButton.disabled = value;
   }
 
+  /** @param {boolean} confirmed */
   function finish(confirmed) {
     if (settled) return;
     settled = true;
     if (dialog.open) dialog.close();
     dialog.remove();
     const target = opener && opener.isConnected ? opener : typeof returnFocus === 'function' ? returnFocus() : returnFocus;
-    if (target && target.isConnected) target.focus();
+    if (target?.isConnected) target.focus();
     resolvePromise({ confirmed, values: confirmed ? values() : undefined });
   }
 
@@ -201,10 +274,7 @@ export function openModal(options = {}) {
     if (!busy) finish(false);
   }
 
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    if (busy) return;
-    clearErrors();
+  async function confirm() {
     if (!onConfirm) return finish(true);
     setBusy(true);
     try {
@@ -213,8 +283,15 @@ export function openModal(options = {}) {
       if (outcome !== false) finish(true);
     } catch {
       setBusy(false);
-      setError(text.error);
+      setError(text.error ?? '');
     }
+  }
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (busy) return;
+    clearErrors();
+    void confirm();
   });
 
   cancelButton?.addEventListener('click', cancel);
@@ -230,10 +307,10 @@ export function openModal(options = {}) {
 
   dialog.addEventListener('keydown', (event) => {
     if (event.key !== 'Tab') return;
-    const focusable = [...dialog.querySelectorAll(FOCUSABLE)].filter((node) => node.getClientRects().length > 0);
+    const focusable = [...dialog.querySelectorAll(FOCUSABLE)].filter((node) => node instanceof HTMLElement && node.getClientRects().length > 0);
     if (focusable.length === 0) return;
-    const first = focusable[0];
-    const last = focusable[focusable.length - 1];
+    const first = /** @type {HTMLElement} */ (focusable[0]);
+    const last = /** @type {HTMLElement} */ (focusable[focusable.length - 1]);
     if (event.shiftKey && document.activeElement === first) {
       event.preventDefault();
       last.focus();
@@ -246,8 +323,8 @@ export function openModal(options = {}) {
   document.body.append(dialog);
   dialog.showModal();
   // A destructive action starts on Cancel, so a stray Enter does not delete anything.
-  const firstField = controls.values().next().value?.control ?? content?.querySelector?.(FOCUSABLE);
-  (firstField ?? (danger && cancelButton ? cancelButton : confirmButton)).focus();
+  const firstField = controls.values().next().value ?? (content instanceof Element ? content.querySelector(FOCUSABLE) : null);
+  (firstField instanceof HTMLElement ? firstField : danger && cancelButton ? cancelButton : confirmButton).focus();
 
   return result;
 }

@@ -1,50 +1,73 @@
-// Chart.js (loaded by a plain <script> as window.Chart) set up once for the dashboard: the
-// page's font and language for numbers, and, in Arabic, legends, tooltips and axes mirrored
-// so that time and bars run from right to left.
-import { formatCompact, formatNumber, isRtl, lang } from './common.js';
+// The dashboard's charts, on the Chart.js that core/chart.js sets up: the dashboard's colours
+// and type size, numbers in the page's language, and, in Arabic, axes mirrored so that time
+// and bars run from right to left.
+import { Chart, direction } from '../core/chart.js';
+import { formatCompact, formatNumber } from '../core/format.js';
+import { isRtl } from '../core/page.js';
 
-const { Chart } = window;
+/**
+ * @template {import('chart.js').ChartType} T
+ * @typedef {import('chart.js').ChartConfiguration<T>} Config
+ */
+/** @typedef {NonNullable<NonNullable<import('chart.js').ChartOptions['plugins']>['legend']>} LegendOptions */
+/** @typedef {NonNullable<NonNullable<import('chart.js').ChartOptions['plugins']>['tooltip']>} TooltipOptions */
+/** @typedef {import('chart.js').ScaleOptions<'linear'>} LinearAxis */
+/** @typedef {import('chart.js').ScaleOptions<'category'>} CategoryAxis */
 
 export const PALETTE = ['#1f5fbf', '#0e9384', '#dc6803', '#7a5af8', '#c11574', '#15803d', '#4e5ba6', '#b54708', '#0086c9', '#667085'];
 const GRID = '#e8ebf0';
 
-Chart.defaults.font.family = getComputedStyle(document.body).fontFamily;
 Chart.defaults.font.size = 12;
 Chart.defaults.color = '#4a5262';
 Chart.defaults.borderColor = GRID;
-Chart.defaults.locale = lang;
-Chart.defaults.maintainAspectRatio = false;
-if (window.matchMedia('(prefers-reduced-motion: reduce)').matches) Chart.defaults.animation = false;
 
-const direction = { rtl: isRtl, textDirection: isRtl ? 'rtl' : 'ltr' };
-
+/** @returns {LegendOptions} */
 function legend(display = true) {
   return { display, position: 'bottom', ...direction, labels: { usePointStyle: true, pointStyle: 'rectRounded', boxWidth: 10, boxHeight: 10, padding: 14 } };
 }
 
+/** @returns {TooltipOptions} */
 function tooltip() {
   return {
     ...direction,
     callbacks: {
       label: (ctx) => {
-        const value = ctx.parsed && typeof ctx.parsed === 'object' ? (ctx.chart.options.indexAxis === 'y' ? ctx.parsed.x : ctx.parsed.y) : ctx.parsed;
+        const parsed = /** @type {number | { x: number, y: number }} */ (ctx.parsed);
+        const value = typeof parsed === 'object' ? (ctx.chart.options.indexAxis === 'y' ? parsed.x : parsed.y) : parsed;
         return `${ctx.dataset.label || ctx.label}: ${formatNumber(value)}`;
       },
     },
   };
 }
 
+/**
+ * @param {string} label
+ * @param {number} max
+ */
 function shorten(label, max) {
   return label.length > max ? `${label.slice(0, max - 1)}…` : label;
 }
 
-/** A value axis: compact numbers, fewer of them on a phone so that they do not collide. */
+/**
+ * A value axis: compact numbers, fewer of them on a phone so that they do not collide.
+ * @param {Partial<LinearAxis>} [extra]
+ * @returns {Partial<LinearAxis>}
+ */
 function valueAxis(extra = {}) {
-  const ticks = { callback: (v) => formatCompact(v), maxTicksLimit: window.innerWidth < 600 ? 4 : 6 };
-  return { beginAtZero: true, ticks, grid: { color: GRID }, border: { display: false }, ...extra };
+  return {
+    beginAtZero: true,
+    ticks: { callback: (v) => formatCompact(Number(v)), maxTicksLimit: window.innerWidth < 600 ? 4 : 6 },
+    grid: { color: GRID },
+    border: { display: false },
+    ...extra,
+  };
 }
 
-/** A category axis: mirrored in Arabic, long names shortened. */
+/**
+ * A category axis: mirrored in Arabic, long names shortened.
+ * @param {Partial<CategoryAxis>} [options]
+ * @returns {Partial<CategoryAxis>}
+ */
 function categoryAxis({ ticks = {}, ...rest } = {}) {
   return {
     reverse: isRtl,
@@ -53,19 +76,31 @@ function categoryAxis({ ticks = {}, ...rest } = {}) {
     ticks: {
       autoSkip: true,
       callback(value) {
-        return shorten(String(this.getLabelForValue(value)), this.chart.width < 480 ? 15 : 24);
+        return shorten(String(this.getLabelForValue(Number(value))), this.chart.width < 480 ? 15 : 24);
       },
       ...ticks,
     },
   };
 }
 
+/**
+ * @template {import('chart.js').ChartType} T
+ * @param {HTMLCanvasElement} canvas
+ * @param {Config<T>} config
+ */
 function draw(canvas, config) {
   Chart.getChart(canvas)?.destroy();
   return new Chart(canvas, config);
 }
 
-/** Monthly visitors (area, first axis) and revenue (dashed line, second axis). */
+/**
+ * Monthly visitors (area, first axis) and revenue (dashed line, second axis).
+ * @param {HTMLCanvasElement} canvas
+ * @param {string[]} labels
+ * @param {number[]} visitors
+ * @param {number[]} revenue
+ * @param {{ visitors: string, revenue: string }} names
+ */
 export function drawTrend(canvas, labels, visitors, revenue, names) {
   const start = isRtl ? 'right' : 'left';
   const end = isRtl ? 'left' : 'right';
@@ -90,7 +125,13 @@ export function drawTrend(canvas, labels, visitors, revenue, names) {
   });
 }
 
-/** One bar per key, horizontal so that long names stay readable on a phone. */
+/**
+ * One bar per key, horizontal so that long names stay readable on a phone.
+ * @param {HTMLCanvasElement} canvas
+ * @param {string[]} labels
+ * @param {number[]} values
+ * @param {string} name
+ */
 export function drawBars(canvas, labels, values, name) {
   return draw(canvas, {
     type: 'bar',
@@ -103,15 +144,28 @@ export function drawBars(canvas, labels, values, name) {
   });
 }
 
+/**
+ * @param {HTMLCanvasElement} canvas
+ * @param {string[]} labels
+ * @param {number[]} values
+ * @param {string} name
+ */
 export function drawDoughnut(canvas, labels, values, name) {
-  return draw(canvas, {
+  /** @type {Config<'doughnut'>} */
+  const config = {
     type: 'doughnut',
     data: { labels, datasets: [{ label: name, data: values, backgroundColor: labels.map((_, i) => PALETTE[i % PALETTE.length]), borderColor: '#fff', borderWidth: 2 }] },
     options: { cutout: '62%', plugins: { legend: legend(), tooltip: tooltip() } },
-  });
+  };
+  return draw(canvas, config);
 }
 
-/** Two bars per key, one for each period of a comparison. */
+/**
+ * Two bars per key, one for each period of a comparison.
+ * @param {HTMLCanvasElement} canvas
+ * @param {string[]} labels
+ * @param {{ label: string, data: number[] }[]} series
+ */
 export function drawGrouped(canvas, labels, series) {
   return draw(canvas, {
     type: 'bar',
@@ -128,7 +182,11 @@ export function drawGrouped(canvas, labels, series) {
   });
 }
 
-/** Gives a horizontal bar chart room for every row. */
+/**
+ * Gives a horizontal bar chart room for every row.
+ * @param {HTMLElement} box
+ * @param {number} rows
+ */
 export function fitRows(box, rows, perRow = 34) {
   box.style.blockSize = `${Math.max(180, rows * perRow + 50)}px`;
 }

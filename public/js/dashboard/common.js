@@ -1,49 +1,35 @@
-// What every dashboard page script shares: number and date formatting in the page's
-// language, the results area of the data pages, and the small pieces of markup they repeat.
-import { api, ApiError } from '../core/api.js';
-import { element } from '../core/dom.js';
-import { lang, t } from '../core/i18n.js';
+// What every dashboard page script shares: requests behind the dashboard's session rule, the
+// results area of the data pages, and the small pieces of markup they repeat.
+import { ApiError, newestOnly, sessionClient } from '../core/api.js';
+import { element, requireElement } from '../core/dom.js';
+import { has, t } from '../core/i18n.js';
 
-export { isRtl, lang, t, tn } from '../core/i18n.js';
+/**
+ * A signed-out session (or one that expired) goes back to the PIN page, which then returns
+ * here. A 403 is no reason to leave: it refuses one action to a signed-in viewer.
+ */
+export const { call, guard } = sessionClient({
+  endsSession: (status) => status === 401,
+  leave: () => window.location.assign(`/dashboard/login?next=${encodeURIComponent(window.location.pathname + window.location.search)}`),
+});
 
-const integerFormat = new Intl.NumberFormat(lang, { maximumFractionDigits: 0 });
-const decimalFormat = new Intl.NumberFormat(lang, { maximumFractionDigits: 1 });
-const moneyFormat = new Intl.NumberFormat(lang, { minimumFractionDigits: 0, maximumFractionDigits: 2 });
-const signedFormat = new Intl.NumberFormat(lang, { maximumFractionDigits: 0, signDisplay: 'exceptZero' });
-const changeFormat = new Intl.NumberFormat(lang, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: 'exceptZero' });
-const percentFormat = new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 0 });
-const shareFormat = new Intl.NumberFormat(lang, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
-const compactFormat = new Intl.NumberFormat(lang, { notation: 'compact', maximumFractionDigits: 1 });
-const yearFormat = new Intl.NumberFormat(lang, { useGrouping: false });
-const monthFormat = new Intl.DateTimeFormat(lang, { month: 'short', year: 'numeric', timeZone: 'UTC' });
-const dateFormat = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' });
-
-export const formatNumber = (n) => integerFormat.format(n);
-export const formatDecimal = (n) => decimalFormat.format(n);
-// Cents matter in a per-visitor average, not in a total of millions.
-export const formatMoney = (n) => (Math.abs(n) >= 1000 ? integerFormat : moneyFormat).format(n);
-export const formatSigned = (n) => signedFormat.format(n);
-export const formatCompact = (n) => compactFormat.format(n);
-export const formatYear = (y) => yearFormat.format(Number(y));
-/** `pct` is in percent: 12.5 means +12.5%. */
-export const formatChange = (pct) => changeFormat.format(pct / 100);
-export const formatShare = (fraction) => shareFormat.format(fraction);
-export const formatPercent = (fraction) => percentFormat.format(fraction);
-
-export function formatMonth(yearMonth) {
-  const [year, month] = yearMonth.split('-').map(Number);
-  return monthFormat.format(Date.UTC(year, month - 1, 1));
+/**
+ * A failed request in the page's words: the translation of the server's error code
+ * (`errors.<CODE>`) when the page has one, else the page's own message `fallback` (a key).
+ * @param {unknown} err
+ * @param {string} fallback
+ */
+export function errorText(err, fallback) {
+  if (err instanceof ApiError && err.code && has(`errors.${err.code}`)) return t(`errors.${err.code}`);
+  return t(fallback);
 }
 
-export function formatDate(isoDate) {
-  return dateFormat.format(Date.parse(`${isoDate}T00:00:00Z`));
-}
+/** @typedef {{ visitors: number, revenue: number, days: number }} Totals */
 
-export function formatDateRange(startDate, endDate) {
-  return dateFormat.formatRange(Date.parse(`${startDate}T00:00:00Z`), Date.parse(`${endDate}T00:00:00Z`));
-}
-
-/** Percent change from `before` to `after`; null when there is nothing to compare with. */
+/** Percent change from `before` to `after`; null when there is nothing to compare with.
+ * @param {number} before
+ * @param {number} after
+ */
 export function percentChange(before, after) {
   return before > 0 ? ((after - before) / before) * 100 : null;
 }
@@ -51,6 +37,8 @@ export function percentChange(before, after) {
 /**
  * A change shown by colour, arrow, sign and (for screen readers) a word, so that colour is
  * never the only cue.
+ * @param {number} value
+ * @param {string} text
  */
 export function deltaNode(value, text) {
   const direction = value > 0 ? 'up' : value < 0 ? 'down' : 'flat';
@@ -61,88 +49,102 @@ export function deltaNode(value, text) {
   ]);
 }
 
+/**
+ * @param {import('../core/dom.js').Child | import('../core/dom.js').Child[]} content
+ * @param {string} [className]
+ */
 export function cell(content, className) {
   return element('td', { className }, content);
 }
 
-/** Fills a breakdown table: one row per key, its name as the row header, then `cells(row)`. */
+/** @typedef {{ key: string }} KeyedRow */
+
+/**
+ * Fills a breakdown table: one row per key, its name as the row header, then `cells(row)`.
+ * @template {KeyedRow} R
+ * @param {HTMLTableSectionElement} tbody
+ * @param {R[]} rows
+ * @param {(row: R) => HTMLTableCellElement[]} cells
+ */
 export function fillRows(tbody, rows, cells) {
   tbody.replaceChildren(...rows.map((row) => element('tr', {}, [element('th', { scope: 'row', text: row.key }), ...cells(row)])));
-}
-
-/** A signed-out session (or one that expired) goes back to the PIN page, then returns here. */
-export function signInAgainOn401(err) {
-  if (err instanceof ApiError && err.status === 401) {
-    window.location.assign(`/dashboard/login?next=${encodeURIComponent(window.location.pathname + window.location.search)}`);
-    return true;
-  }
-  return false;
 }
 
 /**
  * Puts the page's state in its address, so the view can be bookmarked and shared, and keeps
  * the header's language links pointing at the same view.
+ * @param {URLSearchParams} params
  */
 export function syncAddress(params) {
   const query = params.toString();
   window.history.replaceState(null, '', query ? `${window.location.pathname}?${query}` : window.location.pathname);
   for (const link of document.querySelectorAll('.lang-toggle a[hreflang]')) {
     const target = new URLSearchParams(params);
-    target.set('lang', link.getAttribute('hreflang'));
+    target.set('lang', link.getAttribute('hreflang') ?? '');
     link.setAttribute('href', `${window.location.pathname}?${target}`);
   }
 }
 
+/** @typedef {'loading' | 'empty' | 'error' | 'noSides'} StateKind */
+
 /**
  * The results area of a data page (views/partials/dashboard-state.ejs beside #results):
  * loading, empty and error states, the totals cards, and loads where only the latest wins.
+ * @param {() => unknown} onRetry
  */
 export function resultsView(onRetry) {
-  const results = document.getElementById('results');
-  const stateCard = document.getElementById('state-card');
-  const status = document.getElementById('load-status');
-  let latest = 0;
+  const results = requireElement('#results', HTMLElement);
+  const stateCard = requireElement('#state-card', HTMLElement);
+  const status = requireElement('#load-status', HTMLElement);
+  const retry = requireElement('[data-state-retry]', HTMLButtonElement, stateCard);
+  const loads = newestOnly();
 
+  /** @param {StateKind | null} kind */
   function showState(kind) {
     stateCard.hidden = !kind;
     results.hidden = Boolean(kind);
     if (!kind) return;
-    stateCard.querySelector('[data-state-title]').textContent = t(`state.${kind}`);
-    stateCard.querySelector('[data-state-hint]').textContent = kind === 'empty' ? t('state.emptyHint') : '';
-    stateCard.querySelector('[data-state-retry]').hidden = kind !== 'error';
+    requireElement('[data-state-title]', HTMLElement, stateCard).textContent = t(`state.${kind}`);
+    requireElement('[data-state-hint]', HTMLElement, stateCard).textContent = kind === 'empty' ? t('state.emptyHint') : '';
+    retry.hidden = kind !== 'error';
   }
 
+  /** @param {boolean} busy */
   function setBusy(busy) {
     results.setAttribute('aria-busy', String(busy));
     results.classList.toggle('is-loading', busy);
   }
 
-  stateCard.querySelector('[data-state-retry]').addEventListener('click', onRetry);
+  retry.addEventListener('click', () => void onRetry());
 
   return {
     results,
     showState,
+    /**
+     * @param {string} name
+     * @param {string | Node} value
+     * @param {string | Node | (string | Node)[]} note
+     */
     setKpi(name, value, note) {
-      results.querySelector(`[data-kpi="${name}"]`).replaceChildren(value);
-      results.querySelector(`[data-kpi-note="${name}"]`).replaceChildren(...[].concat(note));
+      requireElement(`[data-kpi="${name}"]`, HTMLElement, results).replaceChildren(value);
+      requireElement(`[data-kpi-note="${name}"]`, HTMLElement, results).replaceChildren(...(Array.isArray(note) ? note : [note]));
     },
-    /** GETs `url` and hands the answer to `render`, unless a newer load started meanwhile. */
+    /**
+     * GETs `url` and hands the answer to `render`, unless a newer load started meanwhile.
+     * @param {string} url
+     * @param {(data: unknown) => void} render
+     */
     async load(url, render) {
-      const mine = ++latest;
       setBusy(true);
       status.textContent = t('state.loading');
       try {
-        const data = await api('GET', url);
-        if (mine !== latest) return;
-        render(data);
+        render(await loads.run((signal) => call('GET', url, undefined, { signal })));
         status.textContent = t('state.updated');
-      } catch (err) {
-        if (mine !== latest || signInAgainOn401(err)) return;
+      } catch {
         showState('error');
         status.textContent = t('state.error');
-      } finally {
-        if (mine === latest) setBusy(false);
       }
+      setBusy(false);
     },
   };
 }

@@ -1,54 +1,90 @@
 // The Settings page (administrators): seasons, users and their access, CSV import.
-// Every delete goes through the confirmation modal; errors are shown beside the field.
-import { api, ApiError } from '../core/api.js';
-import { element } from '../core/dom.js';
+// Every delete goes through the confirmation modal; errors are shown beside the field, in the
+// page's language: the server's error codes are translated here, its English never shown.
+import { ApiError } from '../core/api.js';
+import { element, requireElement } from '../core/dom.js';
+import { formatDate, formatNumber, formatPercent, formatYear } from '../core/format.js';
+import { formFeedback, setFieldError, showFieldErrors } from '../core/forms.js';
+import { has, t, tn } from '../core/i18n.js';
 import { openModal } from '../core/modal.js';
-import { cell, formatDate, formatPercent, signInAgainOn401, t, tn } from './common.js';
+import { readJsonAttribute } from '../core/page.js';
+import { upload } from '../core/upload.js';
+import { call, cell, errorText, guard } from './common.js';
+
+/** @typedef {{ id: number, name: string, startDate: string, endDate: string }} Season */
+/** @typedef {Pick<Season, 'name' | 'startDate' | 'endDate'>} SeasonValues */
+
+/**
+ * A user as GET /api/users shows one; an access list is null when the stored one cannot be
+ * read (the user then sees nothing) and [] for no restriction.
+ * @typedef {object} User
+ * @property {number} id
+ * @property {string} name
+ * @property {string} role
+ * @property {string[] | null} allowedMuseums
+ * @property {string[] | null} allowedChannels
+ * @property {boolean} [weakPin]
+ */
+
+/**
+ * One refused line of an import (400 IMPORT_INVALID, in `details.errors`).
+ * @typedef {object} ImportProblem
+ * @property {number} line
+ * @property {string} field a column of the header, or `row` or `header`
+ * @property {string} [code]
+ * @property {Record<string, number>} [params] the numbers its message names
+ */
+
+/** The roles the server knows, the first being what an unknown role counts as. */
+const { roles } = /** @type {{ roles: string[] }} */ (readJsonAttribute('data-context'));
 
 const sections = {
-  seasons: document.getElementById('seasons'),
-  users: document.getElementById('users'),
-  import: document.getElementById('import'),
+  seasons: requireElement('#seasons', HTMLElement),
+  users: requireElement('#users', HTMLElement),
+  import: requireElement('#import', HTMLElement),
 };
 
+/** @typedef {'seasons' | 'users'} Kind */
+
+/**
+ * @param {HTMLElement} section
+ * @param {string} message
+ * @param {'success' | 'error'} [kind]
+ */
 function say(section, message, kind = 'success') {
-  const status = section.querySelector('[data-status]');
+  const status = requireElement('[data-status]', HTMLElement, section);
   status.textContent = message;
   status.dataset.kind = kind;
 }
 
-function setFieldError(input, message) {
-  const error = document.getElementById(`${input.id}-error`);
-  error.textContent = message ?? '';
-  error.hidden = !message;
-  input.setAttribute('aria-invalid', message ? 'true' : 'false');
-}
-
-function setFormError(form, message) {
-  const error = form.querySelector('[data-form-error]');
-  error.textContent = message ?? '';
-  error.hidden = !message;
-}
-
-/** Marks each problem on its field and focuses the first one; true when there is none. */
+/**
+ * Marks each problem on its field (by the field's name) and focuses the first; true when
+ * there is none.
+ * @param {HTMLFormElement} form
+ * @param {Record<string, string>} problems
+ */
 function report(form, problems) {
-  let first = null;
-  for (const input of form.querySelectorAll('input[id], select[id]')) {
-    if (!document.getElementById(`${input.id}-error`)) continue;
-    const message = problems[input.name];
-    setFieldError(input, message);
-    if (message && !first) first = input;
-  }
-  first?.focus();
-  return first === null;
+  const fields = [...form.querySelectorAll('input[id], select[id]')].flatMap((input) =>
+    (input instanceof HTMLInputElement || input instanceof HTMLSelectElement) && document.getElementById(`${input.id}-error`) ? [input] : [],
+  );
+  return showFieldErrors(fields.map((input) => [input, problems[input.name]]));
 }
 
+/**
+ * @param {HTMLElement} section
+ * @param {number} count
+ */
 function showTable(section, count) {
-  section.querySelector('[data-table]').hidden = count === 0;
-  section.querySelector('[data-empty]').hidden = count > 0;
+  requireElement('[data-table]', HTMLElement, section).hidden = count === 0;
+  requireElement('[data-empty]', HTMLElement, section).hidden = count > 0;
 }
 
-/** Deletes a season or a user after the confirmation modal; `kind` names its strings, section and API. */
+/**
+ * Deletes a season or a user after the confirmation modal; `kind` names its strings, section and API.
+ * @param {Kind} kind
+ * @param {{ id: number, name: string }} record
+ * @param {() => void} removed
+ */
 function confirmDelete(kind, record, removed) {
   return openModal({
     title: t(`settings.${kind}.deleteTitle`),
@@ -56,28 +92,44 @@ function confirmDelete(kind, record, removed) {
     danger: true,
     confirmText: t(`settings.${kind}.delete`),
     returnFocus: () => document.getElementById(`${kind}-title`),
-    onConfirm: async () => {
+    onConfirm: async ({ setError }) => {
       try {
-        await api('DELETE', `/api/${kind}/${record.id}`);
+        await call('DELETE', `/api/${kind}/${record.id}`);
       } catch (err) {
         // Someone else removed it already: the outcome is the one wanted.
-        if (!(err instanceof ApiError && err.status === 404)) throw err;
+        if (!(err instanceof ApiError && err.status === 404)) {
+          setError(errorText(err, 'errors.generic'));
+          return false;
+        }
       }
       removed();
       say(sections[kind], t(`settings.${kind}.deleted`, { name: record.name }));
+      return true;
     },
   });
 }
 
+/**
+ * @param {string} label
+ * @param {string} accessibleName
+ * @param {string} className
+ * @param {() => unknown} onClick
+ */
 function rowButton(label, accessibleName, className, onClick) {
   const button = element('button', { type: 'button', className: `button button-small ${className}`, 'aria-label': accessibleName, text: label });
-  button.addEventListener('click', onClick);
+  button.addEventListener('click', () => void onClick());
   return button;
 }
 
 /**
  * The Edit and Delete buttons of a season's or a user's row (and any `extra` ones before
  * Delete), named after the record for screen readers.
+ * @param {Kind} kind
+ * @param {{ id: number, name: string }} record
+ * @param {string} editLabel
+ * @param {() => unknown} edit
+ * @param {() => void} removed
+ * @param {HTMLButtonElement[]} [extra]
  */
 function actionsCell(kind, record, editLabel, edit, removed, extra = []) {
   const name = record.name;
@@ -93,9 +145,15 @@ function actionsCell(kind, record, editLabel, edit, removed, extra = []) {
 
 // ## Seasons
 
+/** @type {Season[]} */
 let seasons = [];
 
+/**
+ * @param {SeasonValues} values
+ * @returns {Record<string, string>}
+ */
 function seasonProblems({ name, startDate, endDate }) {
+  /** @type {Record<string, string>} */
   const problems = {};
   if (!name.trim()) problems.name = t('settings.seasons.nameRequired');
   if (!startDate) problems.startDate = t('settings.seasons.dateRequired');
@@ -106,7 +164,7 @@ function seasonProblems({ name, startDate, endDate }) {
 
 function renderSeasons() {
   seasons.sort((a, b) => a.startDate.localeCompare(b.startDate) || a.name.localeCompare(b.name));
-  sections.seasons.querySelector('[data-rows]').replaceChildren(
+  requireElement('[data-rows]', HTMLElement, sections.seasons).replaceChildren(
     ...seasons.map((season) =>
       element('tr', { 'data-season-id': season.id }, [
         element('th', { scope: 'row', text: season.name }),
@@ -122,6 +180,7 @@ function renderSeasons() {
   showTable(sections.seasons, seasons.length);
 }
 
+/** @param {Season} season */
 function editSeason(season) {
   return openModal({
     title: t('settings.seasons.editTitle'),
@@ -132,51 +191,71 @@ function editSeason(season) {
       { name: 'endDate', label: t('settings.seasons.end'), type: 'date', value: season.endDate, required: true },
     ],
     onConfirm: async ({ values, setFieldError: markField, setError }) => {
-      const problems = seasonProblems(values);
+      const edited = { name: values.name ?? '', startDate: values.startDate ?? '', endDate: values.endDate ?? '' };
+      const problems = seasonProblems(edited);
       const fields = Object.keys(problems);
       if (fields.length) {
         for (const field of fields.reverse()) markField(field, problems[field]);
         return false;
       }
       try {
-        const { season: saved } = await api('PATCH', `/api/seasons/${season.id}`, { name: values.name.trim(), startDate: values.startDate, endDate: values.endDate });
+        const { season: saved } = /** @type {{ season: Season }} */ (
+          await call('PATCH', `/api/seasons/${season.id}`, { name: edited.name.trim(), startDate: edited.startDate, endDate: edited.endDate })
+        );
         seasons = seasons.map((s) => (s.id === saved.id ? saved : s));
       } catch (err) {
-        if (signInAgainOn401(err)) return false;
-        setError(t('settings.seasons.saveFailed'));
+        setError(errorText(err, 'settings.seasons.saveFailed'));
         return false;
       }
       renderSeasons();
-      say(sections.seasons, t('settings.seasons.updated', { name: values.name.trim() }));
+      say(sections.seasons, t('settings.seasons.updated', { name: edited.name.trim() }));
       return true;
     },
   });
 }
 
-const seasonForm = document.getElementById('season-form');
-seasonForm.addEventListener('submit', async (event) => {
-  event.preventDefault();
-  setFormError(seasonForm, '');
-  const values = Object.fromEntries(new FormData(seasonForm));
-  if (!report(seasonForm, seasonProblems(values))) return;
-  const button = seasonForm.querySelector('[type="submit"]');
+/**
+ * The text values of a form, by name.
+ * @param {HTMLFormElement} form
+ * @returns {Record<string, string>}
+ */
+function formValues(form) {
+  return Object.fromEntries([...new FormData(form)].map(([name, value]) => [name, typeof value === 'string' ? value : '']));
+}
+
+const seasonForm = requireElement('#season-form', HTMLFormElement);
+const seasonFeedback = formFeedback(seasonForm);
+
+/** @param {SeasonValues} values */
+async function addSeason(values) {
+  const button = requireElement('[type="submit"]', HTMLButtonElement, seasonForm);
   button.disabled = true;
   try {
-    const { season } = await api('POST', '/api/seasons', { name: values.name.trim(), startDate: values.startDate, endDate: values.endDate });
+    const { season } = /** @type {{ season: Season }} */ (await call('POST', '/api/seasons', { name: values.name.trim(), startDate: values.startDate, endDate: values.endDate }));
     seasons.push(season);
     renderSeasons();
     seasonForm.reset();
     say(sections.seasons, t('settings.seasons.created', { name: season.name }));
   } catch (err) {
-    if (!signInAgainOn401(err)) setFormError(seasonForm, t('settings.seasons.saveFailed'));
+    seasonFeedback.error(errorText(err, 'settings.seasons.saveFailed'));
   } finally {
     button.disabled = false;
   }
+}
+
+seasonForm.addEventListener('submit', (event) => {
+  event.preventDefault();
+  seasonFeedback.error('');
+  const form = formValues(seasonForm);
+  const values = { name: form.name ?? '', startDate: form.startDate ?? '', endDate: form.endDate ?? '' };
+  if (report(seasonForm, seasonProblems(values))) void addSeason(values);
 });
 
 // ## Users
 
+/** @type {User[]} */
 let users = [];
+/** @type {{ museums: string[], channels: string[] }} */
 const known = { museums: [], channels: [] };
 let pickerCount = 0;
 
@@ -185,7 +264,13 @@ const ACCESS = {
   channels: { all: 'allChannels', only: 'onlyChannels', count: 'channelCount', legend: 'channelAccess', pick: 'pickChannel' },
 };
 
-/** The restriction badge: [] is everything, null (an unreadable list) is nothing. */
+/** @typedef {keyof typeof ACCESS} AccessKind */
+
+/**
+ * The restriction badge: [] is everything, null (an unreadable list) is nothing.
+ * @param {AccessKind} kind
+ * @param {string[] | null} list
+ */
 function accessBadge(kind, list) {
   const words = ACCESS[kind];
   if (list === null) return element('span', { className: 'badge badge-danger', 'data-badge': kind, text: t('settings.users.noAccess') });
@@ -196,6 +281,8 @@ function accessBadge(kind, list) {
 /**
  * "All" or "only these" for one access list. Choosing "only these" with nothing ticked
  * would send [], which means everything, so it is refused before it is sent.
+ * @param {AccessKind} kind
+ * @param {string[] | null} selected
  */
 function accessPicker(kind, selected) {
   const words = ACCESS[kind];
@@ -243,11 +330,20 @@ function accessPicker(kind, selected) {
   };
 }
 
-function roleName(role) {
-  return t(`role.${role === 'admin' ? 'admin' : 'viewer'}`);
+/** @param {string} role a role the server knows, or what an unknown one counts as */
+function knownRole(role) {
+  return roles.includes(role) ? role : roles[0];
 }
 
-/** The role badge, and beside it a warning when the user's PIN is shorter than new PINs may be. */
+/** @param {string} role */
+function roleName(role) {
+  return t(`role.${knownRole(role)}`);
+}
+
+/**
+ * The role badge, and beside it a warning when the user's PIN is shorter than new PINs may be.
+ * @param {User} user
+ */
 function roleCell(user) {
   const role = element('span', { className: `badge ${user.role === 'admin' ? 'badge-role-admin' : 'badge-muted'}`, text: roleName(user.role) });
   if (!user.weakPin) return cell(role);
@@ -257,7 +353,7 @@ function roleCell(user) {
 
 function renderUsers() {
   users.sort((a, b) => a.name.localeCompare(b.name));
-  sections.users.querySelector('[data-rows]').replaceChildren(
+  requireElement('[data-rows]', HTMLElement, sections.users).replaceChildren(
     ...users.map((user) =>
       element('tr', { 'data-user-id': user.id }, [
         element('th', { scope: 'row', text: user.name }),
@@ -285,19 +381,23 @@ function renderUsers() {
  * Shows a PIN the server made, the only time it is ever shown, with a button that copies
  * it; where the clipboard is out of reach (a page not served over HTTPS), the PIN is
  * selected so that it can be copied by hand.
+ * @param {string} name
+ * @param {string} pin
  */
 function showPin(name, pin) {
   const value = element('span', { className: 'pin-value', dir: 'ltr', 'data-pin': '', text: pin });
   const status = element('p', { className: 'form-status', role: 'status' });
   const copy = element('button', { type: 'button', className: 'button', text: t('settings.users.copyPin') });
-  copy.addEventListener('click', async () => {
-    try {
-      await navigator.clipboard.writeText(pin);
-      status.textContent = t('settings.users.copied');
-    } catch {
-      getSelection()?.selectAllChildren(value);
-      status.textContent = t('settings.users.copyFailed');
-    }
+  copy.addEventListener('click', () => {
+    navigator.clipboard.writeText(pin).then(
+      () => {
+        status.textContent = t('settings.users.copied');
+      },
+      () => {
+        getSelection()?.selectAllChildren(value);
+        status.textContent = t('settings.users.copyFailed');
+      },
+    );
   });
   return openModal({
     title: t('settings.users.pinShownTitle', { name }),
@@ -309,32 +409,41 @@ function showPin(name, pin) {
   });
 }
 
-function confirmNewPin(user) {
+/** @typedef {{ user: User, pin: string }} WithPin */
+
+/** @param {User} user */
+async function confirmNewPin(user) {
+  /** @type {WithPin | null} */
   let made = null;
-  return openModal({
+  const { confirmed } = await openModal({
     title: t('settings.users.newPinTitle', { name: user.name }),
     message: t('settings.users.newPinMessage', { name: user.name }),
     confirmText: t('settings.users.newPinConfirm'),
     returnFocus: () => document.getElementById('users-title'),
     onConfirm: async ({ setError }) => {
       try {
-        made = await api('POST', `/api/users/${user.id}/pin`, {});
+        made = /** @type {WithPin} */ (await call('POST', `/api/users/${user.id}/pin`, {}));
       } catch (err) {
-        if (!signInAgainOn401(err)) setError(t('settings.users.newPinFailed'));
+        setError(errorText(err, 'settings.users.newPinFailed'));
         return false;
       }
       replaceUser(made.user);
       say(sections.users, t('settings.users.newPinDone', { name: made.user.name }));
       return true;
     },
-  }).then(({ confirmed }) => (confirmed && made ? showPin(made.user.name, made.pin) : undefined));
+  });
+  // Set by onConfirm, which the type checker does not follow into.
+  const shown = /** @type {WithPin | null} */ (made);
+  if (confirmed && shown) await showPin(shown.user.name, shown.pin);
 }
 
+/** @param {User} saved */
 function replaceUser(saved) {
   users = users.map((u) => (u.id === saved.id ? saved : u));
   renderUsers();
 }
 
+/** @param {User} user */
 function editUser(user) {
   const museums = accessPicker('museums', user.allowedMuseums);
   const channels = accessPicker('channels', user.allowedChannels);
@@ -346,8 +455,8 @@ function editUser(user) {
         name: 'role',
         label: t('settings.users.role'),
         type: 'select',
-        value: user.role === 'admin' ? 'admin' : 'viewer',
-        options: ['viewer', 'admin'].map((role) => ({ value: role, label: roleName(role) })),
+        value: knownRole(user.role),
+        options: roles.map((role) => ({ value: role, label: roleName(role) })),
       },
     ],
     content: element('div', { className: 'access-grid access-grid-modal' }, [museums.element, channels.element]),
@@ -355,49 +464,55 @@ function editUser(user) {
       const valid = [channels.validate(), museums.validate()].every(Boolean);
       if (!valid) return false;
       try {
-        const { user: saved } = await api('PATCH', `/api/users/${user.id}`, {
-          role: values.role,
-          allowedMuseums: museums.value(),
-          allowedChannels: channels.value(),
-        });
+        const { user: saved } = /** @type {{ user: User }} */ (
+          await call('PATCH', `/api/users/${user.id}`, {
+            role: values.role,
+            allowedMuseums: museums.value(),
+            allowedChannels: channels.value(),
+          })
+        );
         replaceUser(saved);
         say(sections.users, t('settings.users.updated', { name: saved.name }));
         return true;
       } catch (err) {
-        if (!signInAgainOn401(err)) setError(t('settings.users.saveFailed'));
+        setError(errorText(err, 'settings.users.saveFailed'));
         return false;
       }
     },
   });
 }
 
-const userForm = document.getElementById('user-form');
+const userForm = requireElement('#user-form', HTMLFormElement);
+const userFeedback = formFeedback(userForm);
+const pinInput = requireElement('#user-pin', HTMLInputElement);
+/** @type {{ museums: ReturnType<typeof accessPicker>, channels: ReturnType<typeof accessPicker> } | undefined} */
 let addPickers;
 
 function mountAddPickers() {
   addPickers = { museums: accessPicker('museums', []), channels: accessPicker('channels', []) };
-  userForm.querySelector('[data-access-pickers]').replaceChildren(addPickers.museums.element, addPickers.channels.element);
+  requireElement('[data-access-pickers]', HTMLElement, userForm).replaceChildren(addPickers.museums.element, addPickers.channels.element);
 }
 
-userForm.addEventListener('submit', async (event) => {
-  event.preventDefault();
-  setFormError(userForm, '');
-  const values = Object.fromEntries(new FormData(userForm));
-  const problems = {};
-  if (!values.name.trim()) problems.name = t('settings.users.nameRequired');
-  if (values.pin !== '' && !/^\d{6,12}$/.test(values.pin)) problems.pin = t('settings.users.pinInvalid');
-  if (!report(userForm, problems)) return;
-  if (![addPickers.museums.validate(), addPickers.channels.validate()].every(Boolean)) return;
-  const button = userForm.querySelector('[type="submit"]');
+/** Refusals of a chosen PIN, said under the PIN field. */
+const PIN_REFUSALS = { PIN_TAKEN: 'settings.users.pinTaken', PIN_THROTTLED: 'settings.users.pinThrottled' };
+
+/**
+ * @param {Record<string, string>} values
+ * @param {NonNullable<typeof addPickers>} pickers
+ */
+async function addUser(values, pickers) {
+  const button = requireElement('[type="submit"]', HTMLButtonElement, userForm);
   button.disabled = true;
   try {
-    const { user, pin } = await api('POST', '/api/users', {
-      name: values.name.trim(),
-      ...(values.pin === '' ? {} : { pin: values.pin }),
-      role: values.role,
-      allowedMuseums: addPickers.museums.value(),
-      allowedChannels: addPickers.channels.value(),
-    });
+    const { user, pin } = /** @type {{ user: User, pin?: string }} */ (
+      await call('POST', '/api/users', {
+        name: (values.name ?? '').trim(),
+        ...(values.pin ? { pin: values.pin } : {}),
+        role: values.role,
+        allowedMuseums: pickers.museums.value(),
+        allowedChannels: pickers.channels.value(),
+      })
+    );
     users.push(user);
     renderUsers();
     userForm.reset();
@@ -405,137 +520,169 @@ userForm.addEventListener('submit', async (event) => {
     say(sections.users, t('settings.users.created', { name: user.name }));
     if (pin) await showPin(user.name, pin);
   } catch (err) {
-    if (signInAgainOn401(err)) return;
-    const pin = document.getElementById('user-pin');
-    if (err instanceof ApiError && (err.status === 409 || err.status === 429)) {
-      setFieldError(pin, t(err.status === 409 ? 'settings.users.pinTaken' : 'settings.users.pinThrottled'));
-      pin.focus();
-    } else setFormError(userForm, t('settings.users.saveFailed'));
+    const code = err instanceof ApiError ? err.code : undefined;
+    if (code === 'PIN_TAKEN' || code === 'PIN_THROTTLED') {
+      setFieldError(pinInput, t(PIN_REFUSALS[code]));
+      pinInput.focus();
+    } else userFeedback.error(errorText(err, 'settings.users.saveFailed'));
   } finally {
     button.disabled = false;
   }
+}
+
+userForm.addEventListener('submit', (event) => {
+  event.preventDefault();
+  userFeedback.error('');
+  const values = formValues(userForm);
+  /** @type {Record<string, string>} */
+  const problems = {};
+  if (!(values.name ?? '').trim()) problems.name = t('settings.users.nameRequired');
+  if (values.pin && !/^\d{6,12}$/.test(values.pin)) problems.pin = t('settings.users.pinInvalid');
+  if (!report(userForm, problems) || !addPickers) return;
+  if (![addPickers.museums.validate(), addPickers.channels.validate()].every(Boolean)) return;
+  void addUser(values, addPickers);
 });
 
-document.getElementById('user-pin').addEventListener('input', (event) => {
-  event.target.value = event.target.value.replace(/\D+/g, '');
+pinInput.addEventListener('input', () => {
+  pinInput.value = pinInput.value.replace(/\D+/g, '');
 });
 
 async function loadKnownValues() {
   try {
-    const filters = await api('GET', '/api/dashboard/filters');
+    const filters = /** @type {import('./filters.js').Filters} */ (await call('GET', '/api/dashboard/filters'));
     known.museums = filters.museums;
     known.channels = filters.channels;
-  } catch (err) {
-    if (signInAgainOn401(err)) return;
+  } catch {
+    // Without them the pickers offer only what a user already has; the page still works.
   }
   mountAddPickers();
 }
 
 // ## Import
 
-const importForm = document.getElementById('import-form');
-const fileInput = document.getElementById('import-file');
-const progressBox = importForm.querySelector('[data-progress]');
-const progress = document.getElementById('import-progress');
-const progressText = importForm.querySelector('[data-progress-text]');
-const errorsBox = importForm.querySelector('[data-import-errors]');
+const importForm = requireElement('#import-form', HTMLFormElement);
+const fileInput = requireElement('#import-file', HTMLInputElement);
+const progressBox = requireElement('[data-progress]', HTMLElement, importForm);
+const progress = requireElement('#import-progress', HTMLProgressElement);
+const progressText = requireElement('[data-progress-text]', HTMLElement, importForm);
+const errorsBox = requireElement('[data-import-errors]', HTMLElement, importForm);
+const fileName = requireElement('#import-file-name', HTMLElement);
 
-const fileName = document.getElementById('import-file-name');
 function showFileName() {
-  fileName.textContent = fileInput.files[0]?.name ?? fileName.dataset.noFile;
+  fileName.textContent = fileInput.files?.[0]?.name ?? fileName.dataset.noFile ?? '';
 }
 fileInput.addEventListener('change', () => {
   showFileName();
   setFieldError(fileInput, '');
 });
 
-function showImportErrors(errors) {
-  errorsBox.hidden = errors.length === 0;
-  errorsBox.querySelector('tbody').replaceChildren(
-    ...errors.map((e) => element('tr', {}, [cell(String(e.line ?? ''), 'num'), cell(element('code', { text: e.field ?? '' })), cell(e.message ?? '')])),
+/**
+ * A number of a problem's message, as the page writes numbers (years without grouping).
+ * @param {string} name
+ * @param {number} value
+ */
+function formatParam(name, value) {
+  return name.endsWith('Year') ? formatYear(value) : formatNumber(value);
+}
+
+/**
+ * Where in the file a problem is: a column of the header as the file writes it, or the
+ * whole line, the header, a column by its position, in the page's words.
+ * @param {ImportProblem} problem
+ */
+function whereOf(problem) {
+  if (problem.code === 'UNNAMED_COLUMN' && problem.params?.column !== undefined) {
+    return t('settings.import.where.column', { column: formatNumber(problem.params.column) });
+  }
+  if (problem.field === 'row' || problem.field === 'header') return t(`settings.import.where.${problem.field}`);
+  return element('code', { text: problem.field });
+}
+
+/** @param {ImportProblem} problem */
+function problemText(problem) {
+  const key = `settings.import.problems.${problem.code ?? ''}`;
+  if (!has(key)) return t('settings.import.problems.unknown');
+  const params = Object.fromEntries(Object.entries(problem.params ?? {}).map(([name, value]) => [name, formatParam(name, value)]));
+  return t(key, params);
+}
+
+/** @param {ImportProblem[]} problems */
+function showImportErrors(problems) {
+  errorsBox.hidden = problems.length === 0;
+  requireElement('tbody', HTMLTableSectionElement, errorsBox).replaceChildren(
+    ...problems.map((p) => element('tr', {}, [cell(formatNumber(p.line), 'num'), cell(whereOf(p)), cell(problemText(p))])),
   );
 }
 
-/** XMLHttpRequest rather than fetch: only it reports upload progress. */
-function upload(file) {
-  return new Promise((resolve) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', '/api/dashboard/import');
-    xhr.setRequestHeader('Content-Type', 'text/csv');
-    xhr.setRequestHeader('Accept', 'application/json');
-    xhr.upload.addEventListener('progress', (event) => {
-      if (!event.lengthComputable) return;
-      const percent = Math.round((event.loaded / event.total) * 100);
-      progress.value = percent;
-      progressText.textContent = t('settings.import.uploading', { percent: formatPercent(percent / 100) });
-    });
-    xhr.upload.addEventListener('load', () => {
-      // The bytes are sent; the server now validates and stores them, for an unknown time.
-      progress.removeAttribute('value');
-      progressText.textContent = t('settings.import.processing');
-    });
-    xhr.addEventListener('load', () => {
-      let body = null;
-      try {
-        body = JSON.parse(xhr.responseText);
-      } catch {
-        body = null;
-      }
-      resolve({ status: xhr.status, body });
-    });
-    xhr.addEventListener('error', () => resolve({ status: 0, body: null }));
-    xhr.send(file);
-  });
+/** @param {File} file */
+async function importFile(file) {
+  const button = requireElement('[type="submit"]', HTMLButtonElement, importForm);
+  button.disabled = true;
+  progress.value = 0;
+  progressText.textContent = '';
+  progressBox.hidden = false;
+  try {
+    const answer = /** @type {{ imported: number }} */ (
+      await guard(
+        upload({
+          url: '/api/dashboard/import',
+          body: file,
+          headers: { 'Content-Type': 'text/csv' },
+          onProgress: (fraction) => {
+            progress.value = Math.round(fraction * 100);
+            progressText.textContent = t('settings.import.uploading', { percent: formatPercent(fraction) });
+          },
+          onSent: () => {
+            // The bytes are sent; the server now validates and stores them, for an unknown time.
+            progress.removeAttribute('value');
+            progressText.textContent = t('settings.import.processing');
+          },
+        }),
+      )
+    );
+    progressBox.hidden = true;
+    importForm.reset();
+    showFileName();
+    // The imported rows may bring new museums and channels to choose from: offered before the news.
+    await loadKnownValues();
+    say(sections.import, tn('settings.import.done', answer.imported));
+  } catch (err) {
+    progressBox.hidden = true;
+    const problems = err instanceof ApiError && err.code === 'IMPORT_INVALID' ? err.details?.errors : undefined;
+    if (Array.isArray(problems)) {
+      say(sections.import, '', 'error');
+      showImportErrors(/** @type {ImportProblem[]} */ (problems));
+      requireElement('[role="region"]', HTMLElement, errorsBox).focus();
+    } else say(sections.import, errorText(err, 'settings.import.error'), 'error');
+  } finally {
+    button.disabled = false;
+  }
 }
 
-importForm.addEventListener('submit', async (event) => {
+importForm.addEventListener('submit', (event) => {
   event.preventDefault();
   say(sections.import, '');
   showImportErrors([]);
-  const file = fileInput.files[0];
+  const file = fileInput.files?.[0];
   if (!file) {
     setFieldError(fileInput, t('settings.import.chooseFile'));
     fileInput.focus();
     return;
   }
   setFieldError(fileInput, '');
-  const button = importForm.querySelector('[type="submit"]');
-  button.disabled = true;
-  progress.value = 0;
-  progressText.textContent = '';
-  progressBox.hidden = false;
-  const { status, body } = await upload(file);
-  progressBox.hidden = true;
-  button.disabled = false;
-  if (status === 200 || status === 201) {
-    importForm.reset();
-    showFileName();
-    // The imported rows may bring new museums and channels to choose from: offered before the news.
-    await loadKnownValues();
-    say(sections.import, tn('settings.import.done', body?.imported ?? 0));
-    return;
-  }
-  if (signInAgainOn401(new ApiError(status, body))) return;
-  const errors = body?.details?.errors;
-  if (status === 400 && Array.isArray(errors)) {
-    say(sections.import, '', 'error');
-    showImportErrors(errors);
-    errorsBox.querySelector('[role="region"]').focus();
-    return;
-  }
-  say(sections.import, t(status === 413 ? 'settings.import.tooLarge' : 'settings.import.error'), 'error');
+  void importFile(file);
 });
 
 async function start() {
   const [seasonList, userList] = await Promise.all([
-    api('GET', '/api/seasons').catch((err) => (signInAgainOn401(err) ? null : { seasons: [] })),
-    api('GET', '/api/users').catch((err) => (signInAgainOn401(err) ? null : { users: [] })),
+    /** @type {Promise<{ seasons: Season[] }>} */ (call('GET', '/api/seasons')).catch(() => ({ seasons: [] })),
+    /** @type {Promise<{ users: User[] }>} */ (call('GET', '/api/users')).catch(() => ({ users: [] })),
     loadKnownValues(),
   ]);
-  seasons = seasonList?.seasons ?? [];
-  users = userList?.users ?? [];
+  seasons = seasonList.seasons;
+  users = userList.users;
   renderSeasons();
   renderUsers();
 }
 
-start();
+await start();

@@ -1,31 +1,42 @@
 // Assets: the brand's files as a grid (thumbnails for images, a file-type icon otherwise),
 // and uploads of several files at once, by the picker or by dropping them on the page, each
 // with its own progress bar and, when refused, a message that says why.
-import {
-  announce, avatar, byId, call, callAll, context, element, errorMessage, formatDay, formatMb, formatNumber, formatPercent, isManager, me, options, t, tn,
-} from './common.js';
+import { ApiError } from '../core/api.js';
+import { element, requireElement } from '../core/dom.js';
+import { formatDay, formatNumber, formatPercent } from '../core/format.js';
+import { t, tn } from '../core/i18n.js';
+import { announce, avatar, byId, call, callAll, context, errorMessage, formatMb, isManager, me, options } from './common.js';
 import { actionButton, icon } from './icons.js';
 import { deleteWithConfirmation } from './records.js';
 import { uploadFile } from './upload.js';
 
+/** @typedef {import('./upload.js').Asset} Asset */
+
 const PARALLEL = 3;
 
-const dropzone = document.querySelector('[data-dropzone]');
-const picker = document.getElementById('upload-files');
-const brandSelect = document.getElementById('upload-brand');
-const campaignSelect = document.getElementById('upload-campaign');
-const filter = document.getElementById('assets-campaign');
-const uploadList = document.querySelector('[data-uploads]');
-const grid = document.querySelector('[data-assets]');
-const state = document.querySelector('[data-state]');
+const dropzone = requireElement('[data-dropzone]', HTMLElement);
+const picker = requireElement('#upload-files', HTMLInputElement);
+const brandSelect = requireElement('#upload-brand', HTMLSelectElement);
+const campaignSelect = requireElement('#upload-campaign', HTMLSelectElement);
+const filter = requireElement('#assets-campaign', HTMLSelectElement);
+const uploadList = requireElement('[data-uploads]', HTMLElement);
+const grid = requireElement('[data-assets]', HTMLElement);
+const state = requireElement('[data-state]', HTMLElement);
 const maxBytes = context.uploads?.maxBytes ?? Infinity;
 const maxMb = Math.round(maxBytes / 1048576);
 
+/** @type {Asset[]} */
 let assets = [];
+/** @type {import('./common.js').Campaign[]} */
 let campaigns = [];
+/** @type {Map<number, import('./common.js').Member>} */
 let people = new Map();
 
-/** A short label and a tone for a file that has no picture of its own. */
+/**
+ * A short label and a tone for a file that has no picture of its own.
+ * @param {string} mimeType
+ * @param {string} name
+ */
 function fileKind(mimeType, name) {
   const ext = (name.split('.').pop() ?? '').toLowerCase();
   if (mimeType === 'application/pdf') return { label: 'PDF', tone: 'pdf' };
@@ -37,6 +48,7 @@ function fileKind(mimeType, name) {
   return { label: ext.toUpperCase() || 'FILE', tone: 'file' };
 }
 
+/** @param {Asset} asset */
 function thumbnail(asset) {
   if (asset.thumbnailUrl) return element('div', { className: 'asset-thumb' }, [element('img', { src: asset.thumbnailUrl, alt: '', loading: 'lazy' })]);
   const kind = fileKind(asset.mimeType, asset.name);
@@ -48,8 +60,9 @@ function thumbnail(asset) {
   ]);
 }
 
+/** @param {Asset} asset */
 function assetCard(asset) {
-  const uploader = people.get(asset.uploadedBy);
+  const uploader = asset.uploadedBy === null ? undefined : people.get(asset.uploadedBy);
   const canDelete = isManager() || asset.uploadedBy === me.id;
   const download = element(
     'a',
@@ -81,7 +94,7 @@ function render() {
 async function loadAssets() {
   grid.setAttribute('aria-busy', 'true');
   try {
-    assets = await callAll(filter.value ? `/api/assets?campaignId=${filter.value}` : '/api/assets', 'assets');
+    assets = /** @type {Asset[]} */ (await callAll(filter.value ? `/api/assets?campaignId=${filter.value}` : '/api/assets', 'assets'));
     render();
   } catch (err) {
     state.textContent = errorMessage(err);
@@ -98,11 +111,13 @@ function fillCampaigns() {
 
 async function start() {
   try {
-    const [b, c, m] = await Promise.all([call('GET', '/api/brands'), call('GET', '/api/campaigns'), call('GET', '/api/members')]);
+    const [b, c, m] = /** @type {[{ brands: import('./common.js').Brand[] }, { campaigns: import('./common.js').Campaign[] }, { members: import('./common.js').Member[] }]} */ (
+      await Promise.all([call('GET', '/api/brands'), call('GET', '/api/campaigns'), call('GET', '/api/members')])
+    );
     campaigns = c.campaigns;
     people = byId(m.members);
     brandSelect.replaceChildren(...options(b.brands).map((o) => element('option', { value: o.value, text: o.label, selected: Number(o.value) === me.brandIds[0] })));
-    document.querySelector('[data-upload-brand-field]').hidden = b.brands.length < 2;
+    requireElement('[data-upload-brand-field]', HTMLElement).hidden = b.brands.length < 2;
     fillCampaigns();
     filter.append(...options(campaigns).map((o) => element('option', { value: o.value, text: o.label })));
   } catch (err) {
@@ -115,19 +130,26 @@ async function start() {
 
 // ## Uploading
 
+/**
+ * Why `file` was refused, in the page's language.
+ * @param {unknown} err
+ * @param {File} file
+ */
 function refusal(err, file) {
-  const status = err?.status;
+  const status = err instanceof ApiError ? err.status : 0;
   if (status === 413) return t('upload.tooLarge', { name: file.name, max: maxMb });
   if (status === 415) return t('upload.badType', { name: file.name });
   return t('upload.refused', { name: file.name, reason: errorMessage(err) });
 }
 
+/** @param {File} file */
 function uploadRow(file) {
   const bar = element('progress', { max: '100', value: '0', 'aria-label': t('upload.progressOf', { name: file.name }) });
   const status = element('span', { className: 'upload-status', text: t('upload.waiting') });
   const row = element('li', { className: 'upload-item' }, [element('span', { className: 'upload-name', text: file.name }), status, bar]);
   return {
     row,
+    /** @param {number} fraction */
     progress(fraction) {
       bar.value = Math.round(fraction * 100);
       status.textContent = formatPercent(fraction);
@@ -137,6 +159,7 @@ function uploadRow(file) {
       bar.value = 100;
       status.textContent = t('upload.done');
     },
+    /** @param {string} message */
     failed(message) {
       row.classList.add('is-failed');
       bar.remove();
@@ -146,6 +169,7 @@ function uploadRow(file) {
   };
 }
 
+/** @param {File[]} files */
 async function uploadAll(files) {
   if (!files.length) return;
   const target = { brandId: brandSelect.value, campaignId: campaignSelect.value };
@@ -180,14 +204,14 @@ async function uploadAll(files) {
 }
 
 picker.addEventListener('change', () => {
-  const files = [...picker.files];
+  const files = [...(picker.files ?? [])];
   picker.value = '';
   void uploadAll(files);
 });
 
 // Dropping anywhere on the page uploads; the drop zone lights up while files are over it.
 let depth = 0;
-const carriesFiles = (event) => event.dataTransfer?.types.includes('Files');
+const carriesFiles = (/** @type {DragEvent} */ event) => event.dataTransfer?.types.includes('Files') ?? false;
 document.addEventListener('dragenter', (event) => {
   if (!carriesFiles(event)) return;
   depth += 1;
@@ -206,14 +230,15 @@ document.addEventListener('drop', (event) => {
   event.preventDefault();
   depth = 0;
   dropzone.classList.remove('is-over');
-  void uploadAll([...event.dataTransfer.files]);
+  void uploadAll([...(event.dataTransfer?.files ?? [])]);
 });
 
 brandSelect.addEventListener('change', fillCampaigns);
-filter.addEventListener('change', loadAssets);
+filter.addEventListener('change', () => void loadAssets());
 
 // ## Deleting
 
+/** @param {Asset} asset */
 async function deleteAsset(asset) {
   const deleted = await deleteWithConfirmation(
     'assets',

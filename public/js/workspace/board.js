@@ -1,41 +1,83 @@
 // The kanban board: posts in one column per status. A card moves by drag and drop or by its
 // move menu (for the keyboard); moving to Published asks for the publication link in the
 // modal and shows the server's answer when the link is refused.
+import { ApiError } from '../core/api.js';
+import { element, findElement, requireElement } from '../core/dom.js';
+import { formatMoment } from '../core/format.js';
+import { t } from '../core/i18n.js';
 import {
-  ApiError, announce, avatar, byId, call, callAll, element, errorMessage, formatShortMoment, fromLocalInput, isManager, me,
-  options, t, toLocalInput,
+  announce, avatar, byId, call, callAll, domain, errorMessage, fromLocalInput, isManager, me, options, toLocalInput, vocabularyOptions,
 } from './common.js';
 import { icon, iconButton } from './icons.js';
 import { menuButton } from './menu.js';
 import { brandField, chosenBrand, deleteWithConfirmation, editInModal } from './records.js';
 
-const STATUSES = ['idea', 'draft', 'review', 'approved', 'scheduled', 'published'];
-const PLATFORMS = ['instagram', 'facebook', 'x', 'tiktok', 'linkedin', 'youtube', 'snapchat', 'website', 'email', 'other'];
+/** @typedef {import('../../../src/workspace/domain').PostStatus} PostStatus */
+/** @typedef {import('../../../src/workspace/domain').Platform} Platform */
+
+/**
+ * A post as the API answers it.
+ * @typedef {object} Post
+ * @property {number} id
+ * @property {number} brandId
+ * @property {number | null} campaignId
+ * @property {{ id: number, name: string } | null} campaign
+ * @property {string} title
+ * @property {string | null} caption
+ * @property {Platform | null} platform
+ * @property {PostStatus} status
+ * @property {string | null} scheduledAt
+ * @property {string | null} publicationUrl
+ * @property {number | null} ownerId
+ * @property {string | null} thumbnailUrl
+ */
+
+/** The refusals of a publication link, said under the link's field. */
 const LINK_CODES = new Set(['PUBLICATION_LINK_REQUIRED', 'INVALID_PUBLICATION_LINK']);
+/** @type {PostStatus} */
+const PUBLISHED = 'published';
 
-const board = document.querySelector('[data-board]');
-const state = document.querySelector('[data-board-state]');
-const filters = document.querySelector('[data-board-filters]');
-const clearButton = document.querySelector('[data-clear-filters]');
-const columns = new Map([...board.querySelectorAll('[data-status]')].map((c) => [c.dataset.status, c]));
+const board = requireElement('[data-board]', HTMLElement);
+const state = requireElement('[data-board-state]', HTMLElement);
+const filters = requireElement('[data-board-filters]', HTMLFormElement);
+const filterOf = {
+  campaignId: requireElement('[name="campaignId"]', HTMLSelectElement, filters),
+  brandId: requireElement('[name="brandId"]', HTMLSelectElement, filters),
+  platform: requireElement('[name="platform"]', HTMLSelectElement, filters),
+};
+const clearButton = requireElement('[data-clear-filters]', HTMLButtonElement);
+/** The columns the server rendered, one per status of the vocabulary. */
+const columns = new Map(domain.postStatuses.map((status) => [status, requireElement(`[data-status="${status}"]`, HTMLElement, board)]));
 
+/** @type {Post[]} */
 let posts = [];
+/** @type {import('./common.js').Campaign[]} */
 let campaigns = [];
+/** @type {import('./common.js').Brand[]} */
 let brands = [];
+/** @type {Map<number, import('./common.js').Member>} */
 let people = new Map();
 
+/** @param {Post} post */
 const canEdit = (post) => isManager() || post.ownerId === me.id;
+/** @param {PostStatus} status */
 const statusName = (status) => t(`status.${status}`);
 
 function currentFilters() {
-  return { campaignId: filters.elements.campaignId.value, brandId: filters.elements.brandId.value, platform: filters.elements.platform.value };
+  return { campaignId: filterOf.campaignId.value, brandId: filterOf.brandId.value, platform: filterOf.platform.value };
 }
 
+/**
+ * @param {HTMLSelectElement} select
+ * @param {import('./common.js').Option[]} list
+ * @param {string} selected
+ */
 function fillSelect(select, list, selected) {
   const first = select.options[0];
   select.replaceChildren(first, ...list.map((o) => element('option', { value: o.value, text: o.label, selected: o.value === selected })));
 }
 
+/** @param {import('./common.js').Campaign} campaign */
 function campaignLabel(campaign) {
   if (brands.length < 2) return campaign.name;
   const brand = brands.find((b) => b.id === campaign.brandId);
@@ -44,9 +86,10 @@ function campaignLabel(campaign) {
 
 // ## Cards
 
+/** @param {Post} post */
 function card(post) {
   const editable = canEdit(post);
-  const owner = people.get(post.ownerId);
+  const owner = post.ownerId === null ? undefined : people.get(post.ownerId);
   const title = editable
     ? element('button', { type: 'button', className: 'post-open', text: post.title })
     : element('span', { text: post.title });
@@ -58,7 +101,7 @@ function card(post) {
           content: icon('move'),
           ariaLabel: t('board.moveNamed', { title: post.title }),
           className: 'post-move',
-          items: STATUSES.filter((s) => s !== post.status).map((s) => ({ label: t('board.moveTo', { status: statusName(s) }), onSelect: () => move(post, s) })),
+          items: domain.postStatuses.filter((s) => s !== post.status).map((s) => ({ label: t('board.moveTo', { status: statusName(s) }), onSelect: () => move(post, s) })),
         }),
         iconButton({ label: t('post.deleteNamed', { title: post.title }), icon: 'trash', danger: true, onClick: () => deletePost(post) }),
       ]
@@ -70,14 +113,14 @@ function card(post) {
       post.platform ? element('span', { className: `platform platform-${post.platform}`, text: t(`platforms.${post.platform}`) }) : null,
       element('h3', { className: 'post-title' }, [title]),
       element('p', { className: 'post-campaign' }, [post.campaign ? post.campaign.name : t('board.noCampaign')]),
-      post.status === 'published' && post.publicationUrl
+      post.status === PUBLISHED && post.publicationUrl
         ? element('a', { className: 'post-link', href: post.publicationUrl, target: '_blank', rel: 'noopener noreferrer', 'aria-label': t('board.viewPublishedNamed', { title: post.title }) }, [
             icon('external', { flip: true }),
             t('board.viewPublished'),
           ])
         : null,
       post.scheduledAt
-        ? element('time', { className: 'post-date', datetime: post.scheduledAt }, [icon('calendar'), formatShortMoment(post.scheduledAt)])
+        ? element('time', { className: 'post-date', datetime: post.scheduledAt }, [icon('calendar'), formatMoment(post.scheduledAt)])
         : element('span', { className: 'post-date is-unscheduled' }, [icon('calendar'), t('board.notScheduled')]),
       element('div', { className: 'post-foot' }, [
         owner ? avatar(owner, 'small', t('board.owner', { name: owner.name })) : avatar(null, 'small', t('board.noOwner')),
@@ -89,6 +132,7 @@ function card(post) {
 
   if (editable) {
     node.addEventListener('dragstart', (event) => {
+      if (!event.dataTransfer) return;
       event.dataTransfer.setData('text/plain', String(post.id));
       event.dataTransfer.effectAllowed = 'move';
       node.classList.add('is-dragging');
@@ -103,12 +147,13 @@ function visiblePosts() {
   return platform ? posts.filter((p) => p.platform === platform) : posts;
 }
 
+/** @param {number} [focusPostId] the post whose card takes the focus */
 function render(focusPostId) {
   const shown = visiblePosts();
   for (const [status, column] of columns) {
     const inColumn = shown.filter((p) => p.status === status);
-    column.querySelector('[data-count]').textContent = String(inColumn.length);
-    const list = column.querySelector('[data-cards]');
+    requireElement('[data-count]', HTMLElement, column).textContent = String(inColumn.length);
+    const list = requireElement('[data-cards]', HTMLElement, column);
     list.replaceChildren(...(inColumn.length ? inColumn.map(card) : [element('li', { className: 'kanban-empty', text: t('board.emptyColumn') })]));
   }
   const { campaignId, brandId, platform } = currentFilters();
@@ -116,8 +161,8 @@ function render(focusPostId) {
   state.textContent = posts.length === 0 ? t('board.empty') : '';
   state.hidden = posts.length !== 0;
   if (focusPostId === undefined) return;
-  const moved = board.querySelector(`[data-post-id="${focusPostId}"]`);
-  (moved?.querySelector('.post-move') ?? moved?.querySelector('.post-open'))?.focus();
+  const moved = findElement(`[data-post-id="${focusPostId}"]`, HTMLElement, board);
+  if (moved) (findElement('.post-move', HTMLElement, moved) ?? findElement('.post-open', HTMLElement, moved))?.focus();
 }
 
 // ## Loading
@@ -129,7 +174,7 @@ async function loadPosts() {
   if (brandId) query.set('brandId', brandId);
   board.setAttribute('aria-busy', 'true');
   try {
-    posts = await callAll(`/api/posts?${query}`, 'posts');
+    posts = /** @type {Post[]} */ (await callAll(`/api/posts?${query}`, 'posts'));
   } finally {
     board.setAttribute('aria-busy', 'false');
   }
@@ -157,7 +202,9 @@ async function refresh() {
 async function start() {
   const initial = new URL(window.location.href).searchParams;
   try {
-    const [c, b, m] = await Promise.all([call('GET', '/api/campaigns'), call('GET', '/api/brands'), call('GET', '/api/members')]);
+    const [c, b, m] = /** @type {[{ campaigns: import('./common.js').Campaign[] }, { brands: import('./common.js').Brand[] }, { members: import('./common.js').Member[] }]} */ (
+      await Promise.all([call('GET', '/api/campaigns'), call('GET', '/api/brands'), call('GET', '/api/members')])
+    );
     campaigns = c.campaigns;
     brands = b.brands;
     people = byId(m.members);
@@ -166,34 +213,38 @@ async function start() {
     board.setAttribute('aria-busy', 'false');
     return;
   }
-  fillSelect(filters.elements.campaignId, options(campaigns, campaignLabel), initial.get('campaignId') ?? '');
-  fillSelect(filters.elements.brandId, options(brands), initial.get('brandId') ?? '');
-  fillSelect(filters.elements.platform, PLATFORMS.map((p) => ({ value: p, label: t(`platforms.${p}`) })), initial.get('platform') ?? '');
+  fillSelect(filterOf.campaignId, options(campaigns, campaignLabel), initial.get('campaignId') ?? '');
+  fillSelect(filterOf.brandId, options(brands), initial.get('brandId') ?? '');
+  fillSelect(filterOf.platform, vocabularyOptions(domain.platforms, 'platforms'), initial.get('platform') ?? '');
   await refresh();
 }
 
-filters.addEventListener('change', async () => {
+filters.addEventListener('change', () => {
   rememberFilters();
-  await refresh();
+  void refresh();
 });
-clearButton.addEventListener('click', async () => {
-  for (const select of filters.querySelectorAll('select')) select.value = '';
+clearButton.addEventListener('click', () => {
+  for (const select of Object.values(filterOf)) select.value = '';
   rememberFilters();
-  await refresh();
-  filters.elements.campaignId.focus();
+  void refresh().then(() => filterOf.campaignId.focus());
 });
 
 // ## Moving
 
+/** @param {Post} updated */
 function replacePost(updated) {
   posts = posts.map((p) => (p.id === updated.id ? updated : p));
 }
 
+/**
+ * @param {Post} post
+ * @param {PostStatus} status
+ */
 async function move(post, status) {
   if (status === post.status) return;
-  if (status === 'published') return publish(post);
+  if (status === PUBLISHED) return publish(post);
   try {
-    const { post: updated } = await call('PATCH', `/api/posts/${post.id}`, { status });
+    const { post: updated } = /** @type {{ post: Post }} */ (await call('PATCH', `/api/posts/${post.id}`, { status }));
     replacePost(updated);
     render(post.id);
     announce(t('board.moved', { title: post.title, status: statusName(status) }));
@@ -202,10 +253,18 @@ async function move(post, status) {
   }
 }
 
+/** @param {unknown} err */
 function linkError(err) {
-  return err instanceof ApiError && LINK_CODES.has(err.code) ? t(`errors.${err.code}`) : null;
+  return err instanceof ApiError && err.code && LINK_CODES.has(err.code) ? t(`errors.${err.code}`) : null;
 }
 
+/** @param {unknown} err */
+function linkRefusal(err) {
+  const message = linkError(err);
+  return message ? { name: 'publicationUrl', message } : null;
+}
+
+/** @param {Post} post */
 async function publish(post) {
   const updated = await editInModal({
     title: t('board.publish.title'),
@@ -223,38 +282,41 @@ async function publish(post) {
         maxlength: 2000,
       },
     ],
-    send: async (values) => (await call('PATCH', `/api/posts/${post.id}`, { status: 'published', publicationUrl: values.publicationUrl.trim() })).post,
-    refusedField: (err) => {
-      const message = linkError(err);
-      return message && { name: 'publicationUrl', message };
-    },
+    send: async (values) =>
+      /** @type {{ post: Post }} */ (await call('PATCH', `/api/posts/${post.id}`, { status: PUBLISHED, publicationUrl: (values.publicationUrl ?? '').trim() })).post,
+    refusedField: linkRefusal,
   });
   if (!updated) return;
   replacePost(updated);
   render(post.id);
-  announce(t('board.moved', { title: post.title, status: statusName('published') }));
+  announce(t('board.moved', { title: post.title, status: statusName(PUBLISHED) }));
 }
 
 for (const [status, column] of columns) {
   column.addEventListener('dragover', (event) => {
-    if (!event.dataTransfer.types.includes('text/plain')) return;
+    if (!event.dataTransfer?.types.includes('text/plain')) return;
     event.preventDefault();
     event.dataTransfer.dropEffect = 'move';
     column.classList.add('is-drop-target');
   });
   column.addEventListener('dragleave', (event) => {
-    if (!column.contains(event.relatedTarget)) column.classList.remove('is-drop-target');
+    if (!(event.relatedTarget instanceof Node && column.contains(event.relatedTarget))) column.classList.remove('is-drop-target');
   });
   column.addEventListener('drop', (event) => {
     event.preventDefault();
     column.classList.remove('is-drop-target');
-    const post = posts.find((p) => String(p.id) === event.dataTransfer.getData('text/plain'));
+    const id = event.dataTransfer?.getData('text/plain');
+    const post = posts.find((p) => String(p.id) === id);
     if (post) void move(post, status);
   });
 }
 
 // ## Creating, editing, deleting
 
+/**
+ * @param {Post | null} post
+ * @returns {import('../core/modal.js').ModalField[]}
+ */
 function postFields(post) {
   return [
     { name: 'title', label: t('post.title'), required: true, maxlength: 200, value: post?.title ?? '' },
@@ -263,16 +325,16 @@ function postFields(post) {
       name: 'platform',
       label: t('post.platform'),
       type: 'select',
-      options: [{ value: '', label: t('post.noPlatform') }, ...PLATFORMS.map((p) => ({ value: p, label: t(`platforms.${p}`) }))],
+      options: [{ value: '', label: t('post.noPlatform') }, ...vocabularyOptions(domain.platforms, 'platforms')],
       value: post?.platform ?? '',
     },
-    { name: 'status', label: t('post.status'), type: 'select', options: STATUSES.map((s) => ({ value: s, label: statusName(s) })), value: post?.status ?? 'idea' },
+    { name: 'status', label: t('post.status'), type: 'select', options: vocabularyOptions(domain.postStatuses, 'status'), value: post?.status ?? domain.postStatuses[0] },
     {
       name: 'campaignId',
       label: t('post.campaign'),
       type: 'select',
       options: options(campaigns, campaignLabel, t('post.noCampaign')),
-      value: String(post?.campaignId ?? currentFilters().campaignId ?? ''),
+      value: String(post?.campaignId ?? currentFilters().campaignId),
     },
     ...brandField(brands, { value: post?.brandId, hint: t('post.brandHint'), label: t('post.brand') }),
     { name: 'scheduledAt', label: t('post.scheduledAt'), type: 'datetime-local', value: toLocalInput(post?.scheduledAt) },
@@ -280,36 +342,36 @@ function postFields(post) {
   ];
 }
 
+/** @param {Record<string, string>} values */
 function postBody(values) {
   const campaignId = values.campaignId ? Number(values.campaignId) : null;
+  /** @type {Record<string, unknown>} */
   const body = {
-    title: values.title.trim(),
+    title: (values.title ?? '').trim(),
     caption: values.caption,
     platform: values.platform || null,
     status: values.status,
     campaignId,
-    scheduledAt: fromLocalInput(values.scheduledAt),
-    publicationUrl: values.publicationUrl.trim(),
+    scheduledAt: fromLocalInput(values.scheduledAt ?? ''),
+    publicationUrl: (values.publicationUrl ?? '').trim(),
   };
   // A campaign brings its own brand; the brand is only asked for posts without one.
   if (campaignId === null) body.brandId = chosenBrand(values, brands);
   return body;
 }
 
+/** @param {Post | null} post */
 async function savePost(post) {
   const saved = await editInModal({
     title: post ? t('post.editTitle') : t('post.newTitle'),
     confirmText: post ? t('common.save') : t('post.create'),
     fields: postFields(post),
-    check: (values) => ({ title: values.title.trim() ? '' : t('post.titleRequired') }),
+    check: (values) => ({ title: values.title?.trim() ? '' : t('post.titleRequired') }),
     send: async (values) => {
       const body = postBody(values);
-      return (post ? await call('PATCH', `/api/posts/${post.id}`, body) : await call('POST', '/api/posts', body)).post;
+      return /** @type {{ post: Post }} */ (post ? await call('PATCH', `/api/posts/${post.id}`, body) : await call('POST', '/api/posts', body)).post;
     },
-    refusedField: (err) => {
-      const message = linkError(err);
-      return message && { name: 'publicationUrl', message };
-    },
+    refusedField: linkRefusal,
   });
   if (!saved) return;
   if (post) replacePost(saved);
@@ -318,22 +380,24 @@ async function savePost(post) {
   announce(t(post ? 'post.updated' : 'post.created', { title: saved.title }));
 }
 
+/** @param {Post} post */
 function editPost(post) {
   if (canEdit(post)) void savePost(post);
 }
 
+/** @param {Post} post */
 async function deletePost(post) {
   const deleted = await deleteWithConfirmation(
     'post',
     { title: post.title },
     `/api/posts/${post.id}`,
-    () => board.querySelector('.post-open') ?? document.querySelector('[data-new-post]'),
+    () => findElement('.post-open', HTMLElement, board) ?? findElement('[data-new-post]', HTMLElement),
   );
   if (!deleted) return;
   posts = posts.filter((p) => p.id !== post.id);
   render();
 }
 
-document.querySelector('[data-new-post]').addEventListener('click', () => savePost(null));
+requireElement('[data-new-post]', HTMLButtonElement).addEventListener('click', () => void savePost(null));
 
 await start();

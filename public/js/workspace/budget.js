@@ -1,47 +1,71 @@
 // Budget: a campaign's planned and spent money, by category (a Chart.js bar chart with the
 // same figures in a table), and its entries. Amounts travel in minor units (cents, fils);
 // managers and superadmins write, contributors read.
-import { announce, call, callAll, element, errorMessage, formatDay, formatMoney, isManager, isRtl, lang, t } from './common.js';
+import { Chart, direction } from '../core/chart.js';
+import { element, findElement, requireElement } from '../core/dom.js';
+import { formatCompactCurrency, formatCurrency, formatDay } from '../core/format.js';
+import { t } from '../core/i18n.js';
+import { isRtl } from '../core/page.js';
+import { announce, call, callAll, domain, errorMessage, isManager, vocabularyOptions } from './common.js';
 import { iconButton } from './icons.js';
 import { deleteWithConfirmation, editInModal, orNull } from './records.js';
 
-const DEFAULT_CURRENCY = 'QAR';
-const KINDS = ['planned', 'spent'];
+/** @typedef {import('../../../src/workspace/domain').BudgetKind} BudgetKind */
 
-const select = document.getElementById('budget-campaign');
-const panel = document.querySelector('[data-budget]');
-const state = document.querySelector('[data-state]');
-const addButton = document.querySelector('[data-new-entry]');
-const categoriesBody = document.querySelector('[data-categories] tbody');
-const entriesBody = document.querySelector('[data-entries] tbody');
-const canvas = document.querySelector('[data-chart]');
+/**
+ * A budget entry as the API answers it; `amount` is in minor units of `currency`.
+ * @typedef {object} Entry
+ * @property {number} id
+ * @property {number} campaignId
+ * @property {BudgetKind} kind
+ * @property {string} category
+ * @property {string | null} description
+ * @property {number} amount
+ * @property {string} currency
+ * @property {string} date
+ */
+
+/**
+ * The answer of GET /api/budget-entries/summary; `currency` is null while there is no entry.
+ * @typedef {object} Summary
+ * @property {string | null} currency
+ * @property {number} planned
+ * @property {number} spent
+ * @property {number} remaining
+ * @property {{ category: string, planned: number, spent: number }[]} byCategory
+ */
+
+const DEFAULT_CURRENCY = 'QAR';
+/** @type {BudgetKind} */
+const DEFAULT_KIND = 'spent';
+/** @type {BudgetKind} */
+const PLANNED = 'planned';
+
+const select = requireElement('#budget-campaign', HTMLSelectElement);
+const panel = requireElement('[data-budget]', HTMLElement);
+const state = requireElement('[data-state]', HTMLElement);
+const addButton = findElement('[data-new-entry]', HTMLButtonElement);
+const categoriesBody = requireElement('[data-categories] tbody', HTMLTableSectionElement);
+const entriesBody = requireElement('[data-entries] tbody', HTMLTableSectionElement);
+const canvas = requireElement('[data-chart]', HTMLCanvasElement);
 const manager = isManager();
 
+/** @type {import('./common.js').Campaign[]} */
 let campaigns = [];
+/** @type {Entry[]} */
 let entries = [];
+/** @type {Summary | null} */
 let summary = null;
+/** @type {import('chart.js').Chart<'bar'> | null} */
 let chart = null;
 
-const { Chart } = window;
-Chart.defaults.font.family = getComputedStyle(document.body).fontFamily;
-Chart.defaults.locale = lang;
-Chart.defaults.maintainAspectRatio = false;
-if (window.matchMedia('(prefers-reduced-motion: reduce)').matches) Chart.defaults.animation = false;
-
 const currency = () => summary?.currency ?? entries[0]?.currency ?? DEFAULT_CURRENCY;
-const money = (minor) => formatMoney(minor, currency());
+/** @param {number} minor */
+const money = (minor) => formatCurrency(minor, currency());
 
-/** Axis labels in major units, short ("QAR 12K"), in the page's language. */
-function axisMoney(major) {
-  try {
-    return new Intl.NumberFormat(lang, { style: 'currency', currency: currency(), notation: 'compact', maximumFractionDigits: 1 }).format(major);
-  } catch {
-    return new Intl.NumberFormat(lang, { notation: 'compact' }).format(major);
-  }
-}
-
-function drawChart() {
-  const rows = summary.byCategory;
+/** @param {Summary} figures */
+function drawChart(figures) {
+  const rows = figures.byCategory;
   const data = {
     labels: rows.map((r) => r.category),
     datasets: [
@@ -49,7 +73,6 @@ function drawChart() {
       { label: t('budget.spent'), data: rows.map((r) => r.spent / 100), backgroundColor: '#1f5fbf', borderRadius: 4 },
     ],
   };
-  const direction = { rtl: isRtl, textDirection: isRtl ? 'rtl' : 'ltr' };
   chart?.destroy();
   chart = new Chart(canvas, {
     type: 'bar',
@@ -57,20 +80,26 @@ function drawChart() {
     options: {
       plugins: {
         legend: { position: 'bottom', ...direction },
-        tooltip: { ...direction, callbacks: { label: (ctx) => `${ctx.dataset.label}: ${money(ctx.parsed.y * 100)}` } },
+        tooltip: { ...direction, callbacks: { label: (ctx) => `${ctx.dataset.label ?? ''}: ${money((ctx.parsed.y ?? 0) * 100)}` } },
       },
       scales: {
         x: { reverse: isRtl, grid: { display: false } },
-        y: { position: isRtl ? 'right' : 'left', beginAtZero: true, ticks: { callback: (value) => axisMoney(value) } },
+        // Axis labels in major units, short ("QAR 12K").
+        y: { position: isRtl ? 'right' : 'left', beginAtZero: true, ticks: { callback: (value) => formatCompactCurrency(Number(value), currency()) } },
       },
     },
   });
 }
 
+/**
+ * @param {string} text
+ * @param {string} label
+ */
 function numberCell(text, label) {
   return element('td', { className: 'num', 'data-label': label, text });
 }
 
+/** @param {Entry} entry */
 function entryRow(entry) {
   const actions = manager
     ? [
@@ -83,22 +112,23 @@ function entryRow(entry) {
     element('td', { className: 'cell-wide', 'data-label': t('budget.category') }, [
       element('span', { className: 'person-name', text: entry.category }),
       ' ',
-      element('span', { className: `badge ${entry.kind === 'planned' ? 'badge-muted' : ''}`, text: t(`budget.kind.${entry.kind}`) }),
+      element('span', { className: `badge ${entry.kind === PLANNED ? 'badge-muted' : ''}`, text: t(`budget.kind.${entry.kind}`) }),
       entry.description ? element('span', { className: 'entry-note', text: entry.description }) : null,
     ]),
-    numberCell(formatMoney(entry.amount, entry.currency), t('budget.amount')),
+    numberCell(formatCurrency(entry.amount, entry.currency), t('budget.amount')),
     element('td', {}, [element('div', { className: 'record-actions' }, actions)]),
   ]);
 }
 
-function render() {
-  document.querySelector('[data-total="planned"]').textContent = money(summary.planned);
-  document.querySelector('[data-total="spent"]').textContent = money(summary.spent);
-  document.querySelector('[data-total="remaining"]').textContent = money(summary.remaining);
-  document.querySelector('[data-remaining-box]').classList.toggle('kpi-box-over', summary.remaining < 0);
+/** @param {Summary} figures */
+function render(figures) {
+  requireElement('[data-total="planned"]', HTMLElement).textContent = money(figures.planned);
+  requireElement('[data-total="spent"]', HTMLElement).textContent = money(figures.spent);
+  requireElement('[data-total="remaining"]', HTMLElement).textContent = money(figures.remaining);
+  requireElement('[data-remaining-box]', HTMLElement).classList.toggle('kpi-box-over', figures.remaining < 0);
   categoriesBody.replaceChildren(
-    ...(summary.byCategory.length
-      ? summary.byCategory.map((r) =>
+    ...(figures.byCategory.length
+      ? figures.byCategory.map((r) =>
           element('tr', {}, [element('th', { scope: 'row', text: r.category }), numberCell(money(r.planned), t('budget.planned')), numberCell(money(r.spent), t('budget.spent'))]),
         )
       : [element('tr', {}, [element('td', { colspan: '3', className: 'muted', text: t('budget.noCategories') })])]),
@@ -106,7 +136,7 @@ function render() {
   entriesBody.replaceChildren(
     ...(entries.length ? entries.map(entryRow) : [element('tr', {}, [element('td', { colspan: '4', className: 'muted', text: t('budget.noEntries') })])]),
   );
-  drawChart();
+  drawChart(figures);
 }
 
 async function loadCampaign() {
@@ -115,14 +145,14 @@ async function loadCampaign() {
   panel.setAttribute('aria-busy', 'true');
   try {
     const [s, list] = await Promise.all([
-      call('GET', `/api/budget-entries/summary?campaignId=${campaignId}`),
-      callAll(`/api/budget-entries?campaignId=${campaignId}`, 'entries', 500),
+      /** @type {Promise<{ summary: Summary }>} */ (call('GET', `/api/budget-entries/summary?campaignId=${campaignId}`)),
+      /** @type {Promise<Entry[]>} */ (callAll(`/api/budget-entries?campaignId=${campaignId}`, 'entries', 500)),
     ]);
     summary = s.summary;
     entries = list;
     panel.hidden = false;
     state.textContent = '';
-    render();
+    render(s.summary);
   } catch (err) {
     state.textContent = errorMessage(err);
   } finally {
@@ -130,17 +160,19 @@ async function loadCampaign() {
   }
 }
 
+/** @param {string | undefined} text */
 function toMinor(text) {
   const value = Number(String(text).replace(',', '.'));
   return Number.isFinite(value) && value >= 0 ? Math.round(value * 100) : NaN;
 }
 
+/** @param {Entry | null} entry */
 async function saveEntry(entry) {
   const saved = await editInModal({
     title: entry ? t('budget.editTitle') : t('budget.newTitle'),
     confirmText: entry ? t('common.save') : t('budget.add'),
     fields: [
-      { name: 'kind', label: t('budget.kindLabel'), type: 'select', options: KINDS.map((k) => ({ value: k, label: t(`budget.kind.${k}`) })), value: entry?.kind ?? 'spent' },
+      { name: 'kind', label: t('budget.kindLabel'), type: 'select', options: vocabularyOptions(domain.budgetKinds, 'budget.kind'), value: entry?.kind ?? DEFAULT_KIND },
       { name: 'category', label: t('budget.category'), required: true, maxlength: 200, value: entry?.category ?? '', hint: t('budget.categoryHint') },
       {
         name: 'amount',
@@ -156,20 +188,20 @@ async function saveEntry(entry) {
       { name: 'description', label: t('common.description'), type: 'textarea', rows: 2, maxlength: 10000, value: entry?.description ?? '' },
     ],
     check: (values) => ({
-      category: values.category.trim() ? '' : t('budget.categoryRequired'),
+      category: values.category?.trim() ? '' : t('budget.categoryRequired'),
       amount: Number.isNaN(toMinor(values.amount)) || values.amount === '' ? t('budget.amountInvalid') : '',
     }),
     send: async (values) => {
       const body = {
         kind: values.kind,
-        category: values.category.trim(),
+        category: (values.category ?? '').trim(),
         amount: toMinor(values.amount),
         currency: entry?.currency ?? currency(),
         date: values.date || undefined,
         description: orNull(values.description),
       };
-      if (entry) return (await call('PATCH', `/api/budget-entries/${entry.id}`, body)).entry;
-      return (await call('POST', '/api/budget-entries', { ...body, campaignId: Number(select.value) })).entry;
+      if (entry) return /** @type {{ entry: Entry }} */ (await call('PATCH', `/api/budget-entries/${entry.id}`, body)).entry;
+      return /** @type {{ entry: Entry }} */ (await call('POST', '/api/budget-entries', { ...body, campaignId: Number(select.value) })).entry;
     },
   });
   if (!saved) return;
@@ -177,10 +209,11 @@ async function saveEntry(entry) {
   announce(t(entry ? 'budget.updated' : 'budget.created', { category: saved.category }));
 }
 
+/** @param {Entry} entry */
 async function deleteEntry(entry) {
   const deleted = await deleteWithConfirmation(
     'budget',
-    { category: entry.category, amount: formatMoney(entry.amount, entry.currency) },
+    { category: entry.category, amount: formatCurrency(entry.amount, entry.currency) },
     `/api/budget-entries/${entry.id}`,
     () => addButton ?? select,
   );
@@ -194,11 +227,11 @@ select.addEventListener('change', () => {
   window.history.replaceState(null, '', url);
   void loadCampaign();
 });
-addButton?.addEventListener('click', () => saveEntry(null));
+addButton?.addEventListener('click', () => void saveEntry(null));
 
 async function start() {
   try {
-    campaigns = (await call('GET', '/api/campaigns')).campaigns;
+    campaigns = /** @type {{ campaigns: import('./common.js').Campaign[] }} */ (await call('GET', '/api/campaigns')).campaigns;
   } catch (err) {
     state.textContent = errorMessage(err);
     panel.setAttribute('aria-busy', 'false');

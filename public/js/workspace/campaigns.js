@@ -1,22 +1,41 @@
 // Campaigns and the tracks inside each. Managers and superadmins create, edit and delete;
 // deleting a campaign takes its posts and tracks with it, so the red confirmation counts them
 // from the API first. Contributors only read (and the server refuses them anyway).
-import {
-  announce, byId, call, callAll, dateRange, element, errorMessage, isManager, t, tn,
-} from './common.js';
+import { element, findElement, requireElement } from '../core/dom.js';
+import { t, tn } from '../core/i18n.js';
+import { announce, byId, call, callAll, dateRange, domain, errorMessage, isManager, vocabularyOptions } from './common.js';
 import { actionButton } from './icons.js';
 import { brandField, checkDays, chosenBrand, confirmDelete, deleteWithConfirmation, editInModal, orNull } from './records.js';
 
-const STATUSES = ['planned', 'active', 'paused', 'completed'];
+/** @typedef {import('./common.js').Campaign} Campaign */
 
-const list = document.querySelector('[data-campaigns]');
-const state = document.querySelector('[data-state]');
+/**
+ * A track of a campaign, as the API answers it.
+ * @typedef {object} Track
+ * @property {number} id
+ * @property {number} campaignId
+ * @property {string} name
+ * @property {string | null} channel
+ * @property {string | null} startDate
+ * @property {string | null} endDate
+ * @property {string | null} goal
+ */
+
+const list = requireElement('[data-campaigns]', HTMLElement);
+const state = requireElement('[data-state]', HTMLElement);
 const manager = isManager();
 
+/** @type {Campaign[]} */
 let campaigns = [];
+/** @type {Map<number, import('./common.js').Brand>} */
 let brands = new Map();
+/** @type {Map<number, Track[]>} */
 const tracks = new Map();
 
+/**
+ * @param {Campaign} campaign
+ * @param {Track} track
+ */
 function trackItem(campaign, track) {
   return element('li', { className: 'track' }, [
     element('span', { className: 'track-name', text: track.name }),
@@ -32,6 +51,7 @@ function trackItem(campaign, track) {
   ]);
 }
 
+/** @param {Campaign} campaign */
 function campaignItem(campaign) {
   const own = tracks.get(campaign.id) ?? [];
   const headingId = `campaign-${campaign.id}`;
@@ -66,18 +86,21 @@ function campaignItem(campaign) {
   ]);
 }
 
+/** @param {string} [focusSelector] */
 function render(focusSelector) {
   list.replaceChildren(...campaigns.map(campaignItem));
   state.textContent = campaigns.length ? '' : manager ? t('campaigns.empty') : t('campaigns.emptyReadOnly');
-  if (focusSelector) list.querySelector(focusSelector)?.focus();
+  if (focusSelector) findElement(focusSelector, HTMLElement, list)?.focus();
 }
 
 async function load() {
   try {
-    const [c, b] = await Promise.all([call('GET', '/api/campaigns'), call('GET', '/api/brands')]);
+    const [c, b] = /** @type {[{ campaigns: Campaign[] }, { brands: import('./common.js').Brand[] }]} */ (
+      await Promise.all([call('GET', '/api/campaigns'), call('GET', '/api/brands')])
+    );
     campaigns = c.campaigns;
     brands = byId(b.brands);
-    const lists = await Promise.all(campaigns.map((campaign) => call('GET', `/api/campaigns/${campaign.id}/tracks`)));
+    const lists = /** @type {{ tracks: Track[] }[]} */ (await Promise.all(campaigns.map((campaign) => call('GET', `/api/campaigns/${campaign.id}/tracks`))));
     campaigns.forEach((campaign, i) => tracks.set(campaign.id, lists[i].tracks));
     render();
   } catch (err) {
@@ -89,33 +112,44 @@ async function load() {
 
 // ## Campaigns
 
+/**
+ * @param {Campaign | null} campaign
+ * @returns {import('../core/modal.js').ModalField[]}
+ */
 function campaignFields(campaign) {
   return [
     { name: 'name', label: t('common.name'), required: true, maxlength: 200, value: campaign?.name ?? '' },
     ...(campaign ? [] : brandField([...brands.values()])),
-    { name: 'status', label: t('common.status'), type: 'select', options: STATUSES.map((s) => ({ value: s, label: t(`campaigns.status.${s}`) })), value: campaign?.status ?? 'planned' },
+    {
+      name: 'status',
+      label: t('common.status'),
+      type: 'select',
+      options: vocabularyOptions(domain.campaignStatuses, 'campaigns.status'),
+      value: campaign?.status ?? domain.campaignStatuses[0],
+    },
     { name: 'startDate', label: t('common.startDate'), type: 'date', value: campaign?.startDate ?? '' },
     { name: 'endDate', label: t('common.endDate'), type: 'date', value: campaign?.endDate ?? '' },
     { name: 'description', label: t('common.description'), type: 'textarea', rows: 3, maxlength: 10000, value: campaign?.description ?? '' },
   ];
 }
 
+/** @param {Campaign | null} campaign */
 async function saveCampaign(campaign) {
   const saved = await editInModal({
     title: campaign ? t('campaigns.editTitle') : t('campaigns.newTitle'),
     confirmText: campaign ? t('common.save') : t('campaigns.create'),
     fields: campaignFields(campaign),
-    check: (values) => ({ name: values.name.trim() ? '' : t('campaigns.nameRequired'), ...checkDays(values) }),
+    check: (values) => ({ name: values.name?.trim() ? '' : t('campaigns.nameRequired'), ...checkDays(values) }),
     send: async (values) => {
       const body = {
-        name: values.name.trim(),
+        name: (values.name ?? '').trim(),
         status: values.status,
         startDate: values.startDate || null,
         endDate: values.endDate || null,
         description: orNull(values.description),
       };
-      if (campaign) return (await call('PATCH', `/api/campaigns/${campaign.id}`, body)).campaign;
-      return (await call('POST', '/api/campaigns', { ...body, brandId: chosenBrand(values, [...brands.values()]) })).campaign;
+      if (campaign) return /** @type {{ campaign: Campaign }} */ (await call('PATCH', `/api/campaigns/${campaign.id}`, body)).campaign;
+      return /** @type {{ campaign: Campaign }} */ (await call('POST', '/api/campaigns', { ...body, brandId: chosenBrand(values, [...brands.values()]) })).campaign;
     },
   });
   if (!saved) return;
@@ -128,15 +162,19 @@ async function saveCampaign(campaign) {
   announce(t(campaign ? 'campaigns.updated' : 'campaigns.created', { name: saved.name }));
 }
 
-/** How many posts and tracks a deletion would take with it, counted from the API. */
+/**
+ * How many posts and tracks a deletion would take with it, counted from the API.
+ * @param {Campaign} campaign
+ */
 async function contentOf(campaign) {
   const [posts, own] = await Promise.all([
     callAll(`/api/posts?campaignId=${campaign.id}`, 'posts'),
-    call('GET', `/api/campaigns/${campaign.id}/tracks`),
+    /** @type {Promise<{ tracks: Track[] }>} */ (call('GET', `/api/campaigns/${campaign.id}/tracks`)),
   ]);
   return { posts: posts.length, tracks: own.tracks.length };
 }
 
+/** @param {Campaign} campaign */
 async function deleteCampaign(campaign) {
   let counts;
   try {
@@ -145,7 +183,7 @@ async function deleteCampaign(campaign) {
     announce(errorMessage(err));
     return;
   }
-  const answer = await confirmDelete({
+  const answer = /** @type {{ deleted: { posts: number, tracks: number } } | null} */ (await confirmDelete({
     title: t('campaigns.deleteTitle'),
     message: t('campaigns.deleteMessage', {
       name: campaign.name,
@@ -154,8 +192,8 @@ async function deleteCampaign(campaign) {
     }),
     confirmText: t('campaigns.deleteConfirm'),
     url: `/api/campaigns/${campaign.id}`,
-    returnFocus: () => document.querySelector('[data-new-campaign]') ?? document.getElementById('main'),
-  });
+    returnFocus: () => findElement('[data-new-campaign]', HTMLElement) ?? document.getElementById('main'),
+  }));
   if (!answer) return;
   campaigns = campaigns.filter((c) => c.id !== campaign.id);
   tracks.delete(campaign.id);
@@ -165,6 +203,10 @@ async function deleteCampaign(campaign) {
 
 // ## Tracks
 
+/**
+ * @param {Track | null} track
+ * @returns {import('../core/modal.js').ModalField[]}
+ */
 function trackFields(track) {
   return [
     { name: 'name', label: t('common.name'), required: true, maxlength: 200, value: track?.name ?? '' },
@@ -175,23 +217,27 @@ function trackFields(track) {
   ];
 }
 
+/**
+ * @param {Campaign} campaign
+ * @param {Track | null} track
+ */
 async function saveTrack(campaign, track) {
   const saved = await editInModal({
     title: track ? t('tracks.editTitle') : t('tracks.newTitle', { name: campaign.name }),
     confirmText: track ? t('common.save') : t('tracks.add'),
     fields: trackFields(track),
-    check: (values) => ({ name: values.name.trim() ? '' : t('tracks.nameRequired'), ...checkDays(values) }),
+    check: (values) => ({ name: values.name?.trim() ? '' : t('tracks.nameRequired'), ...checkDays(values) }),
     send: async (values) => {
       const body = {
-        name: values.name.trim(),
+        name: (values.name ?? '').trim(),
         channel: orNull(values.channel),
         startDate: values.startDate || null,
         endDate: values.endDate || null,
         goal: orNull(values.goal),
       };
-      return track
-        ? (await call('PATCH', `/api/tracks/${track.id}`, body)).track
-        : (await call('POST', `/api/campaigns/${campaign.id}/tracks`, body)).track;
+      return /** @type {{ track: Track }} */ (
+        track ? await call('PATCH', `/api/tracks/${track.id}`, body) : await call('POST', `/api/campaigns/${campaign.id}/tracks`, body)
+      ).track;
     },
   });
   if (!saved) return;
@@ -201,18 +247,22 @@ async function saveTrack(campaign, track) {
   announce(t(track ? 'tracks.updated' : 'tracks.created', { name: saved.name }));
 }
 
+/**
+ * @param {Campaign} campaign
+ * @param {Track} track
+ */
 async function deleteTrack(campaign, track) {
   const deleted = await deleteWithConfirmation(
     'tracks',
     { name: track.name, campaign: campaign.name },
     `/api/tracks/${track.id}`,
-    () => list.querySelector(`[data-campaign-id="${campaign.id}"] h2`),
+    () => findElement(`[data-campaign-id="${campaign.id}"] h2`, HTMLElement, list),
   );
   if (!deleted) return;
   tracks.set(campaign.id, (tracks.get(campaign.id) ?? []).filter((tr) => tr.id !== track.id));
   render();
 }
 
-document.querySelector('[data-new-campaign]')?.addEventListener('click', () => saveCampaign(null));
+findElement('[data-new-campaign]', HTMLButtonElement)?.addEventListener('click', () => void saveCampaign(null));
 
 await load();

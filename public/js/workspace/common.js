@@ -1,32 +1,90 @@
-// What every workspace page script shares: its translated strings and the signed-in user
-// (rendered by the server into data-strings and data-context), formatting in the page's
-// language, the API with SPEC.md's rule that a 401 or 403 signs the user out, and small
-// pieces of markup the pages repeat.
-import { api, ApiError } from '../core/api.js';
+// What every workspace page script shares: the signed-in user and the vocabulary (rendered by
+// the server into data-context), requests behind SPEC.md's rule that a 401 or 403 signs the
+// user out, error messages in the page's language, and small pieces of markup the pages repeat.
+import { api, ApiError, sessionClient } from '../core/api.js';
 import { element } from '../core/dom.js';
-import { has, isRtl, lang, readJsonAttribute, t, tn } from '../core/i18n.js';
+import { formatDay, formatTenths } from '../core/format.js';
+import { has, t } from '../core/i18n.js';
+import { readJsonAttribute } from '../core/page.js';
 
-export const context = readJsonAttribute('data-context');
-export const me = context.user ?? null;
+/** @typedef {import('../../../src/workspace/domain')} Vocabulary */
+/** @typedef {Vocabulary['DOMAIN']} Domain */
+/** @typedef {import('../../../src/workspace/domain').Role} Role */
 
-const integerFormat = new Intl.NumberFormat(lang, { maximumFractionDigits: 0 });
-const megabytes = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-const percent = new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 0 });
-const dayFormat = new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
-const shortMoment = new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', hour: 'numeric', minute: '2-digit' });
-const shortMomentWithYear = new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', year: 'numeric', hour: 'numeric', minute: '2-digit' });
+/**
+ * The signed-in user, as the server hands it to the page.
+ * @typedef {object} Me
+ * @property {number} id
+ * @property {string} name
+ * @property {Role} role
+ * @property {string | null} avatar
+ * @property {string | null} jobTitle
+ * @property {string | null} phone
+ * @property {string} email
+ * @property {'en' | 'ar'} language
+ * @property {number[]} brandIds
+ * @property {boolean} onboardingCompleted
+ */
 
-export const formatNumber = (n) => integerFormat.format(n);
-export const formatPercent = (fraction) => percent.format(fraction);
-/** Sizes in MB with one decimal; a file under a tenth of a megabyte does not show as 0.0. */
-export const formatMb = (mb) => (mb < 0.1 ? t('common.megabytesBelow', { size: megabytes.format(0.1) }) : t('common.megabytes', { size: megabytes.format(mb) }));
+/**
+ * A member as GET /api/members answers.
+ * @typedef {object} Member
+ * @property {number} id
+ * @property {string} name
+ * @property {string} email
+ * @property {Role} role
+ * @property {string | null} avatar
+ * @property {string | null} jobTitle
+ * @property {string | null} phone
+ * @property {number[]} brandIds
+ * @property {string} createdAt
+ */
 
-/** A calendar day (YYYY-MM-DD), the same day wherever the reader is. */
-export function formatDay(isoDay) {
-  return isoDay ? dayFormat.format(Date.parse(`${isoDay}T00:00:00Z`)) : '';
-}
+/** @typedef {{ id: number, name: string }} Brand */
 
-/** A span of calendar days, either end of which may be open. */
+/**
+ * @typedef {object} Campaign
+ * @property {number} id
+ * @property {number} brandId
+ * @property {string} name
+ * @property {string | null} description
+ * @property {string | null} startDate
+ * @property {string | null} endDate
+ * @property {import('../../../src/workspace/domain').CampaignStatus} status
+ */
+
+/**
+ * What the server renders into the page for its scripts (src/workspace/pages/render.ts).
+ * @typedef {object} PageContext
+ * @property {Me | null} [user]
+ * @property {{ maxBytes: number, maxFiles: number } | null} [uploads]
+ * @property {Domain} domain the workspace's vocabulary: statuses, roles, platforms, kinds…
+ * @property {{ manage: boolean, administer: boolean }} can what the user's role allows (managers and
+ *   superadmins manage campaigns, projects, budgets and everyone's posts; superadmins administer users)
+ * @property {number} passwordMinLength the shortest password the server accepts
+ */
+
+export const context = /** @type {PageContext} */ (readJsonAttribute('data-context'));
+export const domain = context.domain;
+
+/**
+ * The signed-in user, on every page with the sidebar; the forced password page has none, and
+ * its scripts do not read it.
+ * @type {Me}
+ */
+export const me = /** @type {Me} */ (context.user);
+
+/**
+ * Sizes in MB with one decimal; a file under a tenth of a megabyte does not show as 0.0.
+ * @param {number} mb
+ */
+export const formatMb = (mb) => (mb < 0.1 ? t('common.megabytesBelow', { size: formatTenths(0.1) }) : t('common.megabytes', { size: formatTenths(mb) }));
+
+/**
+ * A span of calendar days, either end of which may be open.
+ * @param {string | null} start
+ * @param {string | null} end
+ */
 export function dateRange(start, end) {
   if (start && end) return t('common.dateRange', { start: formatDay(start), end: formatDay(end) });
   if (start) return t('common.from', { date: formatDay(start) });
@@ -34,29 +92,18 @@ export function dateRange(start, end) {
   return t('common.noDates');
 }
 
-/** A moment, in the reader's own time zone; the year only when it is not this one. */
-export function formatShortMoment(iso) {
-  const date = new Date(iso);
-  return (date.getFullYear() === new Date().getFullYear() ? shortMoment : shortMomentWithYear).format(date);
-}
-
-/** Amounts are kept in minor units (cents); shown in the entry's currency. */
-export function formatMoney(minor, currency) {
-  try {
-    return new Intl.NumberFormat(lang, { style: 'currency', currency }).format(minor / 100);
-  } catch {
-    return `${new Intl.NumberFormat(lang, { minimumFractionDigits: 2 }).format(minor / 100)} ${currency}`;
-  }
-}
-
-/** `<input type="datetime-local">` works in local time without an offset. */
+/**
+ * `<input type="datetime-local">` works in local time without an offset.
+ * @param {string | null | undefined} iso
+ */
 export function toLocalInput(iso) {
   if (!iso) return '';
   const d = new Date(iso);
-  const pad = (n) => String(n).padStart(2, '0');
+  const pad = (/** @type {number} */ n) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
+/** @param {string} value */
 export function fromLocalInput(value) {
   return value ? new Date(value).toISOString() : null;
 }
@@ -68,6 +115,7 @@ export async function signOut() {
   if (signingOut) return;
   signingOut = true;
   try {
+    // Outside the session rule: a 401 here, from a session already gone, must not sign out again.
     await api('POST', '/api/auth/logout');
   } catch {
     // The session may already be gone; the sign-in page is the answer either way.
@@ -75,57 +123,62 @@ export async function signOut() {
   window.location.assign('/login');
 }
 
-/** True for the answers after which SPEC.md wants the client signed out. */
-export function endsSession(status) {
-  return status === 401 || status === 403;
-}
+/** The requests of the workspace pages: a 401 or 403 signs the user out (SPEC.md). */
+export const { call, guard } = sessionClient({ endsSession: (status) => status === 401 || status === 403, leave: signOut });
 
 /**
- * The API as the pages use it: a 401 or 403 signs the user out and never settles, so that
- * the page does not flash an error while it leaves.
+ * Every page of a list the API serves in pages of at most `limit`.
+ * @param {string} url
+ * @param {string} key the list's name in the answer
+ * @param {number} [limit]
+ * @param {import('../core/api.js').RequestOptions} [options]
+ * @returns {Promise<unknown[]>}
  */
-export async function call(method, url, body) {
-  try {
-    return await api(method, url, body);
-  } catch (err) {
-    if (err instanceof ApiError && endsSession(err.status)) {
-      await signOut();
-      return new Promise(() => {});
-    }
-    throw err;
-  }
-}
-
-/** Every page of a list the API serves in pages of at most `limit`. */
-export async function callAll(url, key, limit = 200) {
+export async function callAll(url, key, limit = 200, options = {}) {
+  /** @type {unknown[]} */
   const items = [];
   for (let offset = 0; ; offset += limit) {
     const sep = url.includes('?') ? '&' : '?';
-    const page = (await call('GET', `${url}${sep}limit=${limit}&offset=${offset}`))[key];
+    const answer = /** @type {Record<string, unknown[]>} */ (await call('GET', `${url}${sep}limit=${limit}&offset=${offset}`, undefined, options));
+    const page = answer[key] ?? [];
     items.push(...page);
     if (page.length < limit) return items;
   }
 }
 
-/** A message for a failed request, in the page's language. */
+/** @type {Record<number, string>} */
+const BY_STATUS = { 400: 'badInput', 404: 'notFound', 409: 'conflict', 413: 'tooLarge', 415: 'badType', 429: 'throttled' };
+
+/**
+ * A message for a failed request, in the page's language: the translation of the server's
+ * error code when there is one, else a message for its status.
+ * @param {unknown} err
+ */
 export function errorMessage(err) {
   if (err instanceof ApiError) {
     if (err.code && has(`errors.${err.code}`)) return t(`errors.${err.code}`);
-    const byStatus = { 400: 'badInput', 404: 'notFound', 409: 'conflict', 413: 'tooLarge', 415: 'badType', 429: 'throttled' };
-    return t(`errors.${byStatus[err.status] ?? 'generic'}`);
+    return t(`errors.${BY_STATUS[err.status] ?? 'generic'}`);
   }
   return t('errors.network');
 }
 
-/** The input fields a 400 named, as `{field: true}` (paths look like `body.title`). */
+/**
+ * The input fields a 400 named, as `{field: true}` (paths look like `body.title`).
+ * @param {unknown} err
+ * @returns {Record<string, true>}
+ */
 export function invalidFields(err) {
   const issues = err instanceof ApiError ? (err.details?.issues ?? []) : [];
-  return Object.fromEntries(issues.map((i) => [String(i.path).split('.')[1], true]).filter(([name]) => name));
+  return Object.fromEntries(issues.map((i) => [String(i.path).split('.')[1], /** @type {const} */ (true)]).filter(([name]) => name));
 }
 
+/** @type {ReturnType<typeof setTimeout> | undefined} */
 let toastTimer;
 
-/** A short confirmation at the bottom of the page, also read by screen readers. */
+/**
+ * A short confirmation at the bottom of the page, also read by screen readers.
+ * @param {string} message
+ */
 export function announce(message) {
   const toast = document.getElementById('ws-toast');
   if (!toast) return;
@@ -135,12 +188,20 @@ export function announce(message) {
   toastTimer = setTimeout(() => toast.classList.remove('is-visible'), 4000);
 }
 
+/** @param {string | null | undefined} name */
 function initials(name) {
   const words = String(name || '?').trim().split(/\s+/).slice(0, 2);
   return words.map((w) => Array.from(w)[0] ?? '').join('').toUpperCase() || '?';
 }
 
-/** A person's picture, or their initials; decorative unless `label` is given. */
+/** @typedef {{ id: number, name: string, avatar?: string | null }} Person */
+
+/**
+ * A person's picture, or their initials; decorative unless `label` is given.
+ * @param {Person | null} person
+ * @param {string} [size]
+ * @param {string} [label]
+ */
 export function avatar(person, size = 'small', label) {
   const a11y = label ? { role: 'img', 'aria-label': label } : { 'aria-hidden': 'true' };
   if (person?.avatar) return element('img', { className: `avatar avatar-${size}`, src: person.avatar, alt: label ?? '', width: 40, height: 40 });
@@ -148,22 +209,45 @@ export function avatar(person, size = 'small', label) {
   return element('span', { className: `avatar avatar-${size} avatar-tone-${tone}`, ...a11y, text: person ? initials(person.name) : '?' });
 }
 
-export function isManager(user = me) {
-  return user?.role === 'superadmin' || user?.role === 'manager';
+/** Whether the user manages campaigns, projects, budgets, the team and everyone's posts. */
+export function isManager() {
+  return context.can.manage;
 }
 
-export function isSuperadmin(user = me) {
-  return user?.role === 'superadmin';
+/** Whether the user administers users and brands. */
+export function isSuperadmin() {
+  return context.can.administer;
 }
 
-/** Select options from records: `[{value, label}]`, optionally led by a "none" choice. */
+/** @typedef {{ value: string, label: string }} Option */
+
+/**
+ * Select options from records: `[{value, label}]`, optionally led by a "none" choice.
+ * @template {{ id: number, name: string }} R
+ * @param {R[]} records
+ * @param {(record: R) => string} [label]
+ * @param {string} [none]
+ * @returns {Option[]}
+ */
 export function options(records, label = (r) => r.name, none) {
   const list = records.map((r) => ({ value: String(r.id), label: label(r) }));
   return none === undefined ? list : [{ value: '', label: none }, ...list];
 }
 
+/**
+ * Select options from a list of the vocabulary, each labelled by its translation under `prefix`.
+ * @param {readonly string[]} values
+ * @param {string} prefix
+ * @returns {Option[]}
+ */
+export function vocabularyOptions(values, prefix) {
+  return values.map((value) => ({ value, label: t(`${prefix}.${value}`) }));
+}
+
+/**
+ * @template {{ id: number }} R
+ * @param {R[]} records
+ */
 export function byId(records) {
   return new Map(records.map((r) => [r.id, r]));
 }
-
-export { ApiError, element, isRtl, lang, t, tn };

@@ -5,6 +5,7 @@ import { element } from '../core/dom.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
+/** @type {Record<string, string[]>} */
 const SHAPES = {
   move: ['M7 8h13', 'm16 4 4 4-4 4', 'M17 16H4', 'm8 20-4-4 4-4'],
   trash: ['M4 7h16', 'M9 7V4h6v3', 'M6 7l1 13h10l1-13', 'M10 11v6', 'M14 11v6'],
@@ -16,7 +17,11 @@ const SHAPES = {
   external: ['M14 4h6v6', 'M20 4 11 13', 'M18 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h5'],
 };
 
-/** An SVG icon; `flip` for ones that point along the reading direction. */
+/**
+ * An SVG icon; `flip` for ones that point along the reading direction.
+ * @param {string} name
+ * @param {{ flip?: boolean }} [options]
+ */
 export function icon(name, { flip = false } = {}) {
   const svg = document.createElementNS(SVG, 'svg');
   svg.setAttribute('class', `icon${flip ? ' icon-flip' : ''}`);
@@ -32,21 +37,33 @@ export function icon(name, { flip = false } = {}) {
 }
 
 /**
+ * @typedef {object} ButtonOptions
+ * @property {string} label the accessible name
+ * @property {string} [icon]
+ * @property {boolean} [danger]
+ * @property {() => unknown} onClick
+ */
+
+/**
  * A small button with an icon and visible text, whose accessible name (`label`) starts with
  * that text and names the record it acts on ("Delete" / "Delete Autumn lectures").
+ * @param {ButtonOptions & { text: string }} options
  */
 export function actionButton({ text, label, icon: name, danger = false, onClick }) {
   const node = element('button', { type: 'button', className: `button button-small${danger ? ' button-danger-quiet' : ''}`, 'aria-label': label }, [
     name ? icon(name) : null,
     text,
   ]);
-  node.addEventListener('click', onClick);
+  node.addEventListener('click', () => void onClick());
   return node;
 }
 
-/** A button with only an icon; `label` names it for screen readers and as its tooltip. */
+/**
+ * A button with only an icon; `label` names it for screen readers and as its tooltip.
+ * @param {ButtonOptions & { icon: string }} options
+ */
 export function iconButton({ label, icon: name, danger = false, onClick }) {
   const node = element('button', { type: 'button', className: `icon-button${danger ? ' icon-button-danger' : ''}`, 'aria-label': label, title: label }, icon(name));
-  node.addEventListener('click', onClick);
+  node.addEventListener('click', () => void onClick());
   return node;
 }

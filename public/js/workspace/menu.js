@@ -2,10 +2,20 @@
 // arrow keys, Home and End move between items, Escape or Tab closes it.
 import { element } from '../core/dom.js';
 
+/**
+ * @typedef {object} Menu
+ * @property {HTMLElement} root
+ * @property {HTMLButtonElement} button
+ * @property {(focusIndex?: number) => void} open
+ * @property {() => void} place
+ * @property {(returnFocus?: boolean) => void} close
+ */
+
+/** @type {Menu | null} */
 let openMenu = null;
 
 document.addEventListener('click', (event) => {
-  if (openMenu && !openMenu.root.contains(event.target)) openMenu.close(false);
+  if (openMenu && !(event.target instanceof Node && openMenu.root.contains(event.target))) openMenu.close(false);
 });
 // The open menu follows its button when anything scrolls or the window changes size.
 document.addEventListener('scroll', () => openMenu?.place(), true);
@@ -18,6 +28,8 @@ const MARGIN = 8;
  * Places `list` in the viewport beside `button`: below it, or above when only that fits, its
  * inline end on the button's. Fixed rather than absolute, so that a scrolling container
  * (the kanban board scrolls sideways, which clips it top and bottom too) never cuts it off.
+ * @param {HTMLElement} list
+ * @param {HTMLElement} button
  */
 function place(list, button) {
   const anchor = button.getBoundingClientRect();
@@ -36,8 +48,9 @@ function place(list, button) {
 }
 
 /**
- * A button (content `label`, name `ariaLabel`) opening a list of `items`
+ * A button (showing `content`, named `ariaLabel`) opening a list of `items`
  * `[{label, onSelect}]`; returns the wrapper to place in the page.
+ * @param {{ content: Node, ariaLabel: string, items: { label: string, onSelect: () => unknown }[], className?: string }} options
  */
 export function menuButton({ content, ariaLabel, items, className = '' }) {
   const button = element(
@@ -46,25 +59,17 @@ export function menuButton({ content, ariaLabel, items, className = '' }) {
     content,
   );
   const list = element('ul', { className: 'menu', role: 'menu', 'aria-label': ariaLabel, hidden: true });
-  const entries = items.map((item) => {
-    const entry = element('button', { type: 'button', role: 'menuitem', tabindex: '-1', className: 'menu-item', text: item.label });
-    entry.addEventListener('click', () => {
-      api.close(false);
-      item.onSelect();
-    });
-    list.append(element('li', { role: 'none' }, [entry]));
-    return entry;
-  });
   const root = element('div', { className: 'menu-wrap' }, [button, list]);
 
-  const api = {
+  /** @type {Menu} */
+  const menu = {
     root,
     button,
     open(focusIndex = 0) {
-      if (openMenu && openMenu !== api) openMenu.close(false);
-      openMenu = api;
+      if (openMenu && openMenu !== menu) openMenu.close(false);
+      openMenu = menu;
       list.hidden = false;
-      api.place();
+      menu.place();
       button.setAttribute('aria-expanded', 'true');
       entries.at(focusIndex)?.focus({ preventScroll: true });
     },
@@ -72,30 +77,40 @@ export function menuButton({ content, ariaLabel, items, className = '' }) {
     close(returnFocus = true) {
       list.hidden = true;
       button.setAttribute('aria-expanded', 'false');
-      if (openMenu === api) openMenu = null;
+      if (openMenu === menu) openMenu = null;
       if (returnFocus) button.focus();
     },
   };
 
-  button.addEventListener('click', () => (list.hidden ? api.open() : api.close()));
+  const entries = items.map((item) => {
+    const entry = element('button', { type: 'button', role: 'menuitem', tabindex: '-1', className: 'menu-item', text: item.label });
+    entry.addEventListener('click', () => {
+      menu.close(false);
+      void item.onSelect();
+    });
+    list.append(element('li', { role: 'none' }, [entry]));
+    return entry;
+  });
+
+  button.addEventListener('click', () => (list.hidden ? menu.open() : menu.close()));
   button.addEventListener('keydown', (event) => {
     if (event.key === 'ArrowDown') {
       event.preventDefault();
-      api.open(0);
+      menu.open(0);
     } else if (event.key === 'ArrowUp') {
       event.preventDefault();
-      api.open(-1);
+      menu.open(-1);
     }
   });
   list.addEventListener('keydown', (event) => {
-    const at = entries.indexOf(document.activeElement);
-    const go = (i) => entries.at(((i % entries.length) + entries.length) % entries.length)?.focus();
+    const at = entries.findIndex((entry) => entry === document.activeElement);
+    const go = (/** @type {number} */ i) => entries.at(((i % entries.length) + entries.length) % entries.length)?.focus();
     if (event.key === 'ArrowDown') go(at + 1);
     else if (event.key === 'ArrowUp') go(at - 1);
     else if (event.key === 'Home') go(0);
     else if (event.key === 'End') go(-1);
-    else if (event.key === 'Escape') api.close();
-    else if (event.key === 'Tab') return api.close(false);
+    else if (event.key === 'Escape') menu.close();
+    else if (event.key === 'Tab') return menu.close(false);
     else return;
     event.preventDefault();
   });

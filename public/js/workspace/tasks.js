@@ -1,54 +1,101 @@
 // Tasks: mine (assigned to me), the ones I assigned, or all I may see. Anyone creates a task
 // and assigns it to any member of the brand; a private task is seen only by its creator, its
 // assignee and superadmins.
-import { announce, avatar, byId, call, callAll, element, errorMessage, formatDay, isManager, me, options, t } from './common.js';
+import { ApiError } from '../core/api.js';
+import { element, findElement, requireElement } from '../core/dom.js';
+import { formatDay } from '../core/format.js';
+import { t } from '../core/i18n.js';
+import { announce, avatar, byId, call, callAll, domain, errorMessage, isManager, me, options, vocabularyOptions } from './common.js';
 import { actionButton } from './icons.js';
 import { brandField, chosenBrand, deleteWithConfirmation, editInModal, orNull } from './records.js';
 
-const STATUSES = ['todo', 'doing', 'done'];
-const PRIORITIES = ['low', 'medium', 'high', 'urgent'];
+/**
+ * A task as the API answers it.
+ * @typedef {object} Task
+ * @property {number} id
+ * @property {number} brandId
+ * @property {string} title
+ * @property {string | null} description
+ * @property {import('../../../src/workspace/domain').TaskStatus} status
+ * @property {import('../../../src/workspace/domain').TaskPriority} priority
+ * @property {string | null} dueDate
+ * @property {import('../../../src/workspace/domain').TaskVisibility} visibility
+ * @property {number | null} assigneeId
+ * @property {number | null} projectId
+ * @property {number | null} campaignId
+ * @property {number | null} ownerId
+ */
 
-const list = document.querySelector('[data-tasks]');
-const state = document.querySelector('[data-state]');
-const scopes = document.querySelector('[data-scopes]');
+/** @typedef {{ id: number, name: string }} Named */
+/** @typedef {import('../../../src/workspace/domain').TaskPriority} TaskPriority */
+/** @typedef {import('../../../src/workspace/domain').TaskVisibility} TaskVisibility */
 
-let scope = new URL(window.location.href).searchParams.get('scope') ?? 'assigned';
+/** @type {TaskPriority} */
+const DEFAULT_PRIORITY = 'medium';
+/** @type {TaskVisibility} */
+const DEFAULT_VISIBILITY = 'brand';
+
+const list = requireElement('[data-tasks]', HTMLElement);
+const state = requireElement('[data-state]', HTMLElement);
+const scopes = requireElement('[data-scopes]', HTMLElement);
+const scopeButtons = [...scopes.querySelectorAll('[data-scope]')].filter((node) => node instanceof HTMLButtonElement);
+/** The tabs the page offers, the first being its default. */
+const offered = scopeButtons.map((button) => button.dataset.scope ?? '');
+
+const asked = new URL(window.location.href).searchParams.get('scope');
+let scope = asked && offered.includes(asked) ? asked : offered[0];
+/** @type {Task[]} */
 let tasks = [];
+/** @type {Map<number, import('./common.js').Member>} */
 let people = new Map();
+/** @type {import('./common.js').Brand[]} */
 let brands = [];
+/** @type {Named[]} */
 let projects = [];
+/** @type {Named[]} */
 let campaigns = [];
 
 const today = () => new Date().toISOString().slice(0, 10);
+/** @param {Task} task */
 const runsTask = (task) => isManager() || task.ownerId === me.id;
+/** @param {Task} task */
 const mayChange = (task) => runsTask(task) || task.assigneeId === me.id;
 
+/**
+ * @param {Task} task
+ * @param {string} status
+ */
+async function changeStatus(task, status) {
+  const id = `task-status-${task.id}`;
+  try {
+    const { task: saved } = /** @type {{ task: Task }} */ (await call('PATCH', `/api/tasks/${task.id}`, { status }));
+    replace(saved);
+    render(`#${id}`);
+    announce(t('tasks.statusChanged', { title: saved.title, status: t(`tasks.status.${saved.status}`) }));
+  } catch (err) {
+    requireElement(`#${id}`, HTMLSelectElement).value = task.status;
+    announce(errorMessage(err));
+  }
+}
+
+/** @param {Task} task */
 function statusControl(task) {
   const id = `task-status-${task.id}`;
   const select = element(
     'select',
     { id, className: 'task-status-select', disabled: !mayChange(task) },
-    STATUSES.map((s) => element('option', { value: s, text: t(`tasks.status.${s}`), selected: s === task.status })),
+    domain.taskStatuses.map((s) => element('option', { value: s, text: t(`tasks.status.${s}`), selected: s === task.status })),
   );
-  select.addEventListener('change', async () => {
-    try {
-      const { task: saved } = await call('PATCH', `/api/tasks/${task.id}`, { status: select.value });
-      replace(saved);
-      render(`#${id}`);
-      announce(t('tasks.statusChanged', { title: saved.title, status: t(`tasks.status.${saved.status}`) }));
-    } catch (err) {
-      select.value = task.status;
-      announce(errorMessage(err));
-    }
-  });
+  select.addEventListener('change', () => void changeStatus(task, select.value));
   return element('div', { className: 'task-status' }, [element('label', { for: id, className: 'sr-only', text: t('tasks.statusOf', { title: task.title }) }), select]);
 }
 
+/** @param {Task} task */
 function taskItem(task) {
-  const assignee = people.get(task.assigneeId);
+  const assignee = task.assigneeId === null ? undefined : people.get(task.assigneeId);
   const project = projects.find((p) => p.id === task.projectId);
   const campaign = campaigns.find((c) => c.id === task.campaignId);
-  const overdue = task.dueDate && task.status !== 'done' && task.dueDate < today();
+  const overdue = task.dueDate !== null && task.status !== 'done' && task.dueDate < today();
   const actions = [
     mayChange(task) ? actionButton({ text: t('common.edit'), label: t('tasks.editNamed', { title: task.title }), icon: 'edit', onClick: () => saveTask(task) }) : null,
     runsTask(task)
@@ -82,21 +129,23 @@ function taskItem(task) {
   ]);
 }
 
+/** @param {Task} saved */
 function replace(saved) {
   tasks = tasks.map((task) => (task.id === saved.id ? saved : task));
 }
 
+/** @param {string} [focusSelector] */
 function render(focusSelector) {
   list.replaceChildren(...tasks.map(taskItem));
   state.textContent = tasks.length ? '' : t(`tasks.empty.${scope}`);
-  for (const button of scopes.querySelectorAll('[data-scope]')) button.setAttribute('aria-pressed', String(button.dataset.scope === scope));
-  if (focusSelector) list.querySelector(focusSelector)?.focus();
+  for (const button of scopeButtons) button.setAttribute('aria-pressed', String(button.dataset.scope === scope));
+  if (focusSelector) findElement(focusSelector, HTMLElement, list)?.focus();
 }
 
 async function loadTasks() {
   list.setAttribute('aria-busy', 'true');
   try {
-    tasks = await callAll(`/api/tasks?scope=${scope}`, 'tasks', 500);
+    tasks = /** @type {Task[]} */ (await callAll(`/api/tasks?scope=${scope}`, 'tasks', 500));
     render();
   } catch (err) {
     state.textContent = errorMessage(err);
@@ -105,16 +154,20 @@ async function loadTasks() {
   }
 }
 
-scopes.addEventListener('click', async (event) => {
-  const button = event.target.closest('[data-scope]');
-  if (!button || button.dataset.scope === scope) return;
+scopes.addEventListener('click', (event) => {
+  const button = event.target instanceof Element ? event.target.closest('[data-scope]') : null;
+  if (!(button instanceof HTMLElement) || !button.dataset.scope || button.dataset.scope === scope) return;
   scope = button.dataset.scope;
   const url = new URL(window.location.href);
   url.searchParams.set('scope', scope);
   window.history.replaceState(null, '', url);
-  await loadTasks();
+  void loadTasks();
 });
 
+/**
+ * @param {Task | null} task
+ * @returns {import('../core/modal.js').ModalField[]}
+ */
 function taskFields(task) {
   return [
     { name: 'title', label: t('tasks.fieldTitle'), required: true, maxlength: 200, value: task?.title ?? '' },
@@ -126,8 +179,8 @@ function taskFields(task) {
       options: options([...people.values()], (p) => (p.id === me.id ? t('tasks.you') : p.name), t('tasks.nobody')),
       value: String(task?.assigneeId ?? ''),
     },
-    { name: 'status', label: t('common.status'), type: 'select', options: STATUSES.map((s) => ({ value: s, label: t(`tasks.status.${s}`) })), value: task?.status ?? 'todo' },
-    { name: 'priority', label: t('tasks.fieldPriority'), type: 'select', options: PRIORITIES.map((p) => ({ value: p, label: t(`tasks.priority.${p}`) })), value: task?.priority ?? 'medium' },
+    { name: 'status', label: t('common.status'), type: 'select', options: vocabularyOptions(domain.taskStatuses, 'tasks.status'), value: task?.status ?? domain.taskStatuses[0] },
+    { name: 'priority', label: t('tasks.fieldPriority'), type: 'select', options: vocabularyOptions(domain.taskPriorities, 'tasks.priority'), value: task?.priority ?? DEFAULT_PRIORITY },
     { name: 'dueDate', label: t('tasks.dueDate'), type: 'date', value: task?.dueDate ?? '' },
     ...(task ? [] : brandField(brands)),
     { name: 'projectId', label: t('tasks.project'), type: 'select', options: options(projects, (p) => p.name, t('tasks.noProject')), value: String(task?.projectId ?? '') },
@@ -136,27 +189,27 @@ function taskFields(task) {
       name: 'visibility',
       label: t('tasks.visibility'),
       type: 'select',
-      options: [
-        { value: 'brand', label: t('tasks.visibilityBrand') },
-        { value: 'private', label: t('tasks.visibilityPrivate') },
-      ],
-      value: task?.visibility ?? 'brand',
+      options: vocabularyOptions(domain.taskVisibilities, 'tasks.visibilities'),
+      value: task?.visibility ?? DEFAULT_VISIBILITY,
     },
   ];
 }
 
+/** @param {string | undefined} value */
 const idOrNull = (value) => (value ? Number(value) : null);
 
+/** @param {Task | null} task */
 async function saveTask(task) {
   const saved = await editInModal({
     title: task ? t('tasks.editTitle') : t('tasks.newTitle'),
     confirmText: task ? t('common.save') : t('tasks.create'),
     fields: taskFields(task),
-    check: (values) => ({ title: values.title.trim() ? '' : t('tasks.titleRequired') }),
-    refusedField: (err) => (err.code === 'ASSIGNEE_NOT_MEMBER' ? { name: 'assigneeId', message: t('errors.ASSIGNEE_NOT_MEMBER') } : null),
+    check: (values) => ({ title: values.title?.trim() ? '' : t('tasks.titleRequired') }),
+    refusedField: (err) => (err instanceof ApiError && err.code === 'ASSIGNEE_NOT_MEMBER' ? { name: 'assigneeId', message: t('errors.ASSIGNEE_NOT_MEMBER') } : null),
     send: async (values) => {
+      /** @type {Record<string, unknown>} */
       const body = {
-        title: values.title.trim(),
+        title: (values.title ?? '').trim(),
         description: orNull(values.description),
         assigneeId: idOrNull(values.assigneeId),
         status: values.status,
@@ -168,9 +221,9 @@ async function saveTask(task) {
       };
       // Only whoever runs a task may change who sees it; an assignee's edit leaves that alone.
       if (task && !runsTask(task)) delete body.visibility;
-      if (task) return (await call('PATCH', `/api/tasks/${task.id}`, body)).task;
+      if (task) return /** @type {{ task: Task }} */ (await call('PATCH', `/api/tasks/${task.id}`, body)).task;
       const placedElsewhere = body.projectId || body.campaignId;
-      return (await call('POST', '/api/tasks', placedElsewhere ? body : { ...body, brandId: chosenBrand(values, brands) })).task;
+      return /** @type {{ task: Task }} */ (await call('POST', '/api/tasks', placedElsewhere ? body : { ...body, brandId: chosenBrand(values, brands) })).task;
     },
   });
   if (!saved) return;
@@ -180,23 +233,21 @@ async function saveTask(task) {
   announce(t(task ? 'tasks.updated' : 'tasks.created', { title: saved.title }));
 }
 
+/** @param {Task} task */
 async function deleteTask(task) {
-  const deleted = await deleteWithConfirmation(
-    'tasks',
-    { title: task.title },
-    `/api/tasks/${task.id}`,
-    () => document.querySelector('[data-new-task]'),
-  );
+  const deleted = await deleteWithConfirmation('tasks', { title: task.title }, `/api/tasks/${task.id}`, () => document.querySelector('[data-new-task]'));
   if (!deleted) return;
   tasks = tasks.filter((x) => x.id !== task.id);
   render();
 }
 
-document.querySelector('[data-new-task]').addEventListener('click', () => saveTask(null));
+requireElement('[data-new-task]', HTMLButtonElement).addEventListener('click', () => void saveTask(null));
 
 async function start() {
   try {
-    const [m, b, p, c] = await Promise.all([call('GET', '/api/members'), call('GET', '/api/brands'), call('GET', '/api/projects'), call('GET', '/api/campaigns')]);
+    const [m, b, p, c] = /** @type {[{ members: import('./common.js').Member[] }, { brands: import('./common.js').Brand[] }, { projects: Named[] }, { campaigns: Named[] }]} */ (
+      await Promise.all([call('GET', '/api/members'), call('GET', '/api/brands'), call('GET', '/api/projects'), call('GET', '/api/campaigns')])
+    );
     people = byId(m.members);
     brands = b.brands;
     projects = p.projects;

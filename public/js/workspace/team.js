@@ -1,12 +1,20 @@
 // The team: everyone who shares a brand with the user. Managers add contributors here.
-import { announce, avatar, call, element, errorMessage, isManager, me, t } from './common.js';
+import { element, findElement, requireElement } from '../core/dom.js';
+import { t } from '../core/i18n.js';
+import { announce, avatar, call, errorMessage, isManager, me } from './common.js';
 import { memberDialog } from './members.js';
 
-const grid = document.querySelector('[data-team]');
-const state = document.querySelector('[data-state]');
+/** @typedef {import('./common.js').Member} Member */
+/** @typedef {import('./common.js').Brand} Brand */
+
+const grid = requireElement('[data-team]', HTMLElement);
+const state = requireElement('[data-state]', HTMLElement);
+/** @type {Member[]} */
 let members = [];
+/** @type {Brand[]} */
 let brands = [];
 
+/** @param {Member} member */
 function memberCard(member) {
   const brandNames = brands.filter((b) => member.brandIds.includes(b.id)).map((b) => b.name);
   return element('li', { className: 'record team-card', 'data-member-id': member.id }, [
@@ -35,7 +43,7 @@ function render() {
 
 async function load() {
   try {
-    const [m, b] = await Promise.all([call('GET', '/api/members'), call('GET', '/api/brands')]);
+    const [m, b] = /** @type {[{ members: Member[] }, { brands: Brand[] }]} */ (await Promise.all([call('GET', '/api/members'), call('GET', '/api/brands')]));
     members = m.members;
     brands = b.brands;
     render();
@@ -46,7 +54,7 @@ async function load() {
   }
 }
 
-document.querySelector('[data-new-member]')?.addEventListener('click', async () => {
+async function addMember() {
   if (!isManager()) return;
   const ownBrands = brands.filter((b) => me.brandIds.includes(b.id));
   const created = await memberDialog(null, { brands: ownBrands, defaultBrandIds: me.brandIds });
@@ -54,6 +62,8 @@ document.querySelector('[data-new-member]')?.addEventListener('click', async () 
   members = [...members, created].sort((a, b) => a.name.localeCompare(b.name));
   render();
   announce(t('members.created', { name: created.name }));
-});
+}
+
+findElement('[data-new-member]', HTMLButtonElement)?.addEventListener('click', () => void addMember());
 
 await load();

@@ -1,7 +1,10 @@
 // The onboarding tour: a few steps that point at the sidebar, the board, uploads and tasks.
 // It is a non-modal panel beside the highlighted part of the page; finishing or skipping it
 // is stored on the server (POST /api/auth/onboarding), and Settings can start it again.
-import { announce, call, element, t } from './common.js';
+import { element } from '../core/dom.js';
+import { t } from '../core/i18n.js';
+import { isRtl } from '../core/page.js';
+import { announce, call } from './common.js';
 
 const STEPS = [
   { key: 'sidebar', targets: ['.ws-sidebar'] },
@@ -12,12 +15,21 @@ const STEPS = [
 
 const NARROW = window.matchMedia('(max-width: 900px)');
 
+/**
+ * @param {Element | null} node
+ * @returns {node is HTMLElement}
+ */
 function visible(node) {
-  return node && node.getClientRects().length > 0;
+  return node instanceof HTMLElement && node.getClientRects().length > 0;
 }
 
+/**
+ * Starts the tour; on a narrow screen it opens the sidebar's menu to point into it.
+ * @param {{ openMenu: () => void, closeMenu: () => void }} menu
+ */
 export function startTour({ openMenu, closeMenu }) {
   let index = 0;
+  /** @type {HTMLElement | null} */
   let target = null;
   const titleId = 'tour-title';
   const textId = 'tour-text';
@@ -35,6 +47,7 @@ export function startTour({ openMenu, closeMenu }) {
     element('div', { className: 'tour-foot' }, [dots, element('div', { className: 'tour-actions' }, [back, next])]),
   ]);
 
+  /** @param {(typeof STEPS)[number]} step */
   function findTarget(step) {
     const inMenu = NARROW.matches;
     if (inMenu) openMenu();
@@ -56,15 +69,14 @@ export function startTour({ openMenu, closeMenu }) {
     const width = panel.offsetWidth;
     const height = panel.offsetHeight;
     const gap = 16;
-    const rtl = document.documentElement.dir === 'rtl';
-    const roomAfter = rtl ? rect.left - gap : window.innerWidth - rect.right - gap;
+    const roomAfter = isRtl ? rect.left - gap : window.innerWidth - rect.right - gap;
     let left;
     let top;
     if (roomAfter >= width + gap) {
-      left = rtl ? rect.left - gap - width : rect.right + gap;
+      left = isRtl ? rect.left - gap - width : rect.right + gap;
       top = Math.min(Math.max(rect.top, gap), window.innerHeight - height - gap);
     } else {
-      left = Math.min(Math.max(rtl ? rect.right - width : rect.left, gap), window.innerWidth - width - gap);
+      left = Math.min(Math.max(isRtl ? rect.right - width : rect.left, gap), window.innerWidth - width - gap);
       top = rect.bottom + gap + height < window.innerHeight ? rect.bottom + gap : Math.max(gap, rect.top - gap - height);
     }
     panel.style.left = `${Math.round(left)}px`;
@@ -72,6 +84,7 @@ export function startTour({ openMenu, closeMenu }) {
     panel.classList.add('tour-floating');
   }
 
+  /** @param {number} i */
   function show(i) {
     index = i;
     const step = STEPS[i];
@@ -101,8 +114,8 @@ export function startTour({ openMenu, closeMenu }) {
   }
 
   back.addEventListener('click', () => show(index - 1));
-  next.addEventListener('click', () => (index === STEPS.length - 1 ? end() : show(index + 1)));
-  skip.addEventListener('click', () => end());
+  next.addEventListener('click', () => (index === STEPS.length - 1 ? void end() : show(index + 1)));
+  skip.addEventListener('click', () => void end());
   panel.addEventListener('keydown', (event) => {
     if (event.key === 'Escape') {
       event.preventDefault();

@@ -1,18 +1,27 @@
 // Users (superadmin only; the server refuses the page to anyone else): every account, its
 // role and brands, and the brands themselves. One's own row has no delete button, since the
 // server refuses that too.
-import { announce, avatar, call, element, errorMessage, formatDay, me, t } from './common.js';
+import { element, findElement, requireElement } from '../core/dom.js';
+import { formatDay } from '../core/format.js';
+import { t } from '../core/i18n.js';
+import { announce, avatar, call, errorMessage, me } from './common.js';
 import { actionButton } from './icons.js';
 import { memberDialog } from './members.js';
 import { deleteWithConfirmation, editInModal } from './records.js';
 
-const table = document.querySelector('[data-users]');
-const body = table.querySelector('tbody');
-const brandList = document.querySelector('[data-brands]');
-const state = document.querySelector('[data-state]');
+/** @typedef {import('./common.js').Member} Member */
+/** @typedef {import('./common.js').Brand} Brand */
+
+const table = requireElement('[data-users]', HTMLTableElement);
+const body = requireElement('tbody', HTMLTableSectionElement, table);
+const brandList = requireElement('[data-brands]', HTMLElement);
+const state = requireElement('[data-state]', HTMLElement);
+/** @type {Member[]} */
 let users = [];
+/** @type {Brand[]} */
 let brands = [];
 
+/** @param {Member} user */
 function row(user) {
   const own = user.id === me.id;
   const brandNames = brands.filter((b) => user.brandIds.includes(b.id)).map((b) => b.name);
@@ -40,6 +49,7 @@ function row(user) {
   ]);
 }
 
+/** @param {Brand} brand */
 function brandItem(brand) {
   return element('li', { className: 'track', 'data-brand-id': brand.id }, [
     element('span', { className: 'track-name', text: brand.name }),
@@ -58,7 +68,7 @@ function render() {
 
 async function load() {
   try {
-    const [m, b] = await Promise.all([call('GET', '/api/members'), call('GET', '/api/brands')]);
+    const [m, b] = /** @type {[{ members: Member[] }, { brands: Brand[] }]} */ (await Promise.all([call('GET', '/api/members'), call('GET', '/api/brands')]));
     users = m.members;
     brands = b.brands;
     render();
@@ -69,11 +79,13 @@ async function load() {
   }
 }
 
+/** @param {Member} saved */
 function replaceUser(saved) {
   users = users.some((u) => u.id === saved.id) ? users.map((u) => (u.id === saved.id ? saved : u)) : [...users, saved];
   users.sort((a, b) => a.name.localeCompare(b.name));
 }
 
+/** @param {Member} user */
 async function editUser(user) {
   const saved = await memberDialog(user, { brands, defaultBrandIds: user.brandIds });
   if (!saved) return;
@@ -82,26 +94,26 @@ async function editUser(user) {
   announce(t('members.updated', { name: saved.name }));
 }
 
+/** @param {Member} user */
 async function deleteUser(user) {
-  const deleted = await deleteWithConfirmation(
-    'users',
-    { name: user.name },
-    `/api/members/${user.id}`,
-    () => document.querySelector('[data-new-user]'),
-  );
+  const deleted = await deleteWithConfirmation('users', { name: user.name }, `/api/members/${user.id}`, () => findElement('[data-new-user]', HTMLElement));
   if (!deleted) return;
   users = users.filter((u) => u.id !== user.id);
   render();
 }
 
+/** @param {Brand | null} brand */
 async function saveBrand(brand) {
   const saved = await editInModal({
     title: brand ? t('brands.renameTitle') : t('brands.newTitle'),
     confirmText: brand ? t('common.save') : t('brands.add'),
     fields: [{ name: 'name', label: t('common.name'), required: true, maxlength: 200, value: brand?.name ?? '' }],
-    check: (values) => ({ name: values.name.trim() ? '' : t('brands.nameRequired') }),
-    send: async (values) =>
-      (brand ? await call('PATCH', `/api/brands/${brand.id}`, { name: values.name.trim() }) : await call('POST', '/api/brands', { name: values.name.trim() })).brand,
+    check: (values) => ({ name: values.name?.trim() ? '' : t('brands.nameRequired') }),
+    send: async (values) => {
+      const name = (values.name ?? '').trim();
+      const answer = brand ? await call('PATCH', `/api/brands/${brand.id}`, { name }) : await call('POST', '/api/brands', { name });
+      return /** @type {{ brand: Brand }} */ (answer).brand;
+    },
   });
   if (!saved) return;
   brands = brand ? brands.map((b) => (b.id === saved.id ? saved : b)) : [...brands, saved];
@@ -109,25 +121,23 @@ async function saveBrand(brand) {
   announce(t(brand ? 'brands.renamed' : 'brands.created', { name: saved.name }));
 }
 
+/** @param {Brand} brand */
 async function deleteBrand(brand) {
-  const deleted = await deleteWithConfirmation(
-    'brands',
-    { name: brand.name },
-    `/api/brands/${brand.id}`,
-    () => document.querySelector('[data-new-brand]'),
-  );
+  const deleted = await deleteWithConfirmation('brands', { name: brand.name }, `/api/brands/${brand.id}`, () => findElement('[data-new-brand]', HTMLElement));
   if (!deleted) return;
   brands = brands.filter((b) => b.id !== brand.id);
   render();
 }
 
-document.querySelector('[data-new-user]').addEventListener('click', async () => {
+async function addUser() {
   const created = await memberDialog(null, { brands, defaultBrandIds: me.brandIds });
   if (!created) return;
   replaceUser(created);
   render();
   announce(t('members.created', { name: created.name }));
-});
-document.querySelector('[data-new-brand]').addEventListener('click', () => saveBrand(null));
+}
+
+requireElement('[data-new-user]', HTMLButtonElement).addEventListener('click', () => void addUser());
+requireElement('[data-new-brand]', HTMLButtonElement).addEventListener('click', () => void saveBrand(null));
 
 await load();
