@@ -1,7 +1,7 @@
 // Assets: the brand's files as a grid (thumbnails for images, a file-type icon otherwise),
 // and uploads of several files at once, by the picker or by dropping them on the page, each
 // with its own progress bar and, when refused, a message that says why.
-import { ApiError } from '../core/api.js';
+import { ApiError, newestOnly } from '../core/api.js';
 import { element, requireElement } from '../core/dom.js';
 import { formatDay, formatNumber, formatPercent } from '../core/format.js';
 import { t, tn } from '../core/i18n.js';
@@ -31,6 +31,8 @@ let assets = [];
 let campaigns = [];
 /** @type {Map<number, import('./common.js').Member>} */
 let people = new Map();
+/** The files of the chosen campaign; a campaign chosen while a list is on its way wins. */
+const assetLoads = newestOnly();
 
 /**
  * A short label and a tone for a file that has no picture of its own.
@@ -93,14 +95,25 @@ function render() {
 
 async function loadAssets() {
   grid.setAttribute('aria-busy', 'true');
+  const url = filter.value ? `/api/assets?campaignId=${filter.value}` : '/api/assets';
   try {
-    assets = /** @type {Asset[]} */ (await callAll(filter.value ? `/api/assets?campaignId=${filter.value}` : '/api/assets', 'assets'));
+    assets = /** @type {Asset[]} */ (await assetLoads.run((signal) => callAll(url, 'assets', undefined, { signal })));
     render();
   } catch (err) {
     state.textContent = errorMessage(err);
-  } finally {
-    grid.setAttribute('aria-busy', 'false');
   }
+  grid.setAttribute('aria-busy', 'false');
+}
+
+/**
+ * Shows a change this page made: in the grid as it is, or, while the files are being read
+ * (their answer may come from before the change), by reading them again.
+ * @param {() => void} change
+ */
+async function afterChange(change) {
+  if (assetLoads.pending) return loadAssets();
+  change();
+  render();
 }
 
 function fillCampaigns() {
@@ -190,9 +203,12 @@ async function uploadAll(files) {
         const asset = await uploadFile(file, target, (fraction) => ui.progress(fraction));
         ui.done();
         uploaded += 1;
+        // Not awaited: a reading of the list that a newer one replaces never ends, and the
+        // next file must not wait for it.
         if (!filter.value || String(asset.campaignId) === filter.value) {
-          assets = [asset, ...assets];
-          render();
+          void afterChange(() => {
+            assets = [asset, ...assets];
+          });
         }
       } catch (err) {
         ui.failed(refusal(err, file));
@@ -247,8 +263,9 @@ async function deleteAsset(asset) {
     () => picker,
   );
   if (!deleted) return;
-  assets = assets.filter((a) => a.id !== asset.id);
-  render();
+  await afterChange(() => {
+    assets = assets.filter((a) => a.id !== asset.id);
+  });
 }
 
 await start();

@@ -1,7 +1,7 @@
 // The kanban board: posts in one column per status. A card moves by drag and drop or by its
 // move menu (for the keyboard); moving to Published asks for the publication link in the
 // modal and shows the server's answer when the link is refused.
-import { ApiError } from '../core/api.js';
+import { ApiError, newestOnly } from '../core/api.js';
 import { element, findElement, requireElement } from '../core/dom.js';
 import { formatMoment } from '../core/format.js';
 import { t } from '../core/i18n.js';
@@ -57,6 +57,8 @@ let campaigns = [];
 let brands = [];
 /** @type {Map<number, import('./common.js').Member>} */
 let people = new Map();
+/** The posts under the chosen filters; filters changed while a list is on its way win. */
+const postLoads = newestOnly();
 
 /** @param {Post} post */
 const canEdit = (post) => isManager() || post.ownerId === me.id;
@@ -174,7 +176,7 @@ async function loadPosts() {
   if (brandId) query.set('brandId', brandId);
   board.setAttribute('aria-busy', 'true');
   try {
-    posts = /** @type {Post[]} */ (await callAll(`/api/posts?${query}`, 'posts'));
+    posts = /** @type {Post[]} */ (await postLoads.run((signal) => callAll(`/api/posts?${query}`, 'posts', undefined, { signal })));
   } finally {
     board.setAttribute('aria-busy', 'false');
   }
@@ -189,10 +191,11 @@ function rememberFilters() {
   window.history.replaceState(null, '', url);
 }
 
-async function refresh() {
+/** @param {number} [focusPostId] */
+async function refresh(focusPostId) {
   try {
     await loadPosts();
-    render();
+    render(focusPostId);
   } catch (err) {
     state.hidden = false;
     state.textContent = errorMessage(err);
@@ -237,6 +240,18 @@ function replacePost(updated) {
 }
 
 /**
+ * Shows a change this page made: on the board as it is, or, while the posts are being read
+ * (their answer may come from before the change), by reading them again.
+ * @param {() => void} change
+ * @param {number} [focusPostId]
+ */
+async function afterChange(change, focusPostId) {
+  if (postLoads.pending) return refresh(focusPostId);
+  change();
+  render(focusPostId);
+}
+
+/**
  * @param {Post} post
  * @param {PostStatus} status
  */
@@ -245,9 +260,8 @@ async function move(post, status) {
   if (status === PUBLISHED) return publish(post);
   try {
     const { post: updated } = /** @type {{ post: Post }} */ (await call('PATCH', `/api/posts/${post.id}`, { status }));
-    replacePost(updated);
-    render(post.id);
     announce(t('board.moved', { title: post.title, status: statusName(status) }));
+    await afterChange(() => replacePost(updated), post.id);
   } catch (err) {
     announce(errorMessage(err));
   }
@@ -287,9 +301,8 @@ async function publish(post) {
     refusedField: linkRefusal,
   });
   if (!updated) return;
-  replacePost(updated);
-  render(post.id);
   announce(t('board.moved', { title: post.title, status: statusName(PUBLISHED) }));
+  await afterChange(() => replacePost(updated), post.id);
 }
 
 for (const [status, column] of columns) {
@@ -374,10 +387,11 @@ async function savePost(post) {
     refusedField: linkRefusal,
   });
   if (!saved) return;
-  if (post) replacePost(saved);
-  else posts = [saved, ...posts];
-  render(saved.id);
   announce(t(post ? 'post.updated' : 'post.created', { title: saved.title }));
+  await afterChange(() => {
+    if (post) replacePost(saved);
+    else posts = [saved, ...posts];
+  }, saved.id);
 }
 
 /** @param {Post} post */
@@ -394,8 +408,9 @@ async function deletePost(post) {
     () => findElement('.post-open', HTMLElement, board) ?? findElement('[data-new-post]', HTMLElement),
   );
   if (!deleted) return;
-  posts = posts.filter((p) => p.id !== post.id);
-  render();
+  await afterChange(() => {
+    posts = posts.filter((p) => p.id !== post.id);
+  });
 }
 
 requireElement('[data-new-post]', HTMLButtonElement).addEventListener('click', () => void savePost(null));

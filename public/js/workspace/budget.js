@@ -1,6 +1,7 @@
 // Budget: a campaign's planned and spent money, by category (a Chart.js bar chart with the
 // same figures in a table), and its entries. Amounts travel in minor units (cents, fils);
 // managers and superadmins write, contributors read.
+import { newestOnly } from '../core/api.js';
 import { Chart, direction } from '../core/chart.js';
 import { element, findElement, requireElement } from '../core/dom.js';
 import { formatCompactCurrency, formatCurrency, formatDay } from '../core/format.js';
@@ -58,6 +59,8 @@ let entries = [];
 let summary = null;
 /** @type {import('chart.js').Chart<'bar'> | null} */
 let chart = null;
+/** The chosen campaign's figures; a campaign chosen while figures are on their way wins. */
+const figureLoads = newestOnly();
 
 const currency = () => summary?.currency ?? entries[0]?.currency ?? DEFAULT_CURRENCY;
 /** @param {number} minor */
@@ -144,10 +147,12 @@ async function loadCampaign() {
   if (!campaignId) return;
   panel.setAttribute('aria-busy', 'true');
   try {
-    const [s, list] = await Promise.all([
-      /** @type {Promise<{ summary: Summary }>} */ (call('GET', `/api/budget-entries/summary?campaignId=${campaignId}`)),
-      /** @type {Promise<Entry[]>} */ (callAll(`/api/budget-entries?campaignId=${campaignId}`, 'entries', 500)),
-    ]);
+    const [s, list] = await figureLoads.run((signal) =>
+      Promise.all([
+        /** @type {Promise<{ summary: Summary }>} */ (call('GET', `/api/budget-entries/summary?campaignId=${campaignId}`, undefined, { signal })),
+        /** @type {Promise<Entry[]>} */ (callAll(`/api/budget-entries?campaignId=${campaignId}`, 'entries', 500, { signal })),
+      ]),
+    );
     summary = s.summary;
     entries = list;
     panel.hidden = false;
@@ -155,9 +160,8 @@ async function loadCampaign() {
     render(s.summary);
   } catch (err) {
     state.textContent = errorMessage(err);
-  } finally {
-    panel.setAttribute('aria-busy', 'false');
   }
+  panel.setAttribute('aria-busy', 'false');
 }
 
 /** @param {string | undefined} text */
@@ -205,8 +209,8 @@ async function saveEntry(entry) {
     },
   });
   if (!saved) return;
-  await loadCampaign();
   announce(t(entry ? 'budget.updated' : 'budget.created', { category: saved.category }));
+  await loadCampaign();
 }
 
 /** @param {Entry} entry */

@@ -1,7 +1,7 @@
 // Tasks: mine (assigned to me), the ones I assigned, or all I may see. Anyone creates a task
 // and assigns it to any member of the brand; a private task is seen only by its creator, its
 // assignee and superadmins.
-import { ApiError } from '../core/api.js';
+import { ApiError, newestOnly } from '../core/api.js';
 import { element, findElement, requireElement } from '../core/dom.js';
 import { formatDay } from '../core/format.js';
 import { t } from '../core/i18n.js';
@@ -46,6 +46,8 @@ const asked = new URL(window.location.href).searchParams.get('scope');
 let scope = asked && offered.includes(asked) ? asked : offered[0];
 /** @type {Task[]} */
 let tasks = [];
+/** The list of the chosen tab; a tab chosen while another's list is on its way wins. */
+const listLoads = newestOnly();
 /** @type {Map<number, import('./common.js').Member>} */
 let people = new Map();
 /** @type {import('./common.js').Brand[]} */
@@ -69,9 +71,8 @@ async function changeStatus(task, status) {
   const id = `task-status-${task.id}`;
   try {
     const { task: saved } = /** @type {{ task: Task }} */ (await call('PATCH', `/api/tasks/${task.id}`, { status }));
-    replace(saved);
-    render(`#${id}`);
     announce(t('tasks.statusChanged', { title: saved.title, status: t(`tasks.status.${saved.status}`) }));
+    await afterChange(() => replace(saved), `#${id}`);
   } catch (err) {
     requireElement(`#${id}`, HTMLSelectElement).value = task.status;
     announce(errorMessage(err));
@@ -134,24 +135,45 @@ function replace(saved) {
   tasks = tasks.map((task) => (task.id === saved.id ? saved : task));
 }
 
+function showScope() {
+  for (const button of scopeButtons) button.setAttribute('aria-pressed', String(button.dataset.scope === scope));
+}
+
 /** @param {string} [focusSelector] */
 function render(focusSelector) {
   list.replaceChildren(...tasks.map(taskItem));
   state.textContent = tasks.length ? '' : t(`tasks.empty.${scope}`);
-  for (const button of scopeButtons) button.setAttribute('aria-pressed', String(button.dataset.scope === scope));
+  showScope();
   if (focusSelector) findElement(focusSelector, HTMLElement, list)?.focus();
 }
 
-async function loadTasks() {
+/**
+ * Reads the chosen tab's list. An answer for a tab chosen before is dropped (its request
+ * aborted), so it can never replace the list of the tab chosen since.
+ * @param {string} [focusSelector]
+ */
+async function loadTasks(focusSelector) {
   list.setAttribute('aria-busy', 'true');
+  const url = `/api/tasks?scope=${scope}`;
   try {
-    tasks = /** @type {Task[]} */ (await callAll(`/api/tasks?scope=${scope}`, 'tasks', 500));
-    render();
+    tasks = /** @type {Task[]} */ (await listLoads.run((signal) => callAll(url, 'tasks', 500, { signal })));
+    render(focusSelector);
   } catch (err) {
     state.textContent = errorMessage(err);
-  } finally {
-    list.setAttribute('aria-busy', 'false');
   }
+  list.setAttribute('aria-busy', 'false');
+}
+
+/**
+ * Shows a change this page made: in the list as it is, or, while the list is being read (its
+ * answer may come from before the change), by reading it again.
+ * @param {() => void} change
+ * @param {string} [focusSelector]
+ */
+async function afterChange(change, focusSelector) {
+  if (listLoads.pending) return loadTasks(focusSelector);
+  change();
+  render(focusSelector);
 }
 
 scopes.addEventListener('click', (event) => {
@@ -161,6 +183,11 @@ scopes.addEventListener('click', (event) => {
   const url = new URL(window.location.href);
   url.searchParams.set('scope', scope);
   window.history.replaceState(null, '', url);
+  // The tab shows at once as chosen, and the other tab's tasks go: they are not this tab's.
+  showScope();
+  tasks = [];
+  list.replaceChildren();
+  state.textContent = t('common.loading');
   void loadTasks();
 });
 
@@ -227,18 +254,20 @@ async function saveTask(task) {
     },
   });
   if (!saved) return;
-  if (task) replace(saved);
-  else tasks = [saved, ...tasks];
-  render(`[data-task-id="${saved.id}"] select`);
   announce(t(task ? 'tasks.updated' : 'tasks.created', { title: saved.title }));
+  await afterChange(() => {
+    if (task) replace(saved);
+    else tasks = [saved, ...tasks];
+  }, `[data-task-id="${saved.id}"] select`);
 }
 
 /** @param {Task} task */
 async function deleteTask(task) {
   const deleted = await deleteWithConfirmation('tasks', { title: task.title }, `/api/tasks/${task.id}`, () => document.querySelector('[data-new-task]'));
   if (!deleted) return;
-  tasks = tasks.filter((x) => x.id !== task.id);
-  render();
+  await afterChange(() => {
+    tasks = tasks.filter((x) => x.id !== task.id);
+  });
 }
 
 requireElement('[data-new-task]', HTMLButtonElement).addEventListener('click', () => void saveTask(null));
