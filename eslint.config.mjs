@@ -55,6 +55,14 @@ export default tseslint.config(
     languageOptions: { globals: globals.node },
   },
   {
+    // The pages' scripts: browser globals, typed by the browser's own configuration (checkJs).
+    files: ['public/js/**/*.js'],
+    languageOptions: {
+      globals: globals.browser,
+      parserOptions: { projectService: false, project: './tsconfig.browser.json', tsconfigRootDir: import.meta.dirname },
+    },
+  },
+  {
     // Tests and benchmarks read JSON answers as data (supertest and fetch give them the type
     // any) and check them with assertions; the rules against any guard src/, where they stay on.
     files: ['test/**/*.ts', 'bench/**/*.mjs'],

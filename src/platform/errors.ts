@@ -59,8 +59,8 @@ export class UnsupportedMediaType extends HttpError {
   }
 }
 export class TooManyRequests extends HttpError {
-  constructor(message = 'Too many requests') {
-    super(429, message);
+  constructor(message = 'Too many requests', code?: string) {
+    super(429, message, code);
   }
 }
 

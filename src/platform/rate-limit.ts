@@ -66,6 +66,8 @@ export interface AttemptRule {
   /** The key an attempt counts under; undefined when the rule does not apply to it. */
   key: (req: Request) => string | undefined | Promise<string | undefined>;
   message: string;
+  /** The refusal's code, for pages that say why in their own words. */
+  code?: string;
 }
 
 export interface AttemptLimitOptions {
@@ -107,7 +109,7 @@ export function attemptLimiter(opts: AttemptLimitOptions): RequestHandler {
       const { rule, failures, resetAt } = taken;
       if (failures >= rule.limit || Date.now() - started >= WAIT_MAX_MS) {
         res.setHeader('Retry-After', String(Math.max(1, Math.ceil((resetAt - clock.now()) / 1000))));
-        throw new TooManyRequests(rule.message);
+        throw new TooManyRequests(rule.message, rule.code);
       }
       await sleep(WAIT_STEP_MS);
       taken = await takeAll(counter, keys);

@@ -48,10 +48,13 @@ export function nonEmpty<T extends z.ZodType<object>>(schema: T) {
   return schema.refine((b) => Object.keys(b).length > 0, 'nothing to change');
 }
 
+/** The shortest password accepted; pages say it and check it before sending. */
+export const PASSWORD_MIN_LENGTH = 10;
+
 /** bcrypt reads at most 72 bytes, so a longer password would be cut silently. */
 export const password = z
   .string()
-  .min(10, 'must be at least 10 characters')
+  .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
   .refine((v) => Buffer.byteLength(v, 'utf8') <= 72, 'must be at most 72 bytes');
 
 export const email = z

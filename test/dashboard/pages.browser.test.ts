@@ -316,6 +316,34 @@ describeBrowser('Dashboard pages /dashboard, /dashboard/comparison, /dashboard/s
       expect(await page.locator('#user-form label:has-text("Science Centre")').count()).toBe(1);
     }));
 
+  it('when an import is refused on the Arabic Settings page, then each line\'s problem is shown in Arabic, never in the server\'s English', () =>
+    onFreshPage(390, async ({ page, server }) => {
+      await signIn(page, server.url, ADMIN_PIN, 'ar');
+      await page.goto(`${server.url}/dashboard/settings`);
+      await page.waitForSelector('#user-form [data-access-picker]');
+      await importThroughPage(page, [
+        '2025-13-01,National Museum,Online,Old Town,10,100',
+        '2025-01-02,,Online,Old Town,-4,100',
+        '2025-01-03,National Museum,Online',
+      ]);
+      await page.waitForSelector('[data-import-errors]:not([hidden])');
+      const rows = await page.$$eval('[data-import-errors] tbody tr', (trs) => trs.map((r) => Array.from(r.children, (c) => c.textContent ?? '')));
+      const arabicNumber = (n: number) => page.evaluate((value) => new Intl.NumberFormat('ar').format(value), n);
+      expect(rows.map(([line, where]) => [line, where])).toEqual([
+        [await arabicNumber(2), 'date'],
+        [await arabicNumber(3), 'museum'],
+        [await arabicNumber(3), 'visitors'],
+        [await arabicNumber(4), 'السطر كله'],
+      ]);
+      for (const [, , problem] of rows) {
+        expect(problem).toMatch(/[\u0600-\u06FF]/);
+        expect(problem).not.toMatch(/must|expected|found/i);
+      }
+      expect(rows[3][2]).toBe(`يُتوقّع ${await arabicNumber(6)} قيم في هذا السطر، ووُجد ${await arabicNumber(3)}.`);
+      expect(await page.textContent('#import-errors-title')).toMatch(/[\u0600-\u06FF]/);
+      await screenshot(page, 'dashboard-settings-import-errors-ar-390');
+    }));
+
   it('when filters are chosen, then they are kept in the address and survive a reload; the export link follows them', () =>
     onFreshPage(1440, async ({ page, server }) => {
       await signIn(page, server.url, ADMIN_PIN);

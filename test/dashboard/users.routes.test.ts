@@ -77,14 +77,14 @@ describe.each(stores)('users API on the $store store', ({ build }) => {
       expect(typeof res.body.error).toBe('string');
     });
 
-    it.each(EVERY_ROUTE)('when a viewer calls %s %s, then 403 and nothing changes', async (method, path) => {
+    it.each(EVERY_ROUTE)('when a viewer calls %s %s, then 403 ADMIN_ONLY and nothing changes', async (method, path) => {
       const s = await setup();
       const viewer = await s.addUser({ pin: '4444', name: 'Vera' });
       const cookie = await s.signIn('4444');
       const body = path === '/api/users' ? { name: 'New', pin: '567890', role: 'admin' } : method === 'patch' ? { role: 'admin' } : undefined;
       const res = await s.call(method, path.replace('1', String(viewer.id)), cookie).send(body);
       expect(res.status).toBe(403);
-      expect(typeof res.body.error).toBe('string');
+      expect(res.body).toEqual({ error: expect.any(String), code: 'ADMIN_ONLY' });
       expect(await s.users.list()).toEqual([viewer]);
     });
 
@@ -248,7 +248,7 @@ describe.each(stores)('users API on the $store store', ({ build }) => {
       expect(next.body.user.id).toBeGreaterThan(last.id);
     });
 
-    it(`when chosen PINs are found taken ${PIN_CONFLICT_LIMIT} times, then further chosen PINs get 429 while made ones still work, and each conflict is recorded`, async () => {
+    it(`when chosen PINs are found taken ${PIN_CONFLICT_LIMIT} times, then further chosen PINs get 429 PIN_THROTTLED while made ones still work, and each conflict is recorded`, async () => {
       const logs = captureLogs('warn');
       const s = await served(await build(logs.logger));
       const admin = await s.signIn(ADMIN);
@@ -258,6 +258,7 @@ describe.each(stores)('users API on the $store store', ({ build }) => {
       }
       const blocked = await s.call('post', '/api/users', admin).send({ name: 'Probe', pin: '399999', role: 'viewer' });
       expect(blocked.status).toBe(429);
+      expect(blocked.body.code).toBe('PIN_THROTTLED');
       expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
       expect((await s.call('post', '/api/users', admin).send({ name: 'Made', role: 'viewer' })).status).toBe(201);
       const conflicts = logs.entries().filter((e) => e.event === 'pin-conflict');
@@ -322,11 +323,11 @@ describe.each(stores)('users API on the $store store', ({ build }) => {
       expect(await s.users.get(user.id)).toEqual(user);
     });
 
-    it('when the id is unknown, then 404', async () => {
+    it('when the id is unknown, then 404 USER_NOT_FOUND', async () => {
       const s = await setup();
       const res = await s.call('patch', '/api/users/4242', await s.signIn(ADMIN)).send({ role: 'admin' });
       expect(res.status).toBe(404);
-      expect(typeof res.body.error).toBe('string');
+      expect(res.body).toEqual({ error: expect.any(String), code: 'USER_NOT_FOUND' });
     });
 
     it.each(['abc', '0', '-1', '1.5', '1e3', '99999999999999999'])('when the id is %s (not a record id), then 400', async (id) => {

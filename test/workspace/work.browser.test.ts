@@ -42,6 +42,47 @@ describeBrowser('Tasks, Projects, Budget and Settings in a browser', () => {
     }
   });
 
+  it('when a tab\'s list answers after another tab was chosen, then the tab chosen last keeps its own list', async () => {
+    const app = await seed();
+    await app.ws.as(app.manager).post('/api/tasks').send({ title: 'Only under all', brandId: app.brand.id });
+    const { page, context, dialogs } = await signedIn(browser(), app, app.contributor);
+    try {
+      await page.goto(`${app.url}/workspace/tasks`);
+      await settled(page);
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route('**/api/tasks?scope=created*', async (route) => {
+        await held;
+        // The page may have given up on this request meanwhile.
+        await route.continue().catch(() => undefined);
+      });
+      const isHeld = (r: { url(): string }) => r.url().includes('scope=created');
+      // Whichever comes, the other is left waiting until the page closes; neither may surface as an error.
+      const heldEnded = Promise.race([
+        page.waitForEvent('requestfinished', isHeld).catch(() => undefined),
+        page.waitForEvent('requestfailed', isHeld).catch(() => undefined),
+      ]);
+
+      await page.click('[data-scope="created"]');
+      expect(await page.getAttribute('[data-scope="created"]', 'aria-pressed')).toBe('true');
+      expect(await page.locator('[data-task-id]').count()).toBe(0);
+
+      await page.click('[data-scope="all"]');
+      await page.locator('[data-task-id]', { hasText: 'Only under all' }).waitFor();
+      release();
+      await heldEnded;
+      await settled(page);
+      expect(await page.getAttribute('[data-scope="all"]', 'aria-pressed')).toBe('true');
+      expect(await page.locator('[data-task-id]', { hasText: 'Only under all' }).count()).toBe(1);
+      expect(new URL(page.url()).searchParams.get('scope')).toBe('all');
+      await closeAll(context, dialogs);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('when a manager creates a project and adds budget entries, then the project lists and the totals, table and chart follow', () =>
     runAs(browser(), 'manager', {
       prepare: async (app) => {

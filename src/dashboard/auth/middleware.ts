@@ -42,7 +42,7 @@ function signedInToDashboard(req: Request): boolean {
 
 function checkSignedIn(req: Request, need: 'session' | 'admin'): void {
   if (!req.dashboard) throw new Unauthorized('Sign in to the dashboard first');
-  if (need === 'admin' && req.dashboard.session.role !== 'admin') throw new Forbidden('Administrators only');
+  if (need === 'admin' && req.dashboard.session.role !== 'admin') throw new Forbidden('Administrators only', 'ADMIN_ONLY');
 }
 
 export const requireDashboardAdmin: RequestHandler = (req, _res, next) => {

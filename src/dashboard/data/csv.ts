@@ -34,10 +34,34 @@ export function* visitsCsv(rows: Iterable<VisitRow>, chunkSize = 64 * 1024): Gen
   if (chunk) yield chunk;
 }
 
+/**
+ * Why a line of an import was refused. `code` names the problem for pages, which word it in
+ * their reader's language (with the numbers in `params`); `message` says it in English for
+ * API clients.
+ */
+export type ImportErrorCode =
+  | 'EMPTY_FILE'
+  | 'UNKNOWN_COLUMN'
+  | 'UNNAMED_COLUMN'
+  | 'DUPLICATE_COLUMN'
+  | 'MISSING_COLUMN'
+  | 'FIELD_COUNT'
+  | 'MALFORMED_LINE'
+  | 'LINE_TOO_LONG'
+  | 'INVALID_DATE'
+  | 'EMPTY_NAME'
+  | 'NAME_TOO_LONG'
+  | 'CONTROL_CHARACTERS'
+  | 'INVALID_VISITORS'
+  | 'INVALID_REVENUE';
+
 export interface ImportError {
   line: number;
   field: string;
+  code: ImportErrorCode;
   message: string;
+  /** The numbers the message names: limits, counts, a column's position. */
+  params?: Record<string, number>;
 }
 
 export const MAX_REPORTED_ERRORS = 100;
@@ -45,6 +69,7 @@ export const MAX_VISITORS = 1_000_000_000;
 const NAME_MAX = 200;
 const VISITORS = /^\d{1,10}$/;
 const REVENUE = /^\d{1,10}(\.\d{1,2})?$/;
+const MAX_RECORD_BYTES = 64 * 1024;
 
 function invalid(errors: ImportError[], truncated: boolean): BadRequest {
   return new BadRequest(`The file was not imported: ${errors.length}${truncated ? '+' : ''} problem(s) found`, 'IMPORT_INVALID', {
@@ -59,50 +84,62 @@ function readHeader(record: string[]): Map<Column, number> | ImportError[] {
   const positions = new Map<Column, number>();
   record.forEach((raw, index) => {
     const name = raw.trim().toLowerCase();
-    if (!(CSV_COLUMNS as readonly string[]).includes(name)) {
-      errors.push({ line: 1, field: raw.slice(0, NAME_MAX) || `column ${index + 1}`, message: 'unknown column' });
+    const column = index + 1;
+    if (name === '') {
+      errors.push({ line: 1, field: `column ${column}`, code: 'UNNAMED_COLUMN', message: 'unknown column', params: { column } });
+    } else if (!(CSV_COLUMNS as readonly string[]).includes(name)) {
+      errors.push({ line: 1, field: raw.slice(0, NAME_MAX), code: 'UNKNOWN_COLUMN', message: 'unknown column', params: { column } });
     } else if (positions.has(name as Column)) {
-      errors.push({ line: 1, field: name, message: 'column appears twice' });
+      errors.push({ line: 1, field: name, code: 'DUPLICATE_COLUMN', message: 'column appears twice' });
     } else {
       positions.set(name as Column, index);
     }
   });
   for (const column of CSV_COLUMNS) {
-    if (!positions.has(column)) errors.push({ line: 1, field: column, message: 'column is missing' });
+    if (!positions.has(column)) errors.push({ line: 1, field: column, code: 'MISSING_COLUMN', message: 'column is missing' });
   }
   return errors.length > 0 ? errors : positions;
 }
 
-function nameIssue(value: string): string | undefined {
-  if (value === '') return 'must not be empty';
-  if (value.length > NAME_MAX) return `must be at most ${NAME_MAX} characters`;
+type Issue = Pick<ImportError, 'code' | 'message' | 'params'>;
+
+function nameIssue(value: string): Issue | undefined {
+  if (value === '') return { code: 'EMPTY_NAME', message: 'must not be empty' };
+  if (value.length > NAME_MAX) return { code: 'NAME_TOO_LONG', message: `must be at most ${NAME_MAX} characters`, params: { max: NAME_MAX } };
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(value)) return 'must not contain control characters';
+  if (/[\u0000-\u001f\u007f]/.test(value)) return { code: 'CONTROL_CHARACTERS', message: 'must not contain control characters' };
   return undefined;
 }
 
 /** A valid row, or the problems of this line (several fields can be wrong at once). */
 function readRow(record: string[], line: number, at: Map<Column, number>): VisitRow | ImportError[] {
   if (record.length !== CSV_COLUMNS.length) {
-    return [{ line, field: 'row', message: `expected ${CSV_COLUMNS.length} fields, found ${record.length}` }];
+    const params = { expected: CSV_COLUMNS.length, found: record.length };
+    return [{ line, field: 'row', code: 'FIELD_COUNT', message: `expected ${params.expected} fields, found ${params.found}`, params }];
   }
   const cell = (column: Column) => record[at.get(column)!];
   const errors: ImportError[] = [];
   const date = cell('date');
   if (parseDay(date) === undefined) {
-    errors.push({ line, field: 'date', message: `must be a real date written YYYY-MM-DD, between ${MIN_YEAR} and ${MAX_YEAR}` });
+    errors.push({
+      line,
+      field: 'date',
+      code: 'INVALID_DATE',
+      message: `must be a real date written YYYY-MM-DD, between ${MIN_YEAR} and ${MAX_YEAR}`,
+      params: { minYear: MIN_YEAR, maxYear: MAX_YEAR },
+    });
   }
   for (const column of ['museum', 'channel', 'district'] as const) {
     const issue = nameIssue(cell(column));
-    if (issue) errors.push({ line, field: column, message: issue });
+    if (issue) errors.push({ line, field: column, ...issue });
   }
   const visitors = cell('visitors');
   if (!VISITORS.test(visitors) || Number(visitors) > MAX_VISITORS) {
-    errors.push({ line, field: 'visitors', message: `must be a whole number from 0 to ${MAX_VISITORS}` });
+    errors.push({ line, field: 'visitors', code: 'INVALID_VISITORS', message: `must be a whole number from 0 to ${MAX_VISITORS}`, params: { max: MAX_VISITORS } });
   }
   const revenue = cell('revenue');
   if (!REVENUE.test(revenue)) {
-    errors.push({ line, field: 'revenue', message: 'must be a number of at least 0 with at most two decimals' });
+    errors.push({ line, field: 'revenue', code: 'INVALID_REVENUE', message: 'must be a number of at least 0 with at most two decimals' });
   }
   if (errors.length > 0) return errors;
   return {
@@ -142,7 +179,7 @@ export interface ReadOptions {
 export async function readVisitsCsv(source: Readable, opts: ReadOptions): Promise<number> {
   const batchSize = opts.batchSize ?? 5_000;
   const limiter = byteLimit(opts.maxBytes);
-  const parser = parse({ bom: true, trim: true, skip_empty_lines: true, relax_column_count: true, info: true, max_record_size: 64 * 1024 });
+  const parser = parse({ bom: true, trim: true, skip_empty_lines: true, relax_column_count: true, info: true, max_record_size: MAX_RECORD_BYTES });
   limiter.on('error', (err) => parser.destroy(err));
   const stopWatching = finished(source, (err) => {
     if (err) parser.destroy(err);
@@ -182,7 +219,11 @@ export async function readVisitsCsv(source: Readable, opts: ReadOptions): Promis
   } catch (err) {
     if (err instanceof CsvError) {
       const line = typeof err.lines === 'number' ? err.lines : 0;
-      errors.push({ line, field: 'row', message: err.message });
+      errors.push(
+        err.code === 'CSV_MAX_RECORD_SIZE'
+          ? { line, field: 'row', code: 'LINE_TOO_LONG', message: err.message, params: { max: MAX_RECORD_BYTES } }
+          : { line, field: 'row', code: 'MALFORMED_LINE', message: err.message },
+      );
     } else {
       throw err;
     }
@@ -192,7 +233,7 @@ export async function readVisitsCsv(source: Readable, opts: ReadOptions): Promis
     parser.destroy();
   }
   if (!header && errors.length === 0) {
-    errors.push({ line: 1, field: 'header', message: `the file is empty; its first line must be ${CSV_COLUMNS.join(',')}` });
+    errors.push({ line: 1, field: 'header', code: 'EMPTY_FILE', message: `the file is empty; its first line must be ${CSV_COLUMNS.join(',')}` });
   }
   if (errors.length > 0) throw invalid(errors.slice(0, MAX_REPORTED_ERRORS), truncated);
   if (batch.length > 0) await opts.onBatch(batch);

@@ -69,7 +69,7 @@ export class CsvImport {
 
   /** Moves the staged rows into visits in one transaction, then refreshes the in-memory copy. */
   async commit(): Promise<{ imported: number }> {
-    if (this.ended) throw new Conflict('This import has already ended');
+    if (this.ended) throw new Conflict('This import has already ended', 'IMPORT_ENDED');
     this.ended = true;
     try {
       await this.visits.commitStaged();
@@ -134,7 +134,7 @@ export class DashboardDataService {
     const side = (period: Period): CompareSide => {
       if ('year' in period) return { label: String(period.year), dates: [yearRange(period.year)] };
       const season = seasons.find((s) => s.id === period.seasonId);
-      if (!season) throw new NotFound(`No season with id ${period.seasonId}`);
+      if (!season) throw new NotFound(`No season with id ${period.seasonId}`, 'SEASON_NOT_FOUND');
       return { label: season.name, dates: [seasonRange(season)] };
     };
     return compareSides(columns, selectionOf(accessOf(viewer), filters, seasons), side(a), side(b));
@@ -171,14 +171,14 @@ export class DashboardDataService {
 
   async updateSeason(id: number, change: Partial<NewSeason>): Promise<Season> {
     const current = await this.deps.seasons.get(id);
-    if (!current) throw new NotFound('No such season');
+    if (!current) throw new NotFound('No such season', 'SEASON_NOT_FOUND');
     const updated = await this.deps.seasons.update(id, checkedSeason({ ...current, ...change }));
-    if (!updated) throw new NotFound('No such season');
+    if (!updated) throw new NotFound('No such season', 'SEASON_NOT_FOUND');
     return updated;
   }
 
   async deleteSeason(id: number): Promise<void> {
-    if (!(await this.deps.seasons.delete(id))) throw new NotFound('No such season');
+    if (!(await this.deps.seasons.delete(id))) throw new NotFound('No such season', 'SEASON_NOT_FOUND');
   }
 
   /** The copy matching the store's current version, building it when it is missing or stale. */

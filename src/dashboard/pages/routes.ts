@@ -1,5 +1,6 @@
 import { Router, type RequestHandler, type Response } from 'express';
 import { requireDashboardAdmin } from '../auth/middleware';
+import { DASHBOARD_ROLES } from '../users/service';
 
 /** Pages redirect to the PIN page instead of answering 401. */
 const signInFirst: RequestHandler = (req, res, next) => {
@@ -20,14 +21,20 @@ function clientStrings(res: Response, sections: readonly string[]): string {
   return JSON.stringify(Object.fromEntries(sections.map((s) => [s, t(`dashboard.${s}`, { returnObjects: true })])));
 }
 
-function dashboardPage(view: string, titleKey: string, sections: readonly string[]): RequestHandler {
+/**
+ * A page of application A; `context` is what its template and script know beyond strings,
+ * given to the template as locals and to the script as JSON in `data-context`.
+ */
+function dashboardPage(view: string, titleKey: string, sections: readonly string[], context: Record<string, unknown> = {}): RequestHandler {
   return (req, res) => {
     res.page(`dashboard/${view}`, {
+      ...context,
       title: res.locals.t(titleKey),
       session: req.dashboard!.session,
       active: view === 'home' ? 'dashboard' : view,
       styles: ['dashboard'],
       strings: clientStrings(res, sections),
+      context: JSON.stringify(context),
     });
   };
 }
@@ -44,7 +51,12 @@ export function dashboardPages() {
 
   router.get('/', signInFirst, dashboardPage('home', 'dashboard.title', DATA_STRINGS));
   router.get('/comparison', signInFirst, dashboardPage('comparison', 'dashboard.comparison.title', [...DATA_STRINGS, 'comparison']));
-  router.get('/settings', signInFirst, requireDashboardAdmin, dashboardPage('settings', 'dashboard.settings.title', ['settings', 'role']));
+  router.get(
+    '/settings',
+    signInFirst,
+    requireDashboardAdmin,
+    dashboardPage('settings', 'dashboard.settings.title', ['settings', 'role', 'errors'], { roles: DASHBOARD_ROLES }),
+  );
 
   return router;
 }

@@ -5,10 +5,10 @@ import { singleLine } from '../../platform/text';
 import { attemptLimiter, clientAddress, type AttemptCounter } from '../../platform/rate-limit';
 import { idParam, validated } from '../../platform/validate';
 import { PIN_MAX_DIGITS, PIN_MIN_DIGITS } from '../pins';
-import type { AdminActor, DashboardUsersService } from './service';
+import { DASHBOARD_ROLES, type AdminActor, type DashboardUsersService } from './service';
 
 const name = singleLine(200);
-const role = z.enum(['admin', 'viewer']);
+const role = z.enum(DASHBOARD_ROLES);
 const list = z.array(singleLine(200)).max(1000);
 const pin = z
   .string()
@@ -50,6 +50,7 @@ export function usersRoutes(deps: { users: DashboardUsersService; attempts: Atte
         limit: PIN_CONFLICT_LIMIT,
         windowMs: PIN_CONFLICT_WINDOW_MS,
         message: 'Too many PINs found taken; let Settings make one',
+        code: 'PIN_THROTTLED',
         // Only a chosen PIN can tell anything; per administrator, whatever the address.
         key: (req) => ((req.body as { pin?: unknown } | undefined)?.pin === undefined ? undefined : String(req.dashboard!.session.userId ?? 'admin')),
       },

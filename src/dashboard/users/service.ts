@@ -4,7 +4,9 @@ import { NO_RESTRICTION, parseAllowed, serializeAllowed } from '../access';
 import { isWeakPin, pinsEqual, randomPin } from '../pins';
 import type { UserRecord, UserRecordPatch, UserRecordStore } from './repository';
 
-export type DashboardRole = 'admin' | 'viewer';
+/** The roles of application A; the first is what a record without a known role counts as. */
+export const DASHBOARD_ROLES = ['viewer', 'admin'] as const;
+export type DashboardRole = (typeof DASHBOARD_ROLES)[number];
 
 /** What a user's sessions hold of the record (SPEC.md "A. Session"), defaults applied. */
 export interface SessionFields {
@@ -17,7 +19,7 @@ export interface SessionFields {
 export function sessionFieldsOf(record: UserRecord): SessionFields {
   return {
     name: record.name,
-    role: record.role.trim() === '' ? 'viewer' : record.role.trim(),
+    role: record.role.trim() === '' ? DASHBOARD_ROLES[0] : record.role.trim(),
     allowedMuseums: record.allowedMuseums ?? NO_RESTRICTION,
     allowedChannels: record.allowedChannels ?? NO_RESTRICTION,
   };
@@ -123,7 +125,7 @@ export class DashboardUsersService {
     if (change.allowedMuseums !== undefined) patch.allowedMuseums = serializeAllowed(change.allowedMuseums);
     if (change.allowedChannels !== undefined) patch.allowedChannels = serializeAllowed(change.allowedChannels);
     const record = await this.deps.users.update(id, patch);
-    if (!record) throw new NotFound('No such user');
+    if (!record) throw new NotFound('No such user', 'USER_NOT_FOUND');
     if (record === 'pin-taken') throw pinTaken();
     await this.deps.sessions.updateUser(id, sessionFieldsOf(record));
     return toPublicUser(record);
@@ -131,7 +133,7 @@ export class DashboardUsersService {
 
   /** Removes a record and ends its sessions. */
   async remove(id: number): Promise<void> {
-    if (!(await this.deps.users.delete(id))) throw new NotFound('No such user');
+    if (!(await this.deps.users.delete(id))) throw new NotFound('No such user', 'USER_NOT_FOUND');
     await this.deps.sessions.deleteUser(id);
   }
 
@@ -149,7 +151,7 @@ export class DashboardUsersService {
       const pin = chosen ?? randomPin();
       const { adminPin } = this.deps;
       const result = adminPin !== undefined && pinsEqual(pin, adminPin) ? 'pin-taken' : await write(pin);
-      if (result === undefined) throw new NotFound('No such user');
+      if (result === undefined) throw new NotFound('No such user', 'USER_NOT_FOUND');
       if (result !== 'pin-taken') return { value: result, pin };
       if (chosen !== undefined) {
         this.deps.logger.warn({ event: 'pin-conflict', by: actor.name, byUserId: actor.userId, address: actor.address }, 'an administrator chose a PIN that another user has');

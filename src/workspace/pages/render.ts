@@ -1,8 +1,10 @@
 import type { Request, Response } from 'express';
-import { userOf } from '../request';
+import { isManagerOrAbove, isSuperadmin } from '../access';
+import { actorOf, userOf } from '../request';
 import type { UserRecord } from '../members/repository';
 import { toUserBody } from '../members/service';
 import { DOMAIN } from '../domain';
+import { PASSWORD_MIN_LENGTH } from '../schemas';
 
 export interface PageSpec {
   /** `views/workspace/<view>.ejs`, its title `workspace.<view>.title` and its sidebar entry. */
@@ -12,6 +14,8 @@ export interface PageSpec {
   uploads?: { maxBytes: number; maxFiles: number };
   /** Without the sidebar: the profile step comes before the workspace opens. */
   bare?: boolean;
+  /** What only this page's template needs. */
+  locals?: Record<string, unknown>;
 }
 
 const SHARED_SECTIONS = ['common', 'errors', 'role', 'nav', 'tour'] as const;
@@ -45,8 +49,12 @@ function clientUser(user: UserRecord) {
 
 export function renderWorkspacePage(req: Request, res: Response, spec: PageSpec): void {
   const user = clientUser(userOf(req));
+  const actor = actorOf(req);
+  /** What the user's role allows, by the server's rules, so that pages offer only that. */
+  const can = { manage: isManagerOrAbove(actor), administer: isSuperadmin(actor) };
   res.set('Cache-Control', 'no-store');
   res.page(`workspace/${spec.view}`, {
+    ...spec.locals,
     layout: spec.bare ? 'main' : 'workspace',
     title: res.locals.t(`workspace.${spec.view}.title`),
     styles: ['workspace'],
@@ -56,7 +64,9 @@ export function renderWorkspacePage(req: Request, res: Response, spec: PageSpec)
     active: spec.view,
     strings: clientStrings(res, spec.sections),
     domain: DOMAIN,
-    context: JSON.stringify({ user, uploads: spec.uploads ?? null, domain: DOMAIN }),
+    can,
+    passwordMinLength: PASSWORD_MIN_LENGTH,
+    context: JSON.stringify({ user, uploads: spec.uploads ?? null, domain: DOMAIN, can, passwordMinLength: PASSWORD_MIN_LENGTH }),
   });
 }
 
@@ -70,6 +80,7 @@ export function renderAuthPage(res: Response, view: 'login' | 'change-password',
     bodyClass: 'ws-body ws-auth auth-page',
     next: locals.next ?? '/workspace',
     forced: locals.user?.mustChangePassword ?? false,
+    passwordMinLength: PASSWORD_MIN_LENGTH,
     strings: clientStrings(res, [section, 'steps']),
   });
 }

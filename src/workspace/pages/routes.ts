@@ -4,6 +4,7 @@ import { cookieOf } from '../../platform/cookies';
 import { isLanguage, LANG_COOKIE } from '../../platform/i18n';
 import { isSuperadmin } from '../access';
 import { actorOf, userOf } from '../request';
+import type { TaskScope } from '../domain';
 import { renderAuthPage, renderWorkspacePage, type PageSpec } from './render';
 
 /** How far along the first-login path a page needs the user to be. */
@@ -48,6 +49,9 @@ const superadminOnly: RequestHandler = (req, _res, next) => {
 
 const page = (spec: PageSpec): RequestHandler => (req, res) => renderWorkspacePage(req, res, spec);
 
+/** The tabs of the Tasks page (SPEC.md: my tasks, assigned by me, all), the first its default. */
+const TASKS_PAGE_SCOPES = ['assigned', 'created', 'all'] as const satisfies readonly TaskScope[];
+
 /** Application B's pages; the API behind them is under /api. */
 export function workspacePages(opts: { uploadMaxBytes: number; uploadMaxFiles: number }) {
   const uploads = { maxBytes: opts.uploadMaxBytes, maxFiles: opts.uploadMaxFiles };
@@ -67,7 +71,7 @@ export function workspacePages(opts: { uploadMaxBytes: number; uploadMaxFiles: n
   router.get('/workspace', ...ready, page({ view: 'board', sections: ['board', 'post', 'platforms', 'status'] }));
   router.get('/workspace/campaigns', ...ready, page({ view: 'campaigns', sections: ['campaigns', 'tracks'] }));
   router.get('/workspace/assets', ...ready, page({ view: 'assets', sections: ['assets', 'upload'], uploads }));
-  router.get('/workspace/tasks', ...ready, page({ view: 'tasks', sections: ['tasks'] }));
+  router.get('/workspace/tasks', ...ready, page({ view: 'tasks', sections: ['tasks'], locals: { scopes: TASKS_PAGE_SCOPES } }));
   router.get('/workspace/projects', ...ready, page({ view: 'projects', sections: ['projects'] }));
   router.get('/workspace/budget', ...ready, page({ view: 'budget', sections: ['budget'] }));
   router.get('/workspace/team', ...ready, page({ view: 'team', sections: ['team', 'members'] }));

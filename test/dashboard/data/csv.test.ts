@@ -24,7 +24,7 @@ async function problems(text: string) {
   expect(err).toBeInstanceOf(BadRequest);
   const e = err as BadRequest;
   expect(e.code).toBe('IMPORT_INVALID');
-  return e.details as { errors: { line: number; field: string; message: string }[]; truncated: boolean };
+  return e.details as { errors: { line: number; field: string; code: string; message: string; params?: Record<string, number> }[]; truncated: boolean };
 }
 
 describe('csvCell', () => {
@@ -86,14 +86,14 @@ describe('readVisitsCsv', () => {
 
   it('when the input is empty, then 400 names the missing header', async () => {
     const d = await problems('');
-    expect(d.errors).toEqual([{ line: 1, field: 'header', message: expect.stringContaining(HEADER) }]);
+    expect(d.errors).toEqual([{ line: 1, field: 'header', code: 'EMPTY_FILE', message: expect.stringContaining(HEADER) }]);
   });
 
   it('when the header lacks a column or has an unknown one, then each problem is named', async () => {
     const d = await problems('date,museum,channel,district,visitors,price\n2024-01-01,A,B,C,1,2\n');
     expect(d.errors).toEqual([
-      { line: 1, field: 'price', message: 'unknown column' },
-      { line: 1, field: 'revenue', message: 'column is missing' },
+      { line: 1, field: 'price', code: 'UNKNOWN_COLUMN', message: 'unknown column', params: { column: 6 } },
+      { line: 1, field: 'revenue', code: 'MISSING_COLUMN', message: 'column is missing' },
     ]);
   });
 
@@ -117,12 +117,12 @@ describe('readVisitsCsv', () => {
     expect((err as BadRequest).details).toEqual({
       truncated: false,
       errors: [
-        { line: 3, field: 'date', message: expect.any(String) },
-        { line: 4, field: 'museum', message: 'must not be empty' },
-        { line: 4, field: 'visitors', message: expect.any(String) },
-        { line: 4, field: 'revenue', message: expect.any(String) },
-        { line: 5, field: 'row', message: 'expected 6 fields, found 3' },
-        { line: 6, field: 'revenue', message: expect.any(String) },
+        { line: 3, field: 'date', code: 'INVALID_DATE', message: expect.any(String), params: { minYear: expect.any(Number), maxYear: expect.any(Number) } },
+        { line: 4, field: 'museum', code: 'EMPTY_NAME', message: 'must not be empty' },
+        { line: 4, field: 'visitors', code: 'INVALID_VISITORS', message: expect.any(String), params: { max: 1_000_000_000 } },
+        { line: 4, field: 'revenue', code: 'INVALID_REVENUE', message: expect.any(String) },
+        { line: 5, field: 'row', code: 'FIELD_COUNT', message: 'expected 6 fields, found 3', params: { expected: 6, found: 3 } },
+        { line: 6, field: 'revenue', code: 'INVALID_REVENUE', message: expect.any(String) },
       ],
     });
     // The one valid line before the first error was handed on; nothing after it.
@@ -133,6 +133,7 @@ describe('readVisitsCsv', () => {
     const d = await problems(`${HEADER}\n2024-01-01,A,Online,North,1,1\n2024-01-02,"A,Online,North,1,1\n`);
     expect(d.errors).toHaveLength(1);
     expect(d.errors[0].field).toBe('row');
+    expect(d.errors[0].code).toBe('MALFORMED_LINE');
     expect(d.errors[0].line).toBeGreaterThanOrEqual(3);
   });
 
@@ -141,12 +142,33 @@ describe('readVisitsCsv', () => {
     const d = await problems([HEADER, ...lines].join('\n'));
     expect(d.errors).toHaveLength(MAX_REPORTED_ERRORS);
     expect(d.truncated).toBe(true);
-    expect(d.errors[0]).toEqual({ line: 2, field: 'visitors', message: expect.any(String) });
+    expect(d.errors[0]).toEqual({ line: 2, field: 'visitors', code: 'INVALID_VISITORS', message: expect.any(String), params: { max: 1_000_000_000 } });
   });
 
   it('when a name is longer than 200 characters or visitors exceed the maximum, then the line is refused', async () => {
     const d = await problems(`${HEADER}\n2024-01-01,${'x'.repeat(201)},Online,North,2000000000,1\n`);
-    expect(d.errors.map((e) => e.field)).toEqual(['museum', 'visitors']);
+    expect(d.errors.map((e) => [e.field, e.code, e.params])).toEqual([
+      ['museum', 'NAME_TOO_LONG', { max: 200 }],
+      ['visitors', 'INVALID_VISITORS', { max: 1_000_000_000 }],
+    ]);
+  });
+
+  it('when a header names a column twice or leaves one unnamed, then each carries its code and the unnamed one its position', async () => {
+    const d = await problems('date,museum,channel,district,visitors,revenue,date,\n');
+    expect(d.errors).toEqual([
+      { line: 1, field: 'date', code: 'DUPLICATE_COLUMN', message: 'column appears twice' },
+      { line: 1, field: 'column 8', code: 'UNNAMED_COLUMN', message: 'unknown column', params: { column: 8 } },
+    ]);
+  });
+
+  it('when a name holds a control character, then its problem is CONTROL_CHARACTERS', async () => {
+    const d = await problems(`${HEADER}\n2024-01-01,A\u0001B,Online,North,1,1\n`);
+    expect(d.errors).toEqual([{ line: 2, field: 'museum', code: 'CONTROL_CHARACTERS', message: expect.any(String) }]);
+  });
+
+  it('when a line is longer than a record may be, then its problem is LINE_TOO_LONG with the limit', async () => {
+    const d = await problems(`${HEADER}\n2024-01-01,${'x'.repeat(70 * 1024)},Online,North,1,1\n`);
+    expect(d.errors).toEqual([{ line: expect.any(Number), field: 'row', code: 'LINE_TOO_LONG', message: expect.any(String), params: { max: 64 * 1024 } }]);
   });
 
   it('when the input is larger than the limit, then it stops with 413', async () => {

@@ -107,7 +107,7 @@ describe('POST /api/dashboard/import', () => {
     const good = Array.from({ length: 12_000 }, (_, i) => `2025-01-01,M${i},Online,D,1,1`);
     const res = await postCsv(t, await t.admin(), [HEADER, ...good, '2025-01-02,M,Online,D,1,'].join('\n'));
     expect(res.status).toBe(400);
-    expect(res.body.details.errors).toEqual([{ line: 12_002, field: 'revenue', message: expect.any(String) }]);
+    expect(res.body.details.errors).toEqual([{ line: 12_002, field: 'revenue', code: 'INVALID_REVENUE', message: expect.any(String) }]);
     expect(storedRows(t)).toBe(0);
   });
 
@@ -115,7 +115,20 @@ describe('POST /api/dashboard/import', () => {
     const t = await dataApp([]);
     const res = await postCsv(t, await t.admin(), 'day,museum,channel,district,visitors,revenue\n');
     expect(res.status).toBe(400);
-    expect(res.body.details.errors).toContainEqual({ line: 1, field: 'date', message: 'column is missing' });
+    expect(res.body.details.errors).toContainEqual({ line: 1, field: 'date', code: 'MISSING_COLUMN', message: 'column is missing' });
+  });
+
+  it('when lines are refused, then each problem carries a code for pages beside its English message for API clients', async () => {
+    const t = await dataApp([]);
+    const res = await postCsv(t, await t.admin(), [HEADER, '2025-13-01,M,Online,D,1,1', '2025-01-01,,Online,D,x,1', '2025-01-01,M'].join('\n'));
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('IMPORT_INVALID');
+    expect(res.body.details.errors).toEqual([
+      { line: 2, field: 'date', code: 'INVALID_DATE', message: expect.any(String), params: { minYear: expect.any(Number), maxYear: expect.any(Number) } },
+      { line: 3, field: 'museum', code: 'EMPTY_NAME', message: 'must not be empty' },
+      { line: 3, field: 'visitors', code: 'INVALID_VISITORS', message: expect.any(String), params: { max: expect.any(Number) } },
+      { line: 4, field: 'row', code: 'FIELD_COUNT', message: 'expected 6 fields, found 2', params: { expected: 6, found: 2 } },
+    ]);
   });
 
   it('when an import fails, then the next one still runs', async () => {

@@ -51,10 +51,12 @@ describe('POST /api/seasons', () => {
     expect((await t.send('post', '/api/seasons').send(SUMMER)).status).toBe(401);
   });
 
-  it('when a viewer creates a season, then 403 and nothing is stored', async () => {
+  it('when a viewer creates a season, then 403 ADMIN_ONLY and nothing is stored', async () => {
     const t = await dataApp([]);
     const viewer = await t.viewer('[]');
-    expect((await t.send('post', '/api/seasons', viewer).send(SUMMER)).status).toBe(403);
+    const res = await t.send('post', '/api/seasons', viewer).send(SUMMER);
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('ADMIN_ONLY');
     expect((await t.get('/api/seasons', viewer)).body.seasons).toEqual([]);
   });
 
@@ -118,9 +120,11 @@ describe('PATCH /api/seasons/:id', () => {
     expect((await t.send('patch', `/api/seasons/${t.season.id}`, t.adminCookie).send({})).status).toBe(400);
   });
 
-  it('when the season does not exist, then 404', async () => {
+  it('when the season does not exist, then 404 SEASON_NOT_FOUND', async () => {
     const t = await withSeason();
-    expect((await t.send('patch', '/api/seasons/9999', t.adminCookie).send({ name: 'x' })).status).toBe(404);
+    const res = await t.send('patch', '/api/seasons/9999', t.adminCookie).send({ name: 'x' });
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('SEASON_NOT_FOUND');
   });
 
   it('when the id is not a number, then 400', async () => {
@@ -148,10 +152,12 @@ describe('DELETE /api/seasons/:id', () => {
     expect((await t.get('/api/seasons', t.adminCookie)).body.seasons).toEqual([]);
   });
 
-  it('when the season does not exist, then 404', async () => {
+  it('when the season does not exist, then 404 SEASON_NOT_FOUND', async () => {
     const t = await withSeason();
     await t.send('delete', `/api/seasons/${t.season.id}`, t.adminCookie);
-    expect((await t.send('delete', `/api/seasons/${t.season.id}`, t.adminCookie)).status).toBe(404);
+    const res = await t.send('delete', `/api/seasons/${t.season.id}`, t.adminCookie);
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('SEASON_NOT_FOUND');
   });
 
   it('when a viewer deletes a season, then 403 and it stays', async () => {

@@ -1,0 +1,62 @@
+// Builds and finds elements. Building never goes through innerHTML, so text from the server or
+// the user is never parsed as markup.
+
+/** @typedef {Node | string | null | undefined | false} Child */
+/** @typedef {Record<string, string | number | boolean | null | undefined>} Attributes */
+
+/**
+ * An element with attributes (`className` and `text` set those properties; `true` makes an
+ * empty attribute; null, undefined and false leave it out) and children.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Attributes} [attrs]
+ * @param {Child | Child[]} [children]
+ * @returns {HTMLElementTagNameMap[K]}
+ */
+export function element(tag, attrs = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === 'className') node.className = String(value);
+    else if (key === 'text') node.textContent = String(value);
+    else node.setAttribute(key, value === true ? '' : String(value));
+  }
+  for (const child of Array.isArray(children) ? children : [children]) {
+    if (child !== null && child !== undefined && child !== false) node.append(child);
+  }
+  return node;
+}
+
+/**
+ * @template {Element} T
+ * @typedef {{ new (): T, prototype: T }} ElementType
+ */
+
+/**
+ * The element `selector` finds in `root`, or null; checked to be a `type`.
+ * @template {Element} T
+ * @param {string} selector
+ * @param {ElementType<T>} type
+ * @param {ParentNode} [root]
+ * @returns {T | null}
+ */
+export function findElement(selector, type, root = document) {
+  const node = root.querySelector(selector);
+  return node instanceof type ? node : null;
+}
+
+/**
+ * The element `selector` finds in `root`, checked to be a `type`. The page's markup and its
+ * script are written together, so a mismatch stops the script at once, where it is plain,
+ * rather than at its first use.
+ * @template {Element} T
+ * @param {string} selector
+ * @param {ElementType<T>} type
+ * @param {ParentNode} [root]
+ * @returns {T}
+ */
+export function requireElement(selector, type, root = document) {
+  const node = findElement(selector, type, root);
+  if (!node) throw new TypeError(`The page has no ${type.name} at ${selector}`);
+  return node;
+}

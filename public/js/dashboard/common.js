@@ -1,0 +1,150 @@
+// What every dashboard page script shares: requests behind the dashboard's session rule, the
+// results area of the data pages, and the small pieces of markup they repeat.
+import { ApiError, newestOnly, sessionClient } from '../core/api.js';
+import { element, requireElement } from '../core/dom.js';
+import { has, t } from '../core/i18n.js';
+
+/**
+ * A signed-out session (or one that expired) goes back to the PIN page, which then returns
+ * here. A 403 is no reason to leave: it refuses one action to a signed-in viewer.
+ */
+export const { call, guard } = sessionClient({
+  endsSession: (status) => status === 401,
+  leave: () => window.location.assign(`/dashboard/login?next=${encodeURIComponent(window.location.pathname + window.location.search)}`),
+});
+
+/**
+ * A failed request in the page's words: the translation of the server's error code
+ * (`errors.<CODE>`) when the page has one, else the page's own message `fallback` (a key).
+ * @param {unknown} err
+ * @param {string} fallback
+ */
+export function errorText(err, fallback) {
+  if (err instanceof ApiError && err.code && has(`errors.${err.code}`)) return t(`errors.${err.code}`);
+  return t(fallback);
+}
+
+/** @typedef {{ visitors: number, revenue: number, days: number }} Totals */
+
+/** Percent change from `before` to `after`; null when there is nothing to compare with.
+ * @param {number} before
+ * @param {number} after
+ */
+export function percentChange(before, after) {
+  return before > 0 ? ((after - before) / before) * 100 : null;
+}
+
+/**
+ * A change shown by colour, arrow, sign and (for screen readers) a word, so that colour is
+ * never the only cue.
+ * @param {number} value
+ * @param {string} text
+ */
+export function deltaNode(value, text) {
+  const direction = value > 0 ? 'up' : value < 0 ? 'down' : 'flat';
+  return element('span', { className: `delta delta-${direction}` }, [
+    element('span', { className: 'delta-arrow', 'aria-hidden': 'true', text: direction === 'up' ? '▲' : direction === 'down' ? '▼' : '●' }),
+    element('span', { className: 'sr-only', text: `${t(`totals.${direction}`)}: ` }),
+    element('bdi', { text }),
+  ]);
+}
+
+/**
+ * @param {import('../core/dom.js').Child | import('../core/dom.js').Child[]} content
+ * @param {string} [className]
+ */
+export function cell(content, className) {
+  return element('td', { className }, content);
+}
+
+/** @typedef {{ key: string }} KeyedRow */
+
+/**
+ * Fills a breakdown table: one row per key, its name as the row header, then `cells(row)`.
+ * @template {KeyedRow} R
+ * @param {HTMLTableSectionElement} tbody
+ * @param {R[]} rows
+ * @param {(row: R) => HTMLTableCellElement[]} cells
+ */
+export function fillRows(tbody, rows, cells) {
+  tbody.replaceChildren(...rows.map((row) => element('tr', {}, [element('th', { scope: 'row', text: row.key }), ...cells(row)])));
+}
+
+/**
+ * Puts the page's state in its address, so the view can be bookmarked and shared, and keeps
+ * the header's language links pointing at the same view.
+ * @param {URLSearchParams} params
+ */
+export function syncAddress(params) {
+  const query = params.toString();
+  window.history.replaceState(null, '', query ? `${window.location.pathname}?${query}` : window.location.pathname);
+  for (const link of document.querySelectorAll('.lang-toggle a[hreflang]')) {
+    const target = new URLSearchParams(params);
+    target.set('lang', link.getAttribute('hreflang') ?? '');
+    link.setAttribute('href', `${window.location.pathname}?${target}`);
+  }
+}
+
+/** @typedef {'loading' | 'empty' | 'error' | 'noSides'} StateKind */
+
+/**
+ * The results area of a data page (views/partials/dashboard-state.ejs beside #results):
+ * loading, empty and error states, the totals cards, and loads where only the latest wins.
+ * @param {() => unknown} onRetry
+ */
+export function resultsView(onRetry) {
+  const results = requireElement('#results', HTMLElement);
+  const stateCard = requireElement('#state-card', HTMLElement);
+  const status = requireElement('#load-status', HTMLElement);
+  const retry = requireElement('[data-state-retry]', HTMLButtonElement, stateCard);
+  const loads = newestOnly();
+
+  /** @param {StateKind | null} kind */
+  function showState(kind) {
+    stateCard.hidden = !kind;
+    results.hidden = Boolean(kind);
+    if (!kind) return;
+    requireElement('[data-state-title]', HTMLElement, stateCard).textContent = t(`state.${kind}`);
+    requireElement('[data-state-hint]', HTMLElement, stateCard).textContent = kind === 'empty' ? t('state.emptyHint') : '';
+    retry.hidden = kind !== 'error';
+  }
+
+  /** @param {boolean} busy */
+  function setBusy(busy) {
+    results.setAttribute('aria-busy', String(busy));
+    results.classList.toggle('is-loading', busy);
+  }
+
+  retry.addEventListener('click', () => void onRetry());
+
+  return {
+    results,
+    showState,
+    /**
+     * @param {string} name
+     * @param {string | Node} value
+     * @param {string | Node | (string | Node)[]} note
+     */
+    setKpi(name, value, note) {
+      requireElement(`[data-kpi="${name}"]`, HTMLElement, results).replaceChildren(value);
+      requireElement(`[data-kpi-note="${name}"]`, HTMLElement, results).replaceChildren(...(Array.isArray(note) ? note : [note]));
+    },
+    /**
+     * GETs `url` and hands the answer to `render`, unless a newer load started meanwhile.
+     * @param {string} url
+     * @param {(data: unknown) => void} render
+     */
+    async load(url, render) {
+      setBusy(true);
+      status.textContent = t('state.loading');
+      try {
+        render(await loads.run((signal) => call('GET', url, undefined, { signal })));
+        status.textContent = t('state.updated');
+      } catch {
+        showState('error');
+        status.textContent = t('state.error');
+      }
+      setBusy(false);
+    },
+  };
+}

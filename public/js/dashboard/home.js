@@ -1,0 +1,131 @@
+// The Dashboard page: filters kept in the address, totals, the monthly trend and the
+// breakdowns by museum, channel and district (each a chart and a table).
+import { requireElement } from '../core/dom.js';
+import { formatAmount, formatChange, formatDecimal, formatMonth, formatNumber, formatShare } from '../core/format.js';
+import { t, tn } from '../core/i18n.js';
+import { drawBars, drawDoughnut, drawTrend, fitRows } from './charts.js';
+import { cell, deltaNode, fillRows, percentChange, resultsView, syncAddress } from './common.js';
+import { createFilterBar, loadFilters } from './filters.js';
+
+/** @typedef {import('./common.js').Totals} Totals */
+/** @typedef {{ key: string, visitors: number, revenue: number }} Breakdown */
+
+/**
+ * The answer of GET /api/dashboard/summary.
+ * @typedef {object} Summary
+ * @property {Totals} totals
+ * @property {Totals | null} [previous] the same filters over as many days just before
+ * @property {{ month: string, visitors: number, revenue: number }[]} monthly
+ * @property {Breakdown[]} byMuseum
+ * @property {Breakdown[]} byChannel
+ * @property {Breakdown[]} byDistrict
+ */
+
+const exportLink = requireElement('#export-link', HTMLAnchorElement);
+const filtersRoot = requireElement('[data-filters]', HTMLElement);
+const view = resultsView(() => (filterBar ? refresh() : start()));
+
+/** @type {ReturnType<typeof createFilterBar> | undefined} */
+let filterBar;
+
+/**
+ * The change against the previous period, or `otherwise` when there is none to compare with.
+ * @param {number} before
+ * @param {number} after
+ * @param {string} otherwise
+ * @returns {string | (string | Node)[]}
+ */
+function versusPrevious(before, after, otherwise) {
+  const pct = percentChange(before, after);
+  if (pct === null) return otherwise;
+  return [deltaNode(pct, formatChange(pct)), ` ${t('totals.vsPrevious')}`];
+}
+
+/** @param {Summary} summary */
+function renderTotals({ totals, previous }) {
+  const perDay = totals.days > 0 ? totals.visitors / totals.days : 0;
+  const before = previous ?? { visitors: 0, revenue: 0, days: 0 };
+  const perVisitor = totals.visitors > 0 ? t('totals.perVisitor', { value: formatAmount(totals.revenue / totals.visitors) }) : '';
+  view.setKpi('visitors', formatNumber(totals.visitors), tn('totals.days', totals.days));
+  view.setKpi('revenue', formatAmount(totals.revenue), versusPrevious(before.revenue, totals.revenue, perVisitor));
+  view.setKpi('perDay', perDay >= 100 ? formatNumber(perDay) : formatDecimal(perDay), versusPrevious(before.days > 0 ? before.visitors / before.days : 0, perDay, ''));
+  const change = percentChange(before.visitors, totals.visitors);
+  view.setKpi(
+    'change',
+    change === null ? '—' : deltaNode(change, formatChange(change)),
+    change === null ? t('totals.noPrevious') : t('totals.previous', { value: formatNumber(before.visitors) }),
+  );
+}
+
+/**
+ * @param {HTMLElement} section
+ * @param {Breakdown[]} rows
+ * @param {number} total
+ */
+function renderBreakdown(section, rows, total) {
+  const sorted = [...rows].sort((a, b) => b.visitors - a.visitors);
+  const labels = sorted.map((r) => r.key);
+  const visitors = sorted.map((r) => r.visitors);
+  const box = requireElement('[data-chart-box]', HTMLElement, section);
+  const canvas = requireElement('canvas', HTMLCanvasElement, box);
+  if (section.dataset.breakdown === 'byChannel') {
+    box.classList.add('chart-box-round');
+    drawDoughnut(canvas, labels, visitors, t('charts.visitors'));
+  } else {
+    fitRows(box, sorted.length);
+    drawBars(canvas, labels, visitors, t('charts.visitors'));
+  }
+  fillRows(requireElement('tbody', HTMLTableSectionElement, section), sorted, (row) => [
+    cell(formatNumber(row.visitors), 'num'),
+    cell(formatAmount(row.revenue), 'num'),
+    cell(formatShare(total > 0 ? row.visitors / total : 0), 'num'),
+  ]);
+}
+
+/** @param {string | undefined} name */
+function breakdownOf(name) {
+  return name === 'byMuseum' || name === 'byChannel' || name === 'byDistrict' ? name : null;
+}
+
+/** @param {unknown} answer */
+function render(answer) {
+  const summary = /** @type {Summary} */ (answer);
+  if (summary.totals.visitors === 0 && summary.monthly.length === 0) return view.showState('empty');
+  view.showState(null);
+  renderTotals(summary);
+  const months = [...summary.monthly].sort((a, b) => a.month.localeCompare(b.month));
+  drawTrend(
+    requireElement('#trend-chart', HTMLCanvasElement),
+    months.map((m) => formatMonth(m.month)),
+    months.map((m) => m.visitors),
+    months.map((m) => m.revenue),
+    { visitors: t('charts.visitors'), revenue: t('charts.revenue') },
+  );
+  for (const section of view.results.querySelectorAll('[data-breakdown]')) {
+    if (!(section instanceof HTMLElement)) continue;
+    const name = breakdownOf(section.dataset.breakdown);
+    renderBreakdown(section, name ? summary[name] : [], summary.totals.visitors);
+  }
+}
+
+function refresh() {
+  if (!filterBar) return;
+  const params = filterBar.appendTo(new URLSearchParams());
+  syncAddress(params);
+  const query = params.toString() ? `?${params}` : '';
+  exportLink.href = `/api/dashboard/export.csv${query}`;
+  return view.load(`/api/dashboard/summary${query}`, render);
+}
+
+async function start() {
+  const filters = await loadFilters(view);
+  if (!filters) {
+    exportLink.hidden = true;
+    return;
+  }
+  filterBar = createFilterBar(filtersRoot, filters, () => void refresh());
+  filterBar.restore(new URLSearchParams(window.location.search));
+  await refresh();
+}
+
+await start();

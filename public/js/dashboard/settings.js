@@ -1,0 +1,688 @@
+// The Settings page (administrators): seasons, users and their access, CSV import.
+// Every delete goes through the confirmation modal; errors are shown beside the field, in the
+// page's language: the server's error codes are translated here, its English never shown.
+import { ApiError } from '../core/api.js';
+import { element, requireElement } from '../core/dom.js';
+import { formatDate, formatNumber, formatPercent, formatYear } from '../core/format.js';
+import { formFeedback, setFieldError, showFieldErrors } from '../core/forms.js';
+import { has, t, tn } from '../core/i18n.js';
+import { openModal } from '../core/modal.js';
+import { readJsonAttribute } from '../core/page.js';
+import { upload } from '../core/upload.js';
+import { call, cell, errorText, guard } from './common.js';
+
+/** @typedef {{ id: number, name: string, startDate: string, endDate: string }} Season */
+/** @typedef {Pick<Season, 'name' | 'startDate' | 'endDate'>} SeasonValues */
+
+/**
+ * A user as GET /api/users shows one; an access list is null when the stored one cannot be
+ * read (the user then sees nothing) and [] for no restriction.
+ * @typedef {object} User
+ * @property {number} id
+ * @property {string} name
+ * @property {string} role
+ * @property {string[] | null} allowedMuseums
+ * @property {string[] | null} allowedChannels
+ * @property {boolean} [weakPin]
+ */
+
+/**
+ * One refused line of an import (400 IMPORT_INVALID, in `details.errors`).
+ * @typedef {object} ImportProblem
+ * @property {number} line
+ * @property {string} field a column of the header, or `row` or `header`
+ * @property {string} [code]
+ * @property {Record<string, number>} [params] the numbers its message names
+ */
+
+/** The roles the server knows, the first being what an unknown role counts as. */
+const { roles } = /** @type {{ roles: string[] }} */ (readJsonAttribute('data-context'));
+
+const sections = {
+  seasons: requireElement('#seasons', HTMLElement),
+  users: requireElement('#users', HTMLElement),
+  import: requireElement('#import', HTMLElement),
+};
+
+/** @typedef {'seasons' | 'users'} Kind */
+
+/**
+ * @param {HTMLElement} section
+ * @param {string} message
+ * @param {'success' | 'error'} [kind]
+ */
+function say(section, message, kind = 'success') {
+  const status = requireElement('[data-status]', HTMLElement, section);
+  status.textContent = message;
+  status.dataset.kind = kind;
+}
+
+/**
+ * Marks each problem on its field (by the field's name) and focuses the first; true when
+ * there is none.
+ * @param {HTMLFormElement} form
+ * @param {Record<string, string>} problems
+ */
+function report(form, problems) {
+  const fields = [...form.querySelectorAll('input[id], select[id]')].flatMap((input) =>
+    (input instanceof HTMLInputElement || input instanceof HTMLSelectElement) && document.getElementById(`${input.id}-error`) ? [input] : [],
+  );
+  return showFieldErrors(fields.map((input) => [input, problems[input.name]]));
+}
+
+/**
+ * @param {HTMLElement} section
+ * @param {number} count
+ */
+function showTable(section, count) {
+  requireElement('[data-table]', HTMLElement, section).hidden = count === 0;
+  requireElement('[data-empty]', HTMLElement, section).hidden = count > 0;
+}
+
+/**
+ * Deletes a season or a user after the confirmation modal; `kind` names its strings, section and API.
+ * @param {Kind} kind
+ * @param {{ id: number, name: string }} record
+ * @param {() => void} removed
+ */
+function confirmDelete(kind, record, removed) {
+  return openModal({
+    title: t(`settings.${kind}.deleteTitle`),
+    message: t(`settings.${kind}.deleteMessage`, { name: record.name }),
+    danger: true,
+    confirmText: t(`settings.${kind}.delete`),
+    returnFocus: () => document.getElementById(`${kind}-title`),
+    onConfirm: async ({ setError }) => {
+      try {
+        await call('DELETE', `/api/${kind}/${record.id}`);
+      } catch (err) {
+        // Someone else removed it already: the outcome is the one wanted.
+        if (!(err instanceof ApiError && err.status === 404)) {
+          setError(errorText(err, 'errors.generic'));
+          return false;
+        }
+      }
+      removed();
+      say(sections[kind], t(`settings.${kind}.deleted`, { name: record.name }));
+      return true;
+    },
+  });
+}
+
+/**
+ * @param {string} label
+ * @param {string} accessibleName
+ * @param {string} className
+ * @param {() => unknown} onClick
+ */
+function rowButton(label, accessibleName, className, onClick) {
+  const button = element('button', { type: 'button', className: `button button-small ${className}`, 'aria-label': accessibleName, text: label });
+  button.addEventListener('click', () => void onClick());
+  return button;
+}
+
+/**
+ * The Edit and Delete buttons of a season's or a user's row (and any `extra` ones before
+ * Delete), named after the record for screen readers.
+ * @param {Kind} kind
+ * @param {{ id: number, name: string }} record
+ * @param {string} editLabel
+ * @param {() => unknown} edit
+ * @param {() => void} removed
+ * @param {HTMLButtonElement[]} [extra]
+ */
+function actionsCell(kind, record, editLabel, edit, removed, extra = []) {
+  const name = record.name;
+  return cell(
+    element('div', { className: 'row-actions' }, [
+      rowButton(t(editLabel), t(`settings.${kind}.editNamed`, { name }), '', edit),
+      ...extra,
+      rowButton(t(`settings.${kind}.delete`), t(`settings.${kind}.deleteNamed`, { name }), 'button-danger-quiet', () => confirmDelete(kind, record, removed)),
+    ]),
+    'actions-col',
+  );
+}
+
+// ## Seasons
+
+/** @type {Season[]} */
+let seasons = [];
+
+/**
+ * @param {SeasonValues} values
+ * @returns {Record<string, string>}
+ */
+function seasonProblems({ name, startDate, endDate }) {
+  /** @type {Record<string, string>} */
+  const problems = {};
+  if (!name.trim()) problems.name = t('settings.seasons.nameRequired');
+  if (!startDate) problems.startDate = t('settings.seasons.dateRequired');
+  if (!endDate) problems.endDate = t('settings.seasons.dateRequired');
+  else if (startDate && endDate < startDate) problems.endDate = t('settings.seasons.endBeforeStart');
+  return problems;
+}
+
+function renderSeasons() {
+  seasons.sort((a, b) => a.startDate.localeCompare(b.startDate) || a.name.localeCompare(b.name));
+  requireElement('[data-rows]', HTMLElement, sections.seasons).replaceChildren(
+    ...seasons.map((season) =>
+      element('tr', { 'data-season-id': season.id }, [
+        element('th', { scope: 'row', text: season.name }),
+        cell(formatDate(season.startDate)),
+        cell(formatDate(season.endDate), 'date-end'),
+        actionsCell('seasons', season, 'settings.seasons.edit', () => editSeason(season), () => {
+          seasons = seasons.filter((s) => s.id !== season.id);
+          renderSeasons();
+        }),
+      ]),
+    ),
+  );
+  showTable(sections.seasons, seasons.length);
+}
+
+/** @param {Season} season */
+function editSeason(season) {
+  return openModal({
+    title: t('settings.seasons.editTitle'),
+    confirmText: t('settings.seasons.save'),
+    fields: [
+      { name: 'name', label: t('settings.seasons.name'), value: season.name, required: true, maxlength: 200 },
+      { name: 'startDate', label: t('settings.seasons.start'), type: 'date', value: season.startDate, required: true },
+      { name: 'endDate', label: t('settings.seasons.end'), type: 'date', value: season.endDate, required: true },
+    ],
+    onConfirm: async ({ values, setFieldError: markField, setError }) => {
+      const edited = { name: values.name ?? '', startDate: values.startDate ?? '', endDate: values.endDate ?? '' };
+      const problems = seasonProblems(edited);
+      const fields = Object.keys(problems);
+      if (fields.length) {
+        for (const field of fields.reverse()) markField(field, problems[field]);
+        return false;
+      }
+      try {
+        const { season: saved } = /** @type {{ season: Season }} */ (
+          await call('PATCH', `/api/seasons/${season.id}`, { name: edited.name.trim(), startDate: edited.startDate, endDate: edited.endDate })
+        );
+        seasons = seasons.map((s) => (s.id === saved.id ? saved : s));
+      } catch (err) {
+        setError(errorText(err, 'settings.seasons.saveFailed'));
+        return false;
+      }
+      renderSeasons();
+      say(sections.seasons, t('settings.seasons.updated', { name: edited.name.trim() }));
+      return true;
+    },
+  });
+}
+
+/**
+ * The text values of a form, by name.
+ * @param {HTMLFormElement} form
+ * @returns {Record<string, string>}
+ */
+function formValues(form) {
+  return Object.fromEntries([...new FormData(form)].map(([name, value]) => [name, typeof value === 'string' ? value : '']));
+}
+
+const seasonForm = requireElement('#season-form', HTMLFormElement);
+const seasonFeedback = formFeedback(seasonForm);
+
+/** @param {SeasonValues} values */
+async function addSeason(values) {
+  const button = requireElement('[type="submit"]', HTMLButtonElement, seasonForm);
+  button.disabled = true;
+  try {
+    const { season } = /** @type {{ season: Season }} */ (await call('POST', '/api/seasons', { name: values.name.trim(), startDate: values.startDate, endDate: values.endDate }));
+    seasons.push(season);
+    renderSeasons();
+    seasonForm.reset();
+    say(sections.seasons, t('settings.seasons.created', { name: season.name }));
+  } catch (err) {
+    seasonFeedback.error(errorText(err, 'settings.seasons.saveFailed'));
+  } finally {
+    button.disabled = false;
+  }
+}
+
+seasonForm.addEventListener('submit', (event) => {
+  event.preventDefault();
+  seasonFeedback.error('');
+  const form = formValues(seasonForm);
+  const values = { name: form.name ?? '', startDate: form.startDate ?? '', endDate: form.endDate ?? '' };
+  if (report(seasonForm, seasonProblems(values))) void addSeason(values);
+});
+
+// ## Users
+
+/** @type {User[]} */
+let users = [];
+/** @type {{ museums: string[], channels: string[] }} */
+const known = { museums: [], channels: [] };
+let pickerCount = 0;
+
+const ACCESS = {
+  museums: { all: 'allMuseums', only: 'onlyMuseums', count: 'museumCount', legend: 'museumAccess', pick: 'pickMuseum' },
+  channels: { all: 'allChannels', only: 'onlyChannels', count: 'channelCount', legend: 'channelAccess', pick: 'pickChannel' },
+};
+
+/** @typedef {keyof typeof ACCESS} AccessKind */
+
+/**
+ * The restriction badge: [] is everything, null (an unreadable list) is nothing.
+ * @param {AccessKind} kind
+ * @param {string[] | null} list
+ */
+function accessBadge(kind, list) {
+  const words = ACCESS[kind];
+  if (list === null) return element('span', { className: 'badge badge-danger', 'data-badge': kind, text: t('settings.users.noAccess') });
+  if (list.length === 0) return element('span', { className: 'badge badge-success', 'data-badge': kind, text: t(`settings.users.${words.all}`) });
+  return element('span', { className: 'badge badge-warning', 'data-badge': kind, title: list.join(', '), text: tn(`settings.users.${words.count}`, list.length) });
+}
+
+/**
+ * "All" or "only these" for one access list. Choosing "only these" with nothing ticked
+ * would send [], which means everything, so it is refused before it is sent.
+ * @param {AccessKind} kind
+ * @param {string[] | null} selected
+ */
+function accessPicker(kind, selected) {
+  const words = ACCESS[kind];
+  const id = `access-${kind}-${++pickerCount}`;
+  const restricted = selected === null || selected.length > 0;
+  const chosen = new Set(selected ?? []);
+  const values = [...new Set([...known[kind], ...chosen])].sort((a, b) => a.localeCompare(b));
+  const all = element('input', { type: 'radio', id: `${id}-all`, name: `${id}-mode`, value: 'all', checked: !restricted });
+  const only = element('input', { type: 'radio', id: `${id}-only`, name: `${id}-mode`, value: 'only', checked: restricted });
+  const boxes = values.map((value, i) => element('input', { type: 'checkbox', id: `${id}-${i}`, value, checked: chosen.has(value) }));
+  const options = element(
+    'div',
+    { className: 'access-options' },
+    boxes.length
+      ? boxes.map((box) => element('label', { className: 'check', for: box.id }, [box, element('span', { text: box.value })]))
+      : element('p', { className: 'muted', text: t('settings.users.noOptions') }),
+  );
+  const error = element('p', { className: 'field-error', id: `${id}-error`, hidden: true });
+  const fieldset = element('fieldset', { className: 'access-picker', 'data-access-picker': kind, 'aria-describedby': error.id }, [
+    element('legend', { text: t(`settings.users.${words.legend}`) }),
+    element('div', { className: 'access-modes' }, [
+      element('label', { className: 'check', for: all.id }, [all, element('span', { text: t(`settings.users.${words.all}`) })]),
+      element('label', { className: 'check', for: only.id }, [only, element('span', { text: t(`settings.users.${words.only}`) })]),
+    ]),
+    options,
+    error,
+  ]);
+  const sync = () => {
+    options.hidden = !only.checked;
+    for (const box of boxes) box.disabled = !only.checked;
+    error.hidden = true;
+  };
+  fieldset.addEventListener('change', sync);
+  sync();
+  return {
+    element: fieldset,
+    value: () => (only.checked ? boxes.filter((b) => b.checked).map((b) => b.value) : []),
+    validate() {
+      const ok = !only.checked || boxes.some((b) => b.checked);
+      error.textContent = ok ? '' : t(`settings.users.${words.pick}`);
+      error.hidden = ok;
+      if (!ok) (boxes[0] ?? only).focus();
+      return ok;
+    },
+  };
+}
+
+/** @param {string} role a role the server knows, or what an unknown one counts as */
+function knownRole(role) {
+  return roles.includes(role) ? role : roles[0];
+}
+
+/** @param {string} role */
+function roleName(role) {
+  return t(`role.${knownRole(role)}`);
+}
+
+/**
+ * The role badge, and beside it a warning when the user's PIN is shorter than new PINs may be.
+ * @param {User} user
+ */
+function roleCell(user) {
+  const role = element('span', { className: `badge ${user.role === 'admin' ? 'badge-role-admin' : 'badge-muted'}`, text: roleName(user.role) });
+  if (!user.weakPin) return cell(role);
+  const weak = element('span', { className: 'badge badge-warning', 'data-weak-pin': '', title: t('settings.users.weakPinTitle'), text: t('settings.users.weakPin') });
+  return cell(element('div', { className: 'badge-row' }, [role, weak]));
+}
+
+function renderUsers() {
+  users.sort((a, b) => a.name.localeCompare(b.name));
+  requireElement('[data-rows]', HTMLElement, sections.users).replaceChildren(
+    ...users.map((user) =>
+      element('tr', { 'data-user-id': user.id }, [
+        element('th', { scope: 'row', text: user.name }),
+        roleCell(user),
+        cell(accessBadge('museums', user.allowedMuseums)),
+        cell(accessBadge('channels', user.allowedChannels)),
+        actionsCell(
+          'users',
+          user,
+          'settings.users.editAccess',
+          () => editUser(user),
+          () => {
+            users = users.filter((u) => u.id !== user.id);
+            renderUsers();
+          },
+          [rowButton(t('settings.users.newPin'), t('settings.users.newPinNamed', { name: user.name }), '', () => confirmNewPin(user))],
+        ),
+      ]),
+    ),
+  );
+  showTable(sections.users, users.length);
+}
+
+/**
+ * Shows a PIN the server made, the only time it is ever shown, with a button that copies
+ * it; where the clipboard is out of reach (a page not served over HTTPS), the PIN is
+ * selected so that it can be copied by hand.
+ * @param {string} name
+ * @param {string} pin
+ */
+function showPin(name, pin) {
+  const value = element('span', { className: 'pin-value', dir: 'ltr', 'data-pin': '', text: pin });
+  const status = element('p', { className: 'form-status', role: 'status' });
+  const copy = element('button', { type: 'button', className: 'button', text: t('settings.users.copyPin') });
+  copy.addEventListener('click', () => {
+    navigator.clipboard.writeText(pin).then(
+      () => {
+        status.textContent = t('settings.users.copied');
+      },
+      () => {
+        getSelection()?.selectAllChildren(value);
+        status.textContent = t('settings.users.copyFailed');
+      },
+    );
+  });
+  return openModal({
+    title: t('settings.users.pinShownTitle', { name }),
+    message: t('settings.users.pinShownMessage', { name }),
+    isConfirm: false,
+    confirmText: t('settings.users.pinShownDone'),
+    content: element('div', { className: 'pin-reveal' }, [element('span', { className: 'field-label', text: t('settings.users.pinShownLabel') }), value, copy, status]),
+    returnFocus: () => document.getElementById('users-title'),
+  });
+}
+
+/** @typedef {{ user: User, pin: string }} WithPin */
+
+/** @param {User} user */
+async function confirmNewPin(user) {
+  /** @type {WithPin | null} */
+  let made = null;
+  const { confirmed } = await openModal({
+    title: t('settings.users.newPinTitle', { name: user.name }),
+    message: t('settings.users.newPinMessage', { name: user.name }),
+    confirmText: t('settings.users.newPinConfirm'),
+    returnFocus: () => document.getElementById('users-title'),
+    onConfirm: async ({ setError }) => {
+      try {
+        made = /** @type {WithPin} */ (await call('POST', `/api/users/${user.id}/pin`, {}));
+      } catch (err) {
+        setError(errorText(err, 'settings.users.newPinFailed'));
+        return false;
+      }
+      replaceUser(made.user);
+      say(sections.users, t('settings.users.newPinDone', { name: made.user.name }));
+      return true;
+    },
+  });
+  // Set by onConfirm, which the type checker does not follow into.
+  const shown = /** @type {WithPin | null} */ (made);
+  if (confirmed && shown) await showPin(shown.user.name, shown.pin);
+}
+
+/** @param {User} saved */
+function replaceUser(saved) {
+  users = users.map((u) => (u.id === saved.id ? saved : u));
+  renderUsers();
+}
+
+/** @param {User} user */
+function editUser(user) {
+  const museums = accessPicker('museums', user.allowedMuseums);
+  const channels = accessPicker('channels', user.allowedChannels);
+  return openModal({
+    title: t('settings.users.editTitle', { name: user.name }),
+    confirmText: t('settings.users.save'),
+    fields: [
+      {
+        name: 'role',
+        label: t('settings.users.role'),
+        type: 'select',
+        value: knownRole(user.role),
+        options: roles.map((role) => ({ value: role, label: roleName(role) })),
+      },
+    ],
+    content: element('div', { className: 'access-grid access-grid-modal' }, [museums.element, channels.element]),
+    onConfirm: async ({ values, setError }) => {
+      const valid = [channels.validate(), museums.validate()].every(Boolean);
+      if (!valid) return false;
+      try {
+        const { user: saved } = /** @type {{ user: User }} */ (
+          await call('PATCH', `/api/users/${user.id}`, {
+            role: values.role,
+            allowedMuseums: museums.value(),
+            allowedChannels: channels.value(),
+          })
+        );
+        replaceUser(saved);
+        say(sections.users, t('settings.users.updated', { name: saved.name }));
+        return true;
+      } catch (err) {
+        setError(errorText(err, 'settings.users.saveFailed'));
+        return false;
+      }
+    },
+  });
+}
+
+const userForm = requireElement('#user-form', HTMLFormElement);
+const userFeedback = formFeedback(userForm);
+const pinInput = requireElement('#user-pin', HTMLInputElement);
+/** @type {{ museums: ReturnType<typeof accessPicker>, channels: ReturnType<typeof accessPicker> } | undefined} */
+let addPickers;
+
+function mountAddPickers() {
+  addPickers = { museums: accessPicker('museums', []), channels: accessPicker('channels', []) };
+  requireElement('[data-access-pickers]', HTMLElement, userForm).replaceChildren(addPickers.museums.element, addPickers.channels.element);
+}
+
+/** Refusals of a chosen PIN, said under the PIN field. */
+const PIN_REFUSALS = { PIN_TAKEN: 'settings.users.pinTaken', PIN_THROTTLED: 'settings.users.pinThrottled' };
+
+/**
+ * @param {Record<string, string>} values
+ * @param {NonNullable<typeof addPickers>} pickers
+ */
+async function addUser(values, pickers) {
+  const button = requireElement('[type="submit"]', HTMLButtonElement, userForm);
+  button.disabled = true;
+  try {
+    const { user, pin } = /** @type {{ user: User, pin?: string }} */ (
+      await call('POST', '/api/users', {
+        name: (values.name ?? '').trim(),
+        ...(values.pin ? { pin: values.pin } : {}),
+        role: values.role,
+        allowedMuseums: pickers.museums.value(),
+        allowedChannels: pickers.channels.value(),
+      })
+    );
+    users.push(user);
+    renderUsers();
+    userForm.reset();
+    mountAddPickers();
+    say(sections.users, t('settings.users.created', { name: user.name }));
+    if (pin) await showPin(user.name, pin);
+  } catch (err) {
+    const code = err instanceof ApiError ? err.code : undefined;
+    if (code === 'PIN_TAKEN' || code === 'PIN_THROTTLED') {
+      setFieldError(pinInput, t(PIN_REFUSALS[code]));
+      pinInput.focus();
+    } else userFeedback.error(errorText(err, 'settings.users.saveFailed'));
+  } finally {
+    button.disabled = false;
+  }
+}
+
+userForm.addEventListener('submit', (event) => {
+  event.preventDefault();
+  userFeedback.error('');
+  const values = formValues(userForm);
+  /** @type {Record<string, string>} */
+  const problems = {};
+  if (!(values.name ?? '').trim()) problems.name = t('settings.users.nameRequired');
+  if (values.pin && !/^\d{6,12}$/.test(values.pin)) problems.pin = t('settings.users.pinInvalid');
+  if (!report(userForm, problems) || !addPickers) return;
+  if (![addPickers.museums.validate(), addPickers.channels.validate()].every(Boolean)) return;
+  void addUser(values, addPickers);
+});
+
+pinInput.addEventListener('input', () => {
+  pinInput.value = pinInput.value.replace(/\D+/g, '');
+});
+
+async function loadKnownValues() {
+  try {
+    const filters = /** @type {import('./filters.js').Filters} */ (await call('GET', '/api/dashboard/filters'));
+    known.museums = filters.museums;
+    known.channels = filters.channels;
+  } catch {
+    // Without them the pickers offer only what a user already has; the page still works.
+  }
+  mountAddPickers();
+}
+
+// ## Import
+
+const importForm = requireElement('#import-form', HTMLFormElement);
+const fileInput = requireElement('#import-file', HTMLInputElement);
+const progressBox = requireElement('[data-progress]', HTMLElement, importForm);
+const progress = requireElement('#import-progress', HTMLProgressElement);
+const progressText = requireElement('[data-progress-text]', HTMLElement, importForm);
+const errorsBox = requireElement('[data-import-errors]', HTMLElement, importForm);
+const fileName = requireElement('#import-file-name', HTMLElement);
+
+function showFileName() {
+  fileName.textContent = fileInput.files?.[0]?.name ?? fileName.dataset.noFile ?? '';
+}
+fileInput.addEventListener('change', () => {
+  showFileName();
+  setFieldError(fileInput, '');
+});
+
+/**
+ * A number of a problem's message, as the page writes numbers (years without grouping).
+ * @param {string} name
+ * @param {number} value
+ */
+function formatParam(name, value) {
+  return name.endsWith('Year') ? formatYear(value) : formatNumber(value);
+}
+
+/**
+ * Where in the file a problem is: a column of the header as the file writes it, or the
+ * whole line, the header, a column by its position, in the page's words.
+ * @param {ImportProblem} problem
+ */
+function whereOf(problem) {
+  if (problem.code === 'UNNAMED_COLUMN' && problem.params?.column !== undefined) {
+    return t('settings.import.where.column', { column: formatNumber(problem.params.column) });
+  }
+  if (problem.field === 'row' || problem.field === 'header') return t(`settings.import.where.${problem.field}`);
+  return element('code', { text: problem.field });
+}
+
+/** @param {ImportProblem} problem */
+function problemText(problem) {
+  const key = `settings.import.problems.${problem.code ?? ''}`;
+  if (!has(key)) return t('settings.import.problems.unknown');
+  const params = Object.fromEntries(Object.entries(problem.params ?? {}).map(([name, value]) => [name, formatParam(name, value)]));
+  return t(key, params);
+}
+
+/** @param {ImportProblem[]} problems */
+function showImportErrors(problems) {
+  errorsBox.hidden = problems.length === 0;
+  requireElement('tbody', HTMLTableSectionElement, errorsBox).replaceChildren(
+    ...problems.map((p) => element('tr', {}, [cell(formatNumber(p.line), 'num'), cell(whereOf(p)), cell(problemText(p))])),
+  );
+}
+
+/** @param {File} file */
+async function importFile(file) {
+  const button = requireElement('[type="submit"]', HTMLButtonElement, importForm);
+  button.disabled = true;
+  progress.value = 0;
+  progressText.textContent = '';
+  progressBox.hidden = false;
+  try {
+    const answer = /** @type {{ imported: number }} */ (
+      await guard(
+        upload({
+          url: '/api/dashboard/import',
+          body: file,
+          headers: { 'Content-Type': 'text/csv' },
+          onProgress: (fraction) => {
+            progress.value = Math.round(fraction * 100);
+            progressText.textContent = t('settings.import.uploading', { percent: formatPercent(fraction) });
+          },
+          onSent: () => {
+            // The bytes are sent; the server now validates and stores them, for an unknown time.
+            progress.removeAttribute('value');
+            progressText.textContent = t('settings.import.processing');
+          },
+        }),
+      )
+    );
+    progressBox.hidden = true;
+    importForm.reset();
+    showFileName();
+    // The imported rows may bring new museums and channels to choose from: offered before the news.
+    await loadKnownValues();
+    say(sections.import, tn('settings.import.done', answer.imported));
+  } catch (err) {
+    progressBox.hidden = true;
+    const problems = err instanceof ApiError && err.code === 'IMPORT_INVALID' ? err.details?.errors : undefined;
+    if (Array.isArray(problems)) {
+      say(sections.import, '', 'error');
+      showImportErrors(/** @type {ImportProblem[]} */ (problems));
+      requireElement('[role="region"]', HTMLElement, errorsBox).focus();
+    } else say(sections.import, errorText(err, 'settings.import.error'), 'error');
+  } finally {
+    button.disabled = false;
+  }
+}
+
+importForm.addEventListener('submit', (event) => {
+  event.preventDefault();
+  say(sections.import, '');
+  showImportErrors([]);
+  const file = fileInput.files?.[0];
+  if (!file) {
+    setFieldError(fileInput, t('settings.import.chooseFile'));
+    fileInput.focus();
+    return;
+  }
+  setFieldError(fileInput, '');
+  void importFile(file);
+});
+
+async function start() {
+  const [seasonList, userList] = await Promise.all([
+    /** @type {Promise<{ seasons: Season[] }>} */ (call('GET', '/api/seasons')).catch(() => ({ seasons: [] })),
+    /** @type {Promise<{ users: User[] }>} */ (call('GET', '/api/users')).catch(() => ({ users: [] })),
+    loadKnownValues(),
+  ]);
+  seasons = seasonList.seasons;
+  users = userList.users;
+  renderSeasons();
+  renderUsers();
+}
+
+await start();

@@ -1,0 +1,69 @@
+// Line icons for markup built in the browser (the server-rendered ones are in
+// views/partials/workspace-icon.ejs), and the small buttons that carry them. An icon is
+// always decorative: the button or link carries the name.
+import { element } from '../core/dom.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+/** @type {Record<string, string[]>} */
+const SHAPES = {
+  move: ['M7 8h13', 'm16 4 4 4-4 4', 'M17 16H4', 'm8 20-4-4 4-4'],
+  trash: ['M4 7h16', 'M9 7V4h6v3', 'M6 7l1 13h10l1-13', 'M10 11v6', 'M14 11v6'],
+  edit: ['M4 20h4L19 9l-4-4L4 16z', 'm13.5 6.5 4 4'],
+  download: ['M12 4v12', 'm7 11 5 5 5-5', 'M4 20h16'],
+  file: ['M6 3h8l4 4v14H6z', 'M14 3v4h4'],
+  calendar: ['M4 6h16v14H4z', 'M4 10h16', 'M8 3v4', 'M16 3v4'],
+  plus: ['M12 5v14', 'M5 12h14'],
+  external: ['M14 4h6v6', 'M20 4 11 13', 'M18 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h5'],
+};
+
+/**
+ * An SVG icon; `flip` for ones that point along the reading direction.
+ * @param {string} name
+ * @param {{ flip?: boolean }} [options]
+ */
+export function icon(name, { flip = false } = {}) {
+  const svg = document.createElementNS(SVG, 'svg');
+  svg.setAttribute('class', `icon${flip ? ' icon-flip' : ''}`);
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('aria-hidden', 'true');
+  svg.setAttribute('focusable', 'false');
+  for (const d of SHAPES[name] ?? []) {
+    const path = document.createElementNS(SVG, 'path');
+    path.setAttribute('d', d);
+    svg.append(path);
+  }
+  return svg;
+}
+
+/**
+ * @typedef {object} ButtonOptions
+ * @property {string} label the accessible name
+ * @property {string} [icon]
+ * @property {boolean} [danger]
+ * @property {() => unknown} onClick
+ */
+
+/**
+ * A small button with an icon and visible text, whose accessible name (`label`) starts with
+ * that text and names the record it acts on ("Delete" / "Delete Autumn lectures").
+ * @param {ButtonOptions & { text: string }} options
+ */
+export function actionButton({ text, label, icon: name, danger = false, onClick }) {
+  const node = element('button', { type: 'button', className: `button button-small${danger ? ' button-danger-quiet' : ''}`, 'aria-label': label }, [
+    name ? icon(name) : null,
+    text,
+  ]);
+  node.addEventListener('click', () => void onClick());
+  return node;
+}
+
+/**
+ * A button with only an icon; `label` names it for screen readers and as its tooltip.
+ * @param {ButtonOptions & { icon: string }} options
+ */
+export function iconButton({ label, icon: name, danger = false, onClick }) {
+  const node = element('button', { type: 'button', className: `icon-button${danger ? ' icon-button-danger' : ''}`, 'aria-label': label, title: label }, icon(name));
+  node.addEventListener('click', () => void onClick());
+  return node;
+}

@@ -1,0 +1,69 @@
+// The team: everyone who shares a brand with the user. Managers add contributors here.
+import { element, findElement, requireElement } from '../core/dom.js';
+import { t } from '../core/i18n.js';
+import { announce, avatar, call, errorMessage, isManager, me } from './common.js';
+import { memberDialog } from './members.js';
+
+/** @typedef {import('./common.js').Member} Member */
+/** @typedef {import('./common.js').Brand} Brand */
+
+const grid = requireElement('[data-team]', HTMLElement);
+const state = requireElement('[data-state]', HTMLElement);
+/** @type {Member[]} */
+let members = [];
+/** @type {Brand[]} */
+let brands = [];
+
+/** @param {Member} member */
+function memberCard(member) {
+  const brandNames = brands.filter((b) => member.brandIds.includes(b.id)).map((b) => b.name);
+  return element('li', { className: 'record team-card', 'data-member-id': member.id }, [
+    element('div', { className: 'person' }, [
+      avatar(member, 'medium'),
+      element('div', { className: 'person-text' }, [
+        element('span', { className: 'person-name', text: member.id === me.id ? t('common.you', { name: member.name }) : member.name }),
+        element('span', { className: 'person-sub', text: member.jobTitle ?? t('team.noJobTitle') }),
+      ]),
+    ]),
+    element('p', { className: 'record-meta' }, [
+      element('span', { className: `badge role-badge role-${member.role}`, text: t(`role.${member.role}`) }),
+      ...(brands.length > 1 ? brandNames.map((name) => element('span', { className: 'badge badge-muted', text: name })) : []),
+    ]),
+    element('p', { className: 'record-meta' }, [
+      element('a', { href: `mailto:${member.email}`, dir: 'ltr', text: member.email }),
+      member.phone ? element('a', { href: `tel:${member.phone.replace(/[^+0-9]/g, '')}`, dir: 'ltr', text: member.phone }) : null,
+    ]),
+  ]);
+}
+
+function render() {
+  grid.replaceChildren(...members.map(memberCard));
+  state.textContent = members.length ? '' : t('team.empty');
+}
+
+async function load() {
+  try {
+    const [m, b] = /** @type {[{ members: Member[] }, { brands: Brand[] }]} */ (await Promise.all([call('GET', '/api/members'), call('GET', '/api/brands')]));
+    members = m.members;
+    brands = b.brands;
+    render();
+  } catch (err) {
+    state.textContent = errorMessage(err);
+  } finally {
+    grid.setAttribute('aria-busy', 'false');
+  }
+}
+
+async function addMember() {
+  if (!isManager()) return;
+  const ownBrands = brands.filter((b) => me.brandIds.includes(b.id));
+  const created = await memberDialog(null, { brands: ownBrands, defaultBrandIds: me.brandIds });
+  if (!created) return;
+  members = [...members, created].sort((a, b) => a.name.localeCompare(b.name));
+  render();
+  announce(t('members.created', { name: created.name }));
+}
+
+findElement('[data-new-member]', HTMLButtonElement)?.addEventListener('click', () => void addMember());
+
+await load();

@@ -1,0 +1,39 @@
+// Uploads to POST /api/assets, one request per file, so that each file has its own progress
+// bar and its own answer.
+import { upload } from '../core/upload.js';
+import { guard } from './common.js';
+
+/**
+ * An asset as the API answers it.
+ * @typedef {object} Asset
+ * @property {number} id
+ * @property {string} name
+ * @property {string} mimeType
+ * @property {number} size
+ * @property {number} sizeMb
+ * @property {string} url
+ * @property {string | null} thumbnailUrl
+ * @property {string} downloadUrl
+ * @property {number} brandId
+ * @property {number | null} campaignId
+ * @property {number | null} postId
+ * @property {number | null} uploadedBy
+ * @property {string} createdAt
+ */
+
+/**
+ * Sends one file with the form fields (brandId, campaignId, postId) and resolves with the
+ * created asset; `onProgress` gets the fraction sent, from 0 to 1.
+ * @param {File} file
+ * @param {Record<string, string | number | null | undefined>} fields
+ * @param {(fraction: number) => void} [onProgress]
+ * @returns {Promise<Asset>}
+ */
+export async function uploadFile(file, fields, onProgress = () => {}) {
+  const body = new FormData();
+  for (const [name, value] of Object.entries(fields)) if (value !== undefined && value !== null && value !== '') body.append(name, String(value));
+  body.append('files', file, file.name);
+  const { assets } = /** @type {{ assets: Asset[] }} */ (await guard(upload({ url: '/api/assets', body, onProgress })));
+  onProgress(1);
+  return assets[0];
+}
