@@ -10,6 +10,8 @@ import type { SqliteHandle } from '../../src/platform/db/sqlite';
 import { MemorySessionStore } from '../../src/dashboard/auth/session-store';
 import type { UserRecordStore } from '../../src/dashboard/users/repository';
 import { buildStores, type Stores } from '../../src/stores';
+import type { EngineKind } from '../../src/platform/db/engine';
+import { freshDatabase } from './postgres';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -49,9 +51,10 @@ export interface TestDashboard {
  * `adminPin: null` leaves the administrator PIN unset.
  */
 export async function buildApp(
-  opts: { env?: Record<string, string>; users?: UserRecordStore; adminPin?: string | null; logger?: Logger } = {},
+  opts: { env?: Record<string, string>; users?: UserRecordStore; adminPin?: string | null; logger?: Logger; engine?: EngineKind } = {},
 ): Promise<TestDashboard> {
-  const base = testConfig(opts.env);
+  const engine = opts.engine ?? testEngine();
+  const base = testConfig({ ...(engine === 'postgres' ? { DATABASE_URL: await freshDatabase() } : {}), ...opts.env });
   const config: AppConfig = Object.freeze({
     ...base,
     adminPin: opts.adminPin === undefined ? base.adminPin : (opts.adminPin ?? undefined),
@@ -71,10 +74,27 @@ export async function buildApp(
     users: stores.dashboardUsers,
     sessions,
     stores,
-    db: stores.records.dashboard.handle!,
-    workspaceDb: stores.records.workspace.handle!,
+    get db() {
+      return sqliteOnly(stores.records.dashboard.handle);
+    },
+    get workspaceDb() {
+      return sqliteOnly(stores.records.workspace.handle);
+    },
     config,
   };
+}
+
+/**
+ * The engine route tests run on: SQLite, or PostgreSQL for the run of the route suites that
+ * proves the wiring there (TEST_ENGINE=postgres, set by the vitest project of that name).
+ */
+export function testEngine(): EngineKind {
+  return process.env.TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
+}
+
+function sqliteOnly(handle: SqliteHandle | undefined): SqliteHandle {
+  if (!handle) throw new Error('This test reads SQLite rows directly, so it runs on SQLite only');
+  return handle;
 }
 
 /** The value of one cookie from a response's Set-Cookie headers. */

@@ -1,0 +1,27 @@
+import path from 'node:path';
+import { describe, onTestFinished } from 'vitest';
+import { openRecords, type Records } from '../../src/stores';
+import { createLogger } from '../../src/platform/logger';
+import type { EngineKind } from '../../src/platform/db/engine';
+import { tempDir } from './app';
+import { describePostgres, freshDatabase } from './postgres';
+
+export const ENGINES: readonly EngineKind[] = ['sqlite', 'postgres'];
+
+/**
+ * Runs `suite` once per engine, named after it: the same contract, on SQLite and on
+ * PostgreSQL (skipped, or failed in CI, where PostgreSQL is missing).
+ */
+export function describeEngines(name: string, suite: (kind: EngineKind) => void): void {
+  describe(`${name} on SQLite`, () => suite('sqlite'));
+  describePostgres(`${name} on PostgreSQL`, () => suite('postgres'));
+}
+
+/** The records of both applications on `kind`, empty and migrated, closed after the test. */
+export async function testRecords(kind: EngineKind): Promise<Records> {
+  const dataDir = tempDir();
+  const database = kind === 'postgres' ? { url: await freshDatabase(), poolMax: 10 } : undefined;
+  const records = await openRecords({ dataDir: path.join(dataDir, 'data'), database }, createLogger('silent'));
+  onTestFinished(() => records.close());
+  return records;
+}
