@@ -9,6 +9,7 @@ import { PUBLIC_DIR } from './platform/paths';
 import { prelude } from './platform/prelude';
 import { setupViews } from './platform/views';
 import { createDashboard } from './dashboard';
+import { DatabaseUnavailable } from './platform/db/engine';
 import type { Stores } from './stores';
 import { createWorkspace } from './workspace';
 
@@ -34,8 +35,12 @@ export function createApp(deps: AppDeps): Express {
   setupViews(app);
 
   app.use(prelude({ logger, i18n: createI18n(), cookieSecure: config.cookieSecure }));
-  app.get('/healthz', (_req, res) => {
-    res.json({ ok: true });
+  // A load balancer takes an instance out while an engine it needs does not answer.
+  app.get('/healthz', async (_req, res) => {
+    const failing = await stores.records.unreachable();
+    res.set('Cache-Control', 'no-store');
+    if (failing.length > 0) res.status(503).json({ ok: false, failing });
+    else res.json({ ok: true });
   });
   // The vendored files by the exact paths pages ask for, found where Node itself finds the
   // package (wherever npm placed it), and before the general static folder, which never has them.
@@ -70,9 +75,13 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(notFoundHandler);
   app.use(
-    errorHandler(logger, (_req, res, status, message) => {
-      res.page('error', { title: String(status), status, message }, status);
-    }),
+    errorHandler(
+      logger,
+      (_req, res, status, message) => {
+        res.page('error', { title: String(status), status, message }, status);
+      },
+      (err) => (stores.records.workspace.engine.isUnreachable(err) ? new DatabaseUnavailable(err) : undefined),
+    ),
   );
   return app;
 }

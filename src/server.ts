@@ -4,7 +4,6 @@ import { createApp, type AppConfig } from './app';
 import { systemClock } from './platform/clock';
 import { createHttpServer } from './platform/http-server';
 import { createLogger } from './platform/logger';
-import { resolveSecrets } from './platform/secrets';
 import { isWeakPin, PIN_MIN_DIGITS, randomPin } from './dashboard/pins';
 import { sweepEvery } from './dashboard/auth/service';
 import { prepareDashboard } from './dashboard/bootstrap';
@@ -38,7 +37,7 @@ async function main(): Promise<void> {
     logger.fatal({ err }, config.database ? 'The database at DATABASE_URL cannot be reached or set up' : 'The data store in DATA_DIR cannot be opened');
     process.exit(1);
   }
-  const secrets = resolveSecrets(config.dataDir, { jwtSecret: config.jwtSecret, sessionSecret: config.sessionSecret });
+  const secrets = await stores.records.secrets.resolve({ jwtSecret: config.jwtSecret, sessionSecret: config.sessionSecret });
   let { adminPin } = config;
   if (!adminPin) {
     adminPin = randomPin(PIN_MIN_DIGITS);

@@ -15,6 +15,7 @@ import { LocalFileStore, type FileStore } from './platform/file-store';
 import type { Logger } from './platform/logger';
 import { MemoryAttemptCounter, type AttemptCounter } from './platform/rate-limit';
 import { MIGRATIONS_DIR } from './platform/paths';
+import { databaseSecrets, fileSecrets, secretsMigrations, type SecretKeeper, type SecretsTables } from './platform/secrets';
 import { workspaceMigrations } from './workspace/migrations';
 import type { WorkspaceTables } from './workspace/tables';
 
@@ -22,8 +23,15 @@ import type { WorkspaceTables } from './workspace/tables';
 export interface Records {
   dashboard: RecordsDb<DashboardTables> & { handle?: SqliteHandle };
   workspace: RecordsDb<WorkspaceTables> & { handle?: SqliteHandle };
+  /** Where generated secrets are kept: the shared database, or DATA_DIR on one machine. */
+  secrets: SecretKeeper;
+  /** Names the engines that do not answer now (empty when all do). */
+  unreachable(): Promise<string[]>;
   close(): Promise<void>;
 }
+
+/** How long a health check waits for the database before it counts as out of reach. */
+const HEALTH_TIMEOUT_MS = 2_000;
 
 /**
  * SQLite files under DATA_DIR by default; with DATABASE_URL, one PostgreSQL database that
@@ -35,11 +43,15 @@ export async function openRecords(config: Pick<Config, 'dataDir' | 'database'>, 
       max: config.database.poolMax,
       onError: (err) => logger.warn({ err }, 'a PostgreSQL connection failed while idle'),
     });
+    const platform = { db: pool.db.withSchema('platform') as Kysely<SecretsTables>, engine: postgresEngine };
     const records: Records = {
       dashboard: { db: pool.db.withSchema('dashboard') as Kysely<DashboardTables>, engine: postgresEngine },
       workspace: { db: pool.db.withSchema('workspace') as Kysely<WorkspaceTables>, engine: postgresEngine },
+      secrets: databaseSecrets(platform.db),
+      unreachable: async () => ((await pool.ping(HEALTH_TIMEOUT_MS)) ? [] : ['database']),
       close: () => pool.close(),
     };
+    await migrateToLatest(platform, secretsMigrations, 'platform');
     await migrate(records);
     return records;
   }
@@ -48,6 +60,8 @@ export async function openRecords(config: Pick<Config, 'dataDir' | 'database'>, 
   const records: Records = {
     dashboard,
     workspace,
+    secrets: fileSecrets(config.dataDir),
+    unreachable: async () => [],
     close: async () => {
       await dashboard.db.destroy();
       await workspace.db.destroy();

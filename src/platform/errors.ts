@@ -107,8 +107,11 @@ function wantsHtml(req: Parameters<RequestHandler>[0]): boolean {
   return req.method === 'GET' && req.accepts(['json', 'html']) === 'html';
 }
 
-/** The one place where errors become responses: JSON for APIs, a page for browsers. */
-export function errorHandler(logger: Logger, renderPage?: ErrorPageRenderer): ErrorRequestHandler {
+/**
+ * The one place where errors become responses: JSON for APIs, a page for browsers.
+ * `recognise` names errors that only the caller knows, such as a database out of reach.
+ */
+export function errorHandler(logger: Logger, renderPage?: ErrorPageRenderer, recognise?: (err: unknown) => HttpError | undefined): ErrorRequestHandler {
   return (err, req, res, _next) => {
     if (res.destroyed) {
       // The client went away (an upload cut off, say), which is most often the error itself:
@@ -116,7 +119,7 @@ export function errorHandler(logger: Logger, renderPage?: ErrorPageRenderer): Er
       logger.debug({ err, reqId: req.id }, 'error after the client went away');
       return;
     }
-    const known = fromLibraryError(err);
+    const known = fromLibraryError(err) ?? recognise?.(err);
     const status = known?.status ?? 500;
     if (status >= 500) logger.error({ err, reqId: req.id }, known ? known.message : 'unhandled error');
     if (res.headersSent) {

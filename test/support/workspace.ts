@@ -9,6 +9,7 @@ import { SqliteSessionStore } from '../../src/workspace/auth/repository';
 import { SqliteBrandRepository, type Brand } from '../../src/workspace/brands/repository';
 import { SqliteUserRepository, type UserRecord } from '../../src/workspace/members/repository';
 import type { Role } from '../../src/workspace/domain';
+import type { EngineKind } from '../../src/platform/db/engine';
 import type { Logger } from '../../src/platform/logger';
 import { buildApp, cookieFrom, type TestDashboard } from './app';
 
@@ -47,8 +48,8 @@ export interface TestWorkspace extends TestDashboard {
 
 let serial = 0;
 
-export async function buildWorkspace(opts: { env?: Record<string, string>; logger?: Logger } = {}): Promise<TestWorkspace> {
-  const base = await buildApp({ env: opts.env, logger: opts.logger });
+export async function buildWorkspace(opts: { env?: Record<string, string>; logger?: Logger; engine?: EngineKind } = {}): Promise<TestWorkspace> {
+  const base = await buildApp({ env: opts.env, logger: opts.logger, engine: opts.engine });
   const db = base.workspaceDb;
   const users = new SqliteUserRepository(db);
   const brands = new SqliteBrandRepository(db);

@@ -43,6 +43,8 @@ export interface PostgresPool {
   pool: pg.Pool;
   /** The query builder over the pool; bind it to an application's schema with `withSchema`. */
   db: Kysely<unknown>;
+  /** Whether the server answers a trivial query within `timeoutMs`. */
+  ping(timeoutMs: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -59,5 +61,18 @@ export function openPostgres(url: string, opts: { max: number; onError: (err: Er
   // A connection that dies while idle (the server restarted) is reported here, not thrown.
   pool.on('error', opts.onError);
   const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
-  return { pool, db, close: () => db.destroy() };
+  const ping = async (timeoutMs: number) => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+    const answered = pool.query('SELECT 1').then(
+      () => true,
+      () => false,
+    );
+    try {
+      return await Promise.race([answered, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return { pool, db, ping, close: () => db.destroy() };
 }
