@@ -63,4 +63,9 @@ describe('locales/en.json and locales/ar.json', () => {
     const latinOnly = [...ar].filter(([k, v]) => k.startsWith('workspace.') && !/[\u0600-\u06FF]/.test(String(v)) && !/^\{\{|^[A-Z]/.test(String(v)));
     expect(latinOnly.map(([k]) => k)).toEqual([]);
   });
+
+  it('when a placeholder would stand for the reader ("to you"), then the Arabic has its own wording, never "إلى أنت"', () => {
+    expect(ar.get('workspace.tasks.assignedToYou')).toBe('مُسندة إليك');
+    expect([...ar].filter(([, v]) => String(v).includes('إلى أنت')).map(([k]) => k)).toEqual([]);
+  });
 });

@@ -21,6 +21,10 @@ describeBrowser('Tasks, Projects, Budget and Settings in a browser', () => {
       await modal.locator('input[name="dueDate"]').fill('2099-05-01');
       await modal.locator('button[type="submit"]').click();
       await modal.waitFor({ state: 'detached' });
+      // Assigned to someone else, it does not belong under "My tasks", not even until a reload.
+      await settled(page);
+      expect(await page.locator('[data-task-id]', { hasText: 'Proofread the wall texts' }).count()).toBe(0);
+      expect(await page.textContent('.ws-state')).toContain('Nothing is assigned to you');
       await page.click('[data-scope="created"]');
       await page.locator('[data-task-id]', { hasText: 'Proofread the wall texts' }).waitFor();
       expect(await page.getAttribute('[data-scope="created"]', 'aria-pressed')).toBe('true');

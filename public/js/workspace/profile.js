@@ -1,11 +1,11 @@
 // The profile form: the first-login profile step (/workspace/welcome) and the Profile page.
-// A picture is uploaded as an asset of the user's first brand and its thumbnail becomes the
-// avatar; name and job title complete the profile.
+// A picture is the member's own (not a brand's asset) and takes effect as soon as it is
+// sent or removed; name and job title complete the profile.
 import { element, findElement, requireElement } from '../core/dom.js';
 import { formFeedback, setFieldError } from '../core/forms.js';
 import { t } from '../core/i18n.js';
 import { avatar, call, context, errorMessage, me } from './common.js';
-import { uploadFile } from './upload.js';
+import { uploadProfilePicture } from './upload.js';
 
 const PHONE = /^[+0-9 ().-]{3,40}$/;
 const IMAGE = /^image\/(jpeg|png|webp|gif|avif)$/;
@@ -15,17 +15,17 @@ const ui = formFeedback(form);
 const name = requireElement('[name="name"]', HTMLInputElement, form);
 const jobTitle = requireElement('[name="jobTitle"]', HTMLInputElement, form);
 const phone = requireElement('[name="phone"]', HTMLInputElement, form);
-const avatarInput = requireElement('[name="avatar"]', HTMLInputElement, form);
 const fileInput = requireElement('#pf-avatar-file', HTMLInputElement);
 const progress = requireElement('.ws-avatar-progress', HTMLProgressElement, form);
 const preview = requireElement('[data-avatar-preview]', HTMLElement, form);
 const remove = requireElement('[data-avatar-remove]', HTMLButtonElement, form);
 const maxBytes = context.uploads?.maxBytes ?? Infinity;
 
-/** @param {string | null} url */
+/** Shows the member's picture here and in the sidebar. @param {string | null} url */
 function showPicture(url) {
-  avatarInput.value = url ?? '';
-  preview.replaceChildren(avatar({ id: me.id, name: name.value || me.name, avatar: url || null }, 'xl'));
+  const person = { id: me.id, name: name.value || me.name, avatar: url };
+  preview.replaceChildren(avatar(person, 'xl'));
+  document.querySelector('.ws-user .avatar')?.replaceWith(avatar(person, 'large'));
   remove.hidden = !url;
 }
 
@@ -34,14 +34,24 @@ async function uploadPicture(file) {
   progress.hidden = false;
   progress.value = 0;
   try {
-    const asset = await uploadFile(file, { brandId: me.brandIds[0] }, (fraction) => {
+    const user = await uploadProfilePicture(file, (fraction) => {
       progress.value = Math.round(fraction * 100);
     });
-    showPicture(asset.thumbnailUrl ?? asset.url);
+    showPicture(user.avatar);
   } catch (err) {
     setFieldError(fileInput, errorMessage(err));
   } finally {
     progress.hidden = true;
+  }
+}
+
+async function removePicture() {
+  try {
+    const { user } = /** @type {{ user: import('./common.js').Me }} */ (await call('DELETE', '/api/auth/me/avatar'));
+    showPicture(user.avatar);
+    fileInput.focus();
+  } catch (err) {
+    setFieldError(fileInput, errorMessage(err));
   }
 }
 
@@ -52,14 +62,10 @@ fileInput.addEventListener('change', () => {
   if (!file) return;
   if (!IMAGE.test(file.type)) return setFieldError(fileInput, t('profile.avatarType'));
   if (file.size > maxBytes) return setFieldError(fileInput, t('errors.tooLarge'));
-  if (!me.brandIds.length) return setFieldError(fileInput, t('profile.avatarNoBrand'));
   void uploadPicture(file);
 });
 
-remove.addEventListener('click', () => {
-  showPicture('');
-  fileInput.focus();
-});
+remove.addEventListener('click', () => void removePicture());
 
 async function save() {
   ui.busy(true);
@@ -69,7 +75,6 @@ async function save() {
         name: name.value.trim(),
         jobTitle: jobTitle.value.trim(),
         phone: phone.value.trim(),
-        avatar: avatarInput.value,
       })
     );
     if (form.dataset.after) {

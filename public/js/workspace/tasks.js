@@ -123,7 +123,7 @@ function taskItem(task) {
     element('div', { className: 'record-foot record-sub' }, [
       element('div', { className: 'person' }, [
         avatar(assignee ?? null, 'small'),
-        element('span', { className: 'person-sub', text: assignee ? t('tasks.assignedTo', { name: assignee.id === me.id ? t('tasks.you') : assignee.name }) : t('tasks.unassigned') }),
+        element('span', { className: 'person-sub', text: assignee ? (assignee.id === me.id ? t('tasks.assignedToYou') : t('tasks.assignedTo', { name: assignee.name })) : t('tasks.unassigned') }),
       ]),
       element('div', { className: 'record-actions' }, actions),
     ]),
@@ -132,7 +132,18 @@ function taskItem(task) {
 
 /** @param {Task} saved */
 function replace(saved) {
-  tasks = tasks.map((task) => (task.id === saved.id ? saved : task));
+  tasks = belongsHere(saved) ? tasks.map((task) => (task.id === saved.id ? saved : task)) : tasks.filter((task) => task.id !== saved.id);
+}
+
+/**
+ * Whether a task belongs in the list of the tab on show, by the server's rule for that scope:
+ * a task made for someone else is not one of "my tasks".
+ * @param {Task} task
+ */
+function belongsHere(task) {
+  if (scope === 'assigned') return task.assigneeId === me.id;
+  if (scope === 'created') return task.ownerId === me.id;
+  return true;
 }
 
 function showScope() {
@@ -257,7 +268,7 @@ async function saveTask(task) {
   announce(t(task ? 'tasks.updated' : 'tasks.created', { title: saved.title }));
   await afterChange(() => {
     if (task) replace(saved);
-    else tasks = [saved, ...tasks];
+    else if (belongsHere(saved)) tasks = [saved, ...tasks];
   }, `[data-task-id="${saved.id}"] select`);
 }
 

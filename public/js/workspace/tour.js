@@ -47,12 +47,18 @@ export function startTour({ openMenu, closeMenu }) {
     element('div', { className: 'tour-foot' }, [dots, element('div', { className: 'tour-actions' }, [back, next])]),
   ]);
 
-  /** @param {(typeof STEPS)[number]} step */
+  /**
+   * On a narrow screen the open menu covers the page, so a step points at the menu's own
+   * entry: a part of the page behind it, raised above everything to be highlighted, would
+   * be drawn over the menu.
+   * @param {(typeof STEPS)[number]} step
+   */
   function findTarget(step) {
     const inMenu = NARROW.matches;
     if (inMenu) openMenu();
+    const menu = document.querySelector('.ws-sidebar');
     for (const selector of step.targets) {
-      const node = document.querySelector(selector);
+      const node = inMenu ? (menu?.matches(selector) ? menu : (menu?.querySelector(selector) ?? null)) : document.querySelector(selector);
       if (visible(node)) return node;
     }
     return null;

@@ -1,5 +1,5 @@
-// Uploads to POST /api/assets, one request per file, so that each file has its own progress
-// bar and its own answer.
+// Uploads with progress: assets to POST /api/assets, one request per file, so that each file
+// has its own progress bar and its own answer; and the signed-in member's profile picture.
 import { upload } from '../core/upload.js';
 import { guard } from './common.js';
 
@@ -36,4 +36,18 @@ export async function uploadFile(file, fields, onProgress = () => {}) {
   const { assets } = /** @type {{ assets: Asset[] }} */ (await guard(upload({ url: '/api/assets', body, onProgress })));
   onProgress(1);
   return assets[0];
+}
+
+/**
+ * Makes `file` the signed-in member's picture and resolves with the member as it now is.
+ * @param {File} file
+ * @param {(fraction: number) => void} [onProgress]
+ * @returns {Promise<import('./common.js').Me>}
+ */
+export async function uploadProfilePicture(file, onProgress = () => {}) {
+  const body = new FormData();
+  body.append('file', file, file.name);
+  const { user } = /** @type {{ user: import('./common.js').Me }} */ (await guard(upload({ url: '/api/auth/me/avatar', body, onProgress })));
+  onProgress(1);
+  return user;
 }

@@ -47,7 +47,7 @@ export class AvatarsService {
         .webp({ quality: 80 })
         .toBuffer();
     } catch {
-      throw new UnsupportedMediaType('A profile picture must be a PNG, JPEG, WebP or GIF image', 'AVATAR_TYPE');
+      throw new UnsupportedMediaType('A profile picture must be a JPEG, PNG, WebP, GIF or AVIF image', 'AVATAR_TYPE');
     }
     const key = newAvatarKey();
     await this.deps.files.put(key, Readable.from([picture]));

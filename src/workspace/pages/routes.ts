@@ -5,6 +5,7 @@ import { isLanguage, LANG_COOKIE } from '../../platform/i18n';
 import { isSuperadmin } from '../access';
 import { actorOf, userOf } from '../request';
 import type { TaskScope } from '../domain';
+import { AVATAR_MAX_BYTES } from '../avatars/routes';
 import { renderAuthPage, renderWorkspacePage, type PageSpec } from './render';
 
 /** How far along the first-login path a page needs the user to be. */
@@ -55,6 +56,8 @@ const TASKS_PAGE_SCOPES = ['assigned', 'created', 'all'] as const satisfies read
 /** Application B's pages; the API behind them is under /api. */
 export function workspacePages(opts: { uploadMaxBytes: number; uploadMaxFiles: number }) {
   const uploads = { maxBytes: opts.uploadMaxBytes, maxFiles: opts.uploadMaxFiles };
+  // A profile page sends one picture, under the picture's own limit.
+  const picture = { maxBytes: AVATAR_MAX_BYTES, maxFiles: 1 };
   const router = Router();
   const ready = [requireStage('ready'), profileLanguage];
 
@@ -65,7 +68,7 @@ export function workspacePages(opts: { uploadMaxBytes: number; uploadMaxFiles: n
   router.get('/change-password', requireStage('signed-in'), (req, res) => renderAuthPage(res, 'change-password', { user: userOf(req) }));
   router.get('/workspace/welcome', requireStage('password-changed'), profileLanguage, (req, res) => {
     if (userOf(req).profileCompletedAt !== null) return res.redirect(303, '/workspace');
-    renderWorkspacePage(req, res, { view: 'welcome', sections: ['profile', 'steps'], uploads, bare: true });
+    renderWorkspacePage(req, res, { view: 'welcome', sections: ['profile', 'steps'], uploads: picture, bare: true });
   });
 
   router.get('/workspace', ...ready, page({ view: 'board', sections: ['board', 'post', 'platforms', 'status'] }));
@@ -77,7 +80,7 @@ export function workspacePages(opts: { uploadMaxBytes: number; uploadMaxFiles: n
   router.get('/workspace/team', ...ready, page({ view: 'team', sections: ['team', 'members'] }));
   router.get('/workspace/users', ...ready, superadminOnly, page({ view: 'users', sections: ['users', 'members', 'brands'] }));
   router.get('/workspace/settings', ...ready, page({ view: 'settings', sections: ['settings', 'password'] }));
-  router.get('/workspace/profile', ...ready, page({ view: 'profile', sections: ['profile', 'upload'], uploads }));
+  router.get('/workspace/profile', ...ready, page({ view: 'profile', sections: ['profile', 'upload'], uploads: picture }));
 
   return router;
 }
