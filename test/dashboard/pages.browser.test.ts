@@ -399,6 +399,22 @@ describeBrowser('Dashboard pages /dashboard, /dashboard/comparison, /dashboard/s
       for (const change of changes) expect(change).toMatch(/[+\-−]/);
     }));
 
+  it('when the dashboard is loaded 20 times in a row, then its chart script arrives every time and no request fails', () =>
+    onFreshPage(1440, async ({ page, server }) => {
+      const failed: string[] = [];
+      page.on('response', (res) => {
+        if (res.status() >= 400) failed.push(`${res.status()} ${res.url()}`);
+      });
+      page.on('pageerror', (err) => failed.push(`script error: ${err.message}`));
+      await signIn(page, server.url, ADMIN_PIN);
+      for (let i = 0; i < 20; i += 1) {
+        await page.goto(`${server.url}/dashboard?load=${i}`);
+        await figuresShown(page);
+        expect(await page.evaluate(() => typeof (window as unknown as { Chart?: unknown }).Chart), `load ${i}`).toBe('function');
+      }
+      expect(failed).toEqual([]);
+    }), 60_000);
+
   it('when the language is Arabic, then every page renders right-to-left with Arabic text and numbers', () =>
     onFreshPage(390, async ({ page, server }) => {
       await signIn(page, server.url, ADMIN_PIN, 'ar');
