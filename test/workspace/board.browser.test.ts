@@ -89,6 +89,53 @@ describeBrowser('Board /workspace in a browser', () => {
       expect(stored.body.post).toMatchObject({ status: 'published', publicationUrl: 'https://www.instagram.com/p/opening-night' });
     }));
 
+  it.each([
+    ['en', 1440],
+    ['ar', 390],
+  ] as const)('when a post gets media from Assets and from an upload, reordered and one removed (%s, %i px), then the card shows the first picture', (lang, width) =>
+    runAs(browser(), 'contributor', { lang, width, prepare: boardData }, async ({ app, page }) => {
+      const strings = lang === 'en'
+        ? { fromLibrary: 'Add from Assets', add: 'Add poster.jpg', earlier: 'Earlier: wall.png', remove: 'Remove poster.jpg' }
+        : { fromLibrary: 'إضافة من الأصول', add: 'إضافة poster.jpg', earlier: 'تقديم: wall.png', remove: 'إزالة poster.jpg' };
+      await page.goto(`${app.url}/workspace`);
+      await settled(page);
+      await page.click('[data-new-post]');
+      const modal = page.locator('dialog.modal[open]');
+      await modal.locator('input[name="title"]').fill('Gallery night');
+      await modal.getByRole('button', { name: strings.fromLibrary }).click();
+      await modal.getByRole('button', { name: strings.add }).click();
+      await modal.locator('input[type="file"]').setInputFiles({ name: 'wall.png', mimeType: 'image/png', buffer: await sharp({ create: { width: 600, height: 400, channels: 3, background: '#c0392b' } }).png().toBuffer() });
+      await modal.locator('.media-item', { hasText: 'wall.png' }).waitFor();
+      expect(await modal.locator('.media-item .media-name').allTextContents()).toEqual(['poster.jpg', 'wall.png']);
+      await modal.getByRole('button', { name: strings.earlier }).click();
+      expect(await modal.locator('.media-item .media-name').allTextContents()).toEqual(['wall.png', 'poster.jpg']);
+      await checkAndShoot(page, `workspace-post-media-${lang}-${width}`);
+      await modal.getByRole('button', { name: strings.remove }).click();
+      expect(await modal.locator('.media-item .media-name').allTextContents()).toEqual(['wall.png']);
+      await modal.locator('button[type="submit"]').click();
+      await modal.waitFor({ state: 'detached' });
+      const created = (await app.ws.as(app.contributor).get('/api/posts')).body.posts.find((p: { title: string }) => p.title === 'Gallery night');
+      const assets = (await app.ws.as(app.contributor).get('/api/assets')).body.assets as { id: number; name: string; thumbnailUrl: string }[];
+      const wall = assets.find((a) => a.name === 'wall.png')!;
+      expect(created.attachments).toEqual([wall.id]);
+      expect(created.thumbnailUrl).toBe(wall.thumbnailUrl);
+      expect(await card(page, 'Gallery night').locator('img.post-thumb').getAttribute('src')).toBe(wall.thumbnailUrl);
+    }));
+
+  it('when a post with media is edited, then its media show in order and can be taken off, and the card follows', () =>
+    runAs(browser(), 'contributor', { prepare: boardData }, async ({ app, page, data: { poster } }) => {
+      await page.goto(`${app.url}/workspace`);
+      await settled(page);
+      await card(page, 'Opening night poster').locator('.post-open').click();
+      const modal = page.locator('dialog.modal[open]');
+      await modal.locator('.media-item', { hasText: 'poster.jpg' }).waitFor();
+      await modal.getByRole('button', { name: 'Remove poster.jpg' }).click();
+      await modal.locator('button[type="submit"]').click();
+      await modal.waitFor({ state: 'detached' });
+      expect((await app.ws.as(app.contributor).get(`/api/posts/${poster.id}`)).body.post).toMatchObject({ attachments: [], thumbnailUrl: null });
+      expect(await card(page, 'Opening night poster').locator('img.post-thumb').count()).toBe(0);
+    }));
+
   it('when the move menu is used from the keyboard, then the card changes column through the API and keeps the focus', () =>
     runAs(browser(), 'manager', { width: 390, prepare: boardData }, async ({ app, page, data: { reel } }) => {
       await page.goto(`${app.url}/workspace`);

@@ -10,6 +10,7 @@ import {
 } from './common.js';
 import { icon, iconButton } from './icons.js';
 import { menuButton } from './menu.js';
+import { mediaPicker } from './media-picker.js';
 import { brandField, chosenBrand, deleteWithConfirmation, editInModal } from './records.js';
 
 /** @typedef {import('../../../src/workspace/domain').PostStatus} PostStatus */
@@ -30,6 +31,7 @@ import { brandField, chosenBrand, deleteWithConfirmation, editInModal } from './
  * @property {string | null} publicationUrl
  * @property {number | null} ownerId
  * @property {string | null} thumbnailUrl
+ * @property {number[]} attachments the ids of its assets, in order
  */
 
 /** The refusals of a publication link, said under the link's field. */
@@ -355,6 +357,16 @@ function postFields(post) {
   ];
 }
 
+/**
+ * The brand a post belongs to as its form says: its campaign's, else the chosen one.
+ * @param {HTMLFormElement | null} form
+ */
+function brandOfForm(form) {
+  const values = form ? Object.fromEntries([...new FormData(form)].map(([k, v]) => [k, typeof v === 'string' ? v : ''])) : {};
+  const campaign = values.campaignId ? campaigns.find((c) => c.id === Number(values.campaignId)) : undefined;
+  return campaign ? campaign.brandId : chosenBrand(values, brands);
+}
+
 /** @param {Record<string, string>} values */
 function postBody(values) {
   const campaignId = values.campaignId ? Number(values.campaignId) : null;
@@ -375,13 +387,15 @@ function postBody(values) {
 
 /** @param {Post | null} post */
 async function savePost(post) {
+  const media = mediaPicker({ initial: post?.attachments ?? [], brandOf: brandOfForm, brandFields: ['campaignId', 'brandId'] });
   const saved = await editInModal({
     title: post ? t('post.editTitle') : t('post.newTitle'),
     confirmText: post ? t('common.save') : t('post.create'),
     fields: postFields(post),
+    content: media.element,
     check: (values) => ({ title: values.title?.trim() ? '' : t('post.titleRequired') }),
     send: async (values) => {
-      const body = postBody(values);
+      const body = { ...postBody(values), attachments: media.value() };
       return /** @type {{ post: Post }} */ (post ? await call('PATCH', `/api/posts/${post.id}`, body) : await call('POST', '/api/posts', body)).post;
     },
     refusedField: linkRefusal,
