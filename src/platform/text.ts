@@ -16,6 +16,11 @@ const LINE_BREAKING = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 const wellFormed = (value: string) => value.isWellFormed();
+
+/** Whether `value` may stand as a name or a title: one line, no control character, valid UTF-16. */
+export function isSingleLineText(value: string): boolean {
+  return wellFormed(value) && !LINE_BREAKING.test(value);
+}
 const WELL_FORMED = 'must be valid text (it holds a lone surrogate)';
 
 /** A name or a title: trimmed, one line, between `min` and `max` characters. */
@@ -23,7 +28,7 @@ export function singleLine(max: number, min = 1) {
   return z
     .string()
     .refine(wellFormed, WELL_FORMED)
-    .refine((v) => !LINE_BREAKING.test(v), 'must be a single line without control characters')
+    .refine(isSingleLineText, 'must be a single line without control characters')
     .transform((v) => v.trim())
     .pipe(z.string().min(min, min === 1 ? 'must not be empty' : `must be at least ${min} characters`).max(max));
 }

@@ -1,6 +1,7 @@
 import { Transform, finished, type Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import { BadRequest, PayloadTooLarge } from '../../platform/errors';
+import { isSingleLineText } from '../../platform/text';
 import type { VisitRow } from './columns';
 import { parseDay, MAX_YEAR, MIN_YEAR } from './dates';
 
@@ -106,8 +107,7 @@ type Issue = Pick<ImportError, 'code' | 'message' | 'params'>;
 function nameIssue(value: string): Issue | undefined {
   if (value === '') return { code: 'EMPTY_NAME', message: 'must not be empty' };
   if (value.length > NAME_MAX) return { code: 'NAME_TOO_LONG', message: `must be at most ${NAME_MAX} characters`, params: { max: NAME_MAX } };
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(value)) return { code: 'CONTROL_CHARACTERS', message: 'must not contain control characters' };
+  if (!isSingleLineText(value)) return { code: 'CONTROL_CHARACTERS', message: 'must not contain control characters' };
   return undefined;
 }
 
