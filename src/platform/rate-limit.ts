@@ -11,8 +11,8 @@ export interface AttemptCounter {
    * attempt of a key opens a window of `windowMs`.
    */
   take(key: string, limit: number, windowMs: number): Promise<{ granted: boolean; failures: number; resetAt: number }>;
-  /** Ends a granted attempt: kept as a failure, or its place given back. */
-  settle(key: string, failed: boolean): Promise<void>;
+  /** Ends a granted attempt: kept as a failure (in the window of `windowMs`), or its place given back. */
+  settle(key: string, failed: boolean, windowMs: number): Promise<void>;
 }
 
 interface Window {
@@ -98,7 +98,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export function attemptLimiter(opts: AttemptLimitOptions): RequestHandler {
   const { counter, clock } = opts;
   return async (req, res, next) => {
-    const keys: { rule: AttemptRule; key: string }[] = [];
+    const keys: Keyed[] = [];
     for (const rule of opts.rules) {
       const key = await rule.key(req);
       if (key !== undefined) keys.push({ rule, key: `${rule.name}:${key}` });
@@ -122,7 +122,7 @@ export function attemptLimiter(opts: AttemptLimitOptions): RequestHandler {
         settled = true;
         const failed = !answered || opts.isFailure(res);
         // A settle that fails leaves a place held until the window ends: stricter, never looser.
-        for (const key of places) counter.settle(key, failed).catch(() => undefined);
+        for (const { rule, key } of places) counter.settle(key, failed, rule.windowMs).catch(() => undefined);
       };
       res.once('finish', () => settle(true));
       res.once('close', () => settle(res.writableFinished));
@@ -135,17 +135,23 @@ export function attemptLimiter(opts: AttemptLimitOptions): RequestHandler {
  * A place under every key, or none: an attempt never holds a place while it waits for
  * another. Answers the keys taken, or the rule that refused and its window.
  */
-async function takeAll(counter: AttemptCounter, keys: { rule: AttemptRule; key: string }[]) {
-  const taken: string[] = [];
-  for (const { rule, key } of keys) {
+async function takeAll(counter: AttemptCounter, keys: Keyed[]) {
+  const taken: Keyed[] = [];
+  for (const keyed of keys) {
+    const { rule, key } = keyed;
     const place = await counter.take(key, rule.limit, rule.windowMs);
     if (!place.granted) {
-      await Promise.all(taken.map((k) => counter.settle(k, false)));
+      await Promise.all(taken.map((k) => counter.settle(k.key, false, k.rule.windowMs)));
       return { rule, failures: place.failures, resetAt: place.resetAt };
     }
-    taken.push(key);
+    taken.push(keyed);
   }
   return taken;
+}
+
+interface Keyed {
+  rule: AttemptRule;
+  key: string;
 }
 
 export function clientAddress(req: Request): string {
