@@ -30,6 +30,7 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: optionalText.pipe(z.string().regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// URL').optional()),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
+  REDIS_URL: optionalText.pipe(z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL').optional()),
 });
 
 export interface Config {
@@ -49,6 +50,8 @@ export interface Config {
   logLevel: string;
   /** PostgreSQL for every record when set; SQLite files under dataDir otherwise. */
   database: { url: string; poolMax: number } | undefined;
+  /** Sessions, attempt counts and notices shared by every instance when set; process memory otherwise. */
+  redisUrl: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -91,5 +94,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     logLevel: e.LOG_LEVEL,
     database: e.DATABASE_URL ? { url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX } : undefined,
+    redisUrl: e.REDIS_URL,
   };
 }
