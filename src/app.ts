@@ -9,7 +9,6 @@ import { PUBLIC_DIR } from './platform/paths';
 import { prelude } from './platform/prelude';
 import { setupViews } from './platform/views';
 import { createDashboard } from './dashboard';
-import { DatabaseUnavailable } from './platform/db/engine';
 import type { Stores } from './stores';
 import { createWorkspace } from './workspace';
 
@@ -37,7 +36,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(prelude({ logger, i18n: createI18n(), cookieSecure: config.cookieSecure }));
   // A load balancer takes an instance out while an engine it needs does not answer.
   app.get('/healthz', async (_req, res) => {
-    const failing = await stores.records.unreachable();
+    const failing = await stores.unreachable();
     res.set('Cache-Control', 'no-store');
     if (failing.length > 0) res.status(503).json({ ok: false, failing });
     else res.json({ ok: true });
@@ -67,7 +66,10 @@ export function createApp(deps: AppDeps): Express {
     cookieSecure: config.cookieSecure,
     upload: config.upload,
   };
-  app.use(createWorkspace({ records: stores.records.workspace, files: stores.files, settings, clock, logger, attempts }).router);
+  app.use(
+    createWorkspace({ records: stores.records.workspace, cookieSessions: stores.workspaceSessions, files: stores.files, settings, clock, logger, attempts })
+      .router,
+  );
 
   app.get('/', (_req, res) => {
     res.page('home', { title: res.locals.t('home.title') });
@@ -80,7 +82,7 @@ export function createApp(deps: AppDeps): Express {
       (_req, res, status, message) => {
         res.page('error', { title: String(status), status, message }, status);
       },
-      (err) => (stores.records.workspace.engine.isUnreachable(err) ? new DatabaseUnavailable(err) : undefined),
+      (err) => stores.recognise(err),
     ),
   );
   return app;

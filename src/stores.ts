@@ -18,6 +18,15 @@ import { MIGRATIONS_DIR } from './platform/paths';
 import { databaseSecrets, fileSecrets, secretsMigrations, type SecretKeeper, type SecretsTables } from './platform/secrets';
 import { workspaceMigrations } from './workspace/migrations';
 import type { WorkspaceTables } from './workspace/tables';
+import { RedisSessionStore } from './dashboard/auth/redis-session-store';
+import { LocalNotices, RedisNotices, type Notices } from './platform/notices';
+import { connectRedis, isRedisUnreachable, RedisUnavailable, type RedisConnection } from './platform/redis';
+import { RedisAttemptCounter } from './platform/redis-attempts';
+import type { CookieSessionStore } from './workspace/auth/middleware';
+import { RedisCookieSessions } from './workspace/auth/redis-session-store';
+import { randomUUID } from 'node:crypto';
+import type { HttpError } from './platform/errors';
+import { DatabaseUnavailable } from './platform/db/engine';
 
 /** Both applications' records, on the engine the configuration names, with their schemas up to date. */
 export interface Records {
@@ -82,22 +91,74 @@ export interface Stores {
   /** The dashboard's user records: Airtable's Users table when configured, else the records database. */
   dashboardUsers: UserRecordStore;
   dashboardSessions: SessionStore;
+  /** The workspace's cookie sessions when kept outside the records (Redis); else the workspace keeps them in its records. */
+  workspaceSessions?: CookieSessionStore;
   attempts: AttemptCounter;
   files: FileStore;
+  /** Tells every instance that something it may cache changed. */
+  notices: Notices;
+  /** Names the configured engines that do not answer now (empty when all do). */
+  unreachable(): Promise<string[]>;
+  /** The 503 for an error that says an engine is out of reach, or undefined. */
+  recognise(err: unknown): HttpError | undefined;
   close(): Promise<void>;
 }
 
 export async function buildStores(config: Config, deps: { logger: Logger; clock: Clock }): Promise<Stores> {
   const records = await openRecords(config, deps.logger);
+  let redisNotices: RedisNotices | undefined;
+  let redis: RedisConnection | undefined;
+  try {
+    redis = config.redisUrl ? await connectSharedState(config.redisUrl, deps.logger, () => redisNotices?.missedSome()) : undefined;
+    if (redis) {
+      redisNotices = new RedisNotices(redis.client, redis.subscriber, randomUUID());
+      await redisNotices.start();
+    }
+  } catch (err) {
+    await redis?.close();
+    await records.close();
+    throw err;
+  }
   const dashboardUsers = config.airtable
     ? new AirtableUserRecordStore({ ...config.airtable, ids: new SqliteIdMarks(records.dashboard.handle!) })
     : new SqliteUserRecordStore(records.dashboard.handle!);
   return {
     records,
     dashboardUsers,
-    dashboardSessions: new MemorySessionStore(),
-    attempts: new MemoryAttemptCounter(deps.clock),
+    dashboardSessions: redis ? new RedisSessionStore(redis.client, deps.clock) : new MemorySessionStore(),
+    workspaceSessions: redis ? new RedisCookieSessions(redis.client) : undefined,
+    attempts: redis ? new RedisAttemptCounter(redis.client) : new MemoryAttemptCounter(deps.clock),
     files: new LocalFileStore(config.uploadDir),
-    close: () => records.close(),
+    notices: redisNotices ?? new LocalNotices(),
+    async unreachable() {
+      const [database, shared] = await Promise.all([records.unreachable(), redis?.ping(HEALTH_TIMEOUT_MS)]);
+      return [...database, ...(shared === false ? ['redis'] : [])];
+    },
+    recognise(err) {
+      if (records.workspace.engine.isUnreachable(err)) return new DatabaseUnavailable(err);
+      if (redis && isRedisUnreachable(err)) return new RedisUnavailable(err);
+      return undefined;
+    },
+    async close() {
+      await redis?.close();
+      await records.close();
+    },
   };
+}
+
+/** Redis for the shared state; `missedSome` runs when the subscriber is back from a lost connection. */
+async function connectSharedState(url: string, logger: Logger, missedSome: () => void): Promise<RedisConnection> {
+  let lastLogged = 0;
+  return connectRedis(url, {
+    // A Redis that stays away reports an error per reconnection attempt: one line per 10 s is enough.
+    onError: (err) => {
+      if (Date.now() - lastLogged < 10_000) return;
+      lastLogged = Date.now();
+      logger.warn({ err }, 'Redis at REDIS_URL cannot be reached');
+    },
+    onReconnect: () => {
+      logger.info('Redis at REDIS_URL answers again; caches reload');
+      missedSome();
+    },
+  });
 }

@@ -7,7 +7,7 @@ import type { FileStore } from '../platform/file-store';
 import type { RecordsDb } from '../platform/db/engine';
 import type { SqliteHandle } from '../platform/db/sqlite';
 import type { WorkspaceTables } from './tables';
-import { workspaceAccess } from './auth/middleware';
+import { workspaceAccess, type CookieSessionStore } from './auth/middleware';
 import { SqliteSessionStore } from './auth/repository';
 import { authRoutes, DEVICE_COOKIE } from './auth/routes';
 import { AuthService, SIGN_IN_TTL_MS } from './auth/service';
@@ -50,6 +50,8 @@ export interface WorkspaceSettings {
 
 export interface WorkspaceDeps {
   records: RecordsDb<WorkspaceTables> & { handle?: SqliteHandle };
+  /** Where cookie sessions live when not in the records (Redis, shared by instances). */
+  cookieSessions?: CookieSessionStore;
   settings: WorkspaceSettings;
   clock: Clock;
   logger: Logger;
@@ -63,7 +65,7 @@ export function createWorkspace(deps: WorkspaceDeps) {
   const { settings, clock, files } = deps;
   const db = deps.records.handle!;
 
-  const sessionStore = new SqliteSessionStore(db, clock, SIGN_IN_TTL_MS);
+  const sessionStore = deps.cookieSessions ?? new SqliteSessionStore(db, clock, SIGN_IN_TTL_MS);
   const users = new SqliteUserRepository(db);
   const auth = new AuthService({ users, sessions: sessionStore, clock, jwtSecret: settings.jwtSecret });
   const brandRepository = new SqliteBrandRepository(db);

@@ -3,7 +3,7 @@ import session from 'express-session';
 import { checkSameOrigin } from '../../platform/csrf';
 import { Forbidden, toError } from '../../platform/errors';
 import { checkSignedIn } from '../request';
-import type { SqliteSessionStore } from './repository';
+import type { SessionRevoker } from '../members/service';
 import { actorFor, SIGN_IN_TTL_MS, type AuthService } from './service';
 
 export const SESSION_COOKIE = 'workspace_session';
@@ -24,7 +24,10 @@ const BEARER = /^Bearer\s+(\S+)$/i;
  *   gate, leaving refusals to the routes (sign-in and sign-out must stay reachable).
  * - `signedIn`: `api`, and 401 for nobody.
  */
-export function workspaceAccess(opts: { auth: AuthService; store: SqliteSessionStore; secret: string; secure: boolean }) {
+/** express-session's store for the workspace's cookie sessions, which can also end all of one user's. */
+export type CookieSessionStore = session.Store & SessionRevoker;
+
+export function workspaceAccess(opts: { auth: AuthService; store: CookieSessionStore; secret: string; secure: boolean }) {
   const sessions = session({
     name: SESSION_COOKIE,
     secret: opts.secret,
