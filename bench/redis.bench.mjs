@@ -117,7 +117,7 @@ async function rate(url, cookie) {
   const once = () =>
     new Promise((resolve, reject) =>
       autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers: { Cookie: cookie } }, (err, result) => {
-        if (err) return reject(err);
+        if (err) return reject(err instanceof Error ? err : new Error(String(err)));
         if (result.non2xx > 0 || result.errors > 0) return reject(new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`));
         resolve(result.requests.average);
       }),
