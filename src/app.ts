@@ -58,6 +58,7 @@ export function createApp(deps: AppDeps): Express {
     cookieSecure: config.cookieSecure,
     secret: config.sessionSecret,
     attempts,
+    locks: stores.locks,
   });
   app.use(dashboard.router);
   const settings = {

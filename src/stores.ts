@@ -22,6 +22,7 @@ import { RedisSessionStore } from './dashboard/auth/redis-session-store';
 import { LocalNotices, RedisNotices, type Notices } from './platform/notices';
 import { connectRedis, isRedisUnreachable, RedisUnavailable, type RedisConnection } from './platform/redis';
 import { RedisAttemptCounter } from './platform/redis-attempts';
+import { LocalLocks, RedisLocks, type Locks } from './platform/locks';
 import type { CookieSessionStore } from './workspace/auth/middleware';
 import { RedisCookieSessions } from './workspace/auth/redis-session-store';
 import { randomUUID } from 'node:crypto';
@@ -97,6 +98,8 @@ export interface Stores {
   files: FileStore;
   /** Tells every instance that something it may cache changed. */
   notices: Notices;
+  /** Work that runs once at a time across every instance. */
+  locks: Locks;
   /** Names the configured engines that do not answer now (empty when all do). */
   unreachable(): Promise<string[]>;
   /** The 503 for an error that says an engine is out of reach, or undefined. */
@@ -130,6 +133,7 @@ export async function buildStores(config: Config, deps: { logger: Logger; clock:
     attempts: redis ? new RedisAttemptCounter(redis.client) : new MemoryAttemptCounter(deps.clock),
     files: new LocalFileStore(config.uploadDir),
     notices: redisNotices ?? new LocalNotices(),
+    locks: redis ? new RedisLocks(redis.client) : new LocalLocks(),
     async unreachable() {
       const [database, shared] = await Promise.all([records.unreachable(), redis?.ping(HEALTH_TIMEOUT_MS)]);
       return [...database, ...(shared === false ? ['redis'] : [])];

@@ -3,6 +3,7 @@ import type { Clock } from '../platform/clock';
 import { DeviceCookies } from '../platform/device-cookie';
 import type { Logger } from '../platform/logger';
 import type { AttemptCounter } from '../platform/rate-limit';
+import type { Locks } from '../platform/locks';
 import { dashboardAccess } from './auth/middleware';
 import { authRoutes, DEVICE_COOKIE } from './auth/routes';
 import { DashboardAuthService } from './auth/service';
@@ -29,6 +30,7 @@ export interface DashboardDeps {
   /** Signs the device cookies of browsers that signed in. */
   secret: string;
   attempts: AttemptCounter;
+  locks: Locks;
 }
 
 /** Application A: its routes, under /auth, /api/users, /api/dashboard, /api/seasons and /dashboard, with its own session. */
@@ -39,6 +41,7 @@ export function createDashboard(deps: DashboardDeps) {
     visits: new SqliteVisitRepository(deps.records.handle!),
     seasons: new SqliteSeasonRepository(deps.records.handle!),
     logger: deps.logger,
+    locks: deps.locks,
   });
   const devices = new DeviceCookies({ name: DEVICE_COOKIE, path: '/auth', secret: deps.secret, secure: deps.cookieSecure, clock: deps.clock });
   const router = Router();

@@ -19,6 +19,7 @@ import { visitsCsv, readVisitsCsv } from './csv';
 import { parseDay, yearRange } from './dates';
 import { accessOf, isRestricted } from './permissions';
 import type { NewSeason, Season, SeasonRepository, VisitRepository } from './repository';
+import { LocalLocks, type Locks, type Release } from '../../platform/locks';
 
 /** One side of a comparison: a calendar year or a season. */
 export type Period = { year: number } | { seasonId: number };
@@ -45,7 +46,13 @@ export interface DataServiceDeps {
   seasons: SeasonRepository;
   logger: Logger;
   importMaxBytes?: number;
+  /** Where the one import slot is held: in this process, or shared by every instance. */
+  locks?: Locks;
 }
+
+const IMPORT_LOCK = 'dashboard:import';
+/** An instance killed mid-import frees the slot after this long; no real import comes near it. */
+const IMPORT_LOCK_TTL_MS = 30 * 60 * 1000;
 
 type Viewer = Pick<DashboardSession, 'role' | 'allowedMuseums' | 'allowedChannels'>;
 
@@ -58,7 +65,7 @@ export class CsvImport {
     private readonly service: DashboardDataService,
     private readonly visits: VisitRepository,
     private readonly maxBytes: number,
-    private readonly release: () => void,
+    private readonly release: Release,
   ) {}
 
   /** Reads and checks the whole file into the staging area; visits are not touched yet. */
@@ -74,7 +81,7 @@ export class CsvImport {
     try {
       await this.visits.commitStaged();
     } finally {
-      this.release();
+      await this.release();
     }
     await this.service.refresh();
     return { imported: this.rows };
@@ -87,7 +94,7 @@ export class CsvImport {
     try {
       await this.visits.clearStaging();
     } finally {
-      this.release();
+      await this.release();
     }
   }
 }
@@ -99,11 +106,12 @@ export class CsvImport {
  */
 export class DashboardDataService {
   private columns: { version: number; ready: Promise<VisitColumns> } | undefined;
-  private importing = false;
+  private readonly locks: Locks;
   readonly importMaxBytes: number;
 
   constructor(private readonly deps: DataServiceDeps) {
     this.importMaxBytes = deps.importMaxBytes ?? DEFAULT_IMPORT_MAX_BYTES;
+    this.locks = deps.locks ?? new LocalLocks();
   }
 
   async filters(viewer: Viewer): Promise<FiltersView> {
@@ -146,13 +154,11 @@ export class DashboardDataService {
     return visitsCsv(selectedRows(columns, selectionOf(accessOf(viewer), filters, seasons)));
   }
 
-  /** Takes the one import slot: imports run one at a time because they share the staging area. */
-  startImport(): CsvImport {
-    if (this.importing) throw new Conflict('Another import is running; try again when it has finished', 'IMPORT_RUNNING');
-    this.importing = true;
-    return new CsvImport(this, this.deps.visits, this.importMaxBytes, () => {
-      this.importing = false;
-    });
+  /** Takes the one import slot: imports run one at a time, on every instance, because they share the staging area. */
+  async startImport(): Promise<CsvImport> {
+    const release = await this.locks.acquire(IMPORT_LOCK, IMPORT_LOCK_TTL_MS);
+    if (!release) throw new Conflict('Another import is running; try again when it has finished', 'IMPORT_RUNNING');
+    return new CsvImport(this, this.deps.visits, this.importMaxBytes, release);
   }
 
   /** Rebuilds the in-memory copy from the store now; reads arriving meanwhile wait for it. */

@@ -58,7 +58,7 @@ export function receiveCsv(data: DashboardDataService): RequestHandler {
       throw new PayloadTooLarge(`The file is larger than ${Math.floor(maxBytes / (1024 * 1024))} MB`, 'IMPORT_TOO_LARGE');
     }
 
-    const job = data.startImport();
+    const job = await data.startImport();
     res.locals.csvImport = job;
     res.on('close', () => {
       job.discard().catch((err: unknown) => req.log.error({ err }, 'could not drop the rows of an unfinished import'));

@@ -36,10 +36,10 @@ describe('DashboardDataService', () => {
 
   it('when an import is running, then a second one is refused with 409 until the first ends', async () => {
     const { data } = store();
-    const first = data.startImport();
-    expect(() => data.startImport()).toThrow(Conflict);
+    const first = await data.startImport();
+    await expect(data.startImport()).rejects.toThrow(Conflict);
     await first.discard();
-    const second = data.startImport();
+    const second = await data.startImport();
     await second.stage(Readable.from([csvOf(ROWS)]));
     expect(await second.commit()).toEqual({ imported: ROWS.length });
     expect((await data.summary(ADMIN, NONE)).totals.visitors).toBe(69);
@@ -47,7 +47,7 @@ describe('DashboardDataService', () => {
 
   it('when a staged import is discarded, then visits stay as they were and the staging area is empty', async () => {
     const { db, data } = store();
-    const job = data.startImport();
+    const job = await data.startImport();
     await job.stage(Readable.from([csvOf(ROWS)]));
     await job.discard();
     expect(db.prepare('SELECT count(*) FROM visits').pluck().get()).toBe(0);
