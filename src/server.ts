@@ -48,7 +48,7 @@ async function main(): Promise<void> {
   const appConfig: AppConfig = Object.freeze({ ...config, adminPin, ...secrets });
 
   const { dashboard, workspace } = stores.records;
-  await prepareDashboard(dashboard.handle!, logger);
+  await prepareDashboard(dashboard, logger);
   await prepareWorkspace(workspace.handle!, config.defaultAdmin, logger);
   await removeOrphanFiles(stores.files, new SqliteAssetRepository(workspace.handle!), logger);
 

@@ -5,11 +5,11 @@ import { dashboardMigrations } from './dashboard/migrations';
 import type { DashboardTables } from './dashboard/tables';
 import type { RecordsDb } from './platform/db/engine';
 import { migrateToLatest } from './platform/db/migrate';
-import { openPostgres, postgresEngine } from './platform/db/postgres';
+import { openPostgres, postgresBulk, postgresEngine } from './platform/db/postgres';
 import { openSqlite, type SqliteHandle } from './platform/db/sqlite';
 import { MemorySessionStore, type SessionStore } from './dashboard/auth/session-store';
 import { AirtableUserRecordStore } from './dashboard/users/airtable-repository';
-import { SqliteIdMarks, SqliteUserRecordStore, type UserRecordStore } from './dashboard/users/repository';
+import { SqlIdMarks, SqlUserRecordStore, type UserRecordStore } from './dashboard/users/repository';
 import type { Clock } from './platform/clock';
 import { LocalFileStore, type FileStore } from './platform/file-store';
 import type { Logger } from './platform/logger';
@@ -55,8 +55,8 @@ export async function openRecords(config: Pick<Config, 'dataDir' | 'database'>, 
     });
     const platform = { db: pool.db.withSchema('platform') as Kysely<SecretsTables>, engine: postgresEngine };
     const records: Records = {
-      dashboard: { db: pool.db.withSchema('dashboard') as Kysely<DashboardTables>, engine: postgresEngine },
-      workspace: { db: pool.db.withSchema('workspace') as Kysely<WorkspaceTables>, engine: postgresEngine },
+      dashboard: { db: pool.db.withSchema('dashboard') as Kysely<DashboardTables>, engine: postgresEngine, bulk: postgresBulk(pool.pool, 'dashboard') },
+      workspace: { db: pool.db.withSchema('workspace') as Kysely<WorkspaceTables>, engine: postgresEngine, bulk: postgresBulk(pool.pool, 'workspace') },
       secrets: databaseSecrets(platform.db),
       unreachable: async () => ((await pool.ping(HEALTH_TIMEOUT_MS)) ? [] : ['database']),
       close: () => pool.close(),
@@ -123,8 +123,8 @@ export async function buildStores(config: Config, deps: { logger: Logger; clock:
     throw err;
   }
   const dashboardUsers = config.airtable
-    ? new AirtableUserRecordStore({ ...config.airtable, ids: new SqliteIdMarks(records.dashboard.handle!) })
-    : new SqliteUserRecordStore(records.dashboard.handle!);
+    ? new AirtableUserRecordStore({ ...config.airtable, ids: new SqlIdMarks(records.dashboard) })
+    : new SqlUserRecordStore(records.dashboard);
   return {
     records,
     dashboardUsers,

@@ -1,16 +1,17 @@
+import type { RecordsDb } from '../platform/db/engine';
 import type { Logger } from '../platform/logger';
-import type { Db } from '../platform/sqlite';
 import { demoSeasons, demoVisits } from './data/demo';
-import { SqliteSeasonRepository, SqliteVisitRepository } from './data/repository';
+import { SqlSeasonRepository, SqlVisitRepository } from './data/repository';
+import type { DashboardTables } from './tables';
 
 /**
  * First-start work for application A, run by server.ts before it listens: an empty store
  * (no visits and no seasons) gets the demo data set, so a fresh install shows a living
  * dashboard. A store that holds anything is left as it is; users are never touched.
  */
-export async function prepareDashboard(db: Db, logger: Logger, today: Date = new Date()): Promise<void> {
-  const visits = new SqliteVisitRepository(db);
-  const seasons = new SqliteSeasonRepository(db);
+export async function prepareDashboard(records: RecordsDb<DashboardTables>, logger: Logger, today: Date = new Date()): Promise<void> {
+  const visits = new SqlVisitRepository(records);
+  const seasons = new SqlSeasonRepository(records);
   if ((await visits.count()) > 0 || (await seasons.list()).length > 0) return;
   const started = Date.now();
   const rows = await visits.upsert(demoVisits(today));

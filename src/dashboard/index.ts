@@ -9,9 +9,8 @@ import { authRoutes, DEVICE_COOKIE } from './auth/routes';
 import { DashboardAuthService } from './auth/service';
 import type { SessionStore } from './auth/session-store';
 import type { RecordsDb } from '../platform/db/engine';
-import type { SqliteHandle } from '../platform/db/sqlite';
 import type { DashboardTables } from './tables';
-import { SqliteSeasonRepository, SqliteVisitRepository } from './data/repository';
+import { SqlSeasonRepository, SqlVisitRepository } from './data/repository';
 import { dashboardDataRoutes, seasonsRoutes } from './data/routes';
 import { DashboardDataService } from './data/service';
 import { dashboardPages } from './pages/routes';
@@ -20,7 +19,7 @@ import { usersRoutes } from './users/routes';
 import { DashboardUsersService } from './users/service';
 
 export interface DashboardDeps {
-  records: RecordsDb<DashboardTables> & { handle?: SqliteHandle };
+  records: RecordsDb<DashboardTables>;
   users: UserRecordStore;
   sessions: SessionStore;
   clock: Clock;
@@ -38,8 +37,8 @@ export function createDashboard(deps: DashboardDeps) {
   const auth = new DashboardAuthService(deps);
   const users = new DashboardUsersService(deps);
   const data = new DashboardDataService({
-    visits: new SqliteVisitRepository(deps.records.handle!),
-    seasons: new SqliteSeasonRepository(deps.records.handle!),
+    visits: new SqlVisitRepository(deps.records),
+    seasons: new SqlSeasonRepository(deps.records),
     logger: deps.logger,
     locks: deps.locks,
   });

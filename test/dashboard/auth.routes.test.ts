@@ -1,9 +1,8 @@
 import { request } from '../support/http';
 import { describe, expect, it } from 'vitest';
 import { DashboardAuthService, SESSION_MAX_AGE_MS } from '../../src/dashboard/auth/service';
-import { SqliteUserRecordStore, type UserRecord, type UserRecordStore } from '../../src/dashboard/users/repository';
+import type { UserRecord, UserRecordStore } from '../../src/dashboard/users/repository';
 import { createLogger } from '../../src/platform/logger';
-import { openDatabase } from '../../src/platform/sqlite';
 import { buildApp, cookieFrom, setCookieLine } from '../support/app';
 
 const ADMIN = '999999';
@@ -223,14 +222,8 @@ describe('POST /auth/logout', () => {
 
 describe('session sweeping', () => {
   it('when sessions have expired, then a sweep removes them without any lookup', async () => {
-    const { sessions, clock } = await buildApp();
-    const auth = new DashboardAuthService({
-      sessions,
-      clock,
-      logger: createLogger('silent'),
-      adminPin: ADMIN,
-      users: new SqliteUserRecordStore(openDatabase(':memory:', 'dashboard')),
-    });
+    const { sessions, clock, users } = await buildApp();
+    const auth = new DashboardAuthService({ sessions, clock, logger: createLogger('silent'), adminPin: ADMIN, users });
     for (let i = 0; i < 5; i++) await auth.login(ADMIN);
     clock.advance(SESSION_MAX_AGE_MS / 2);
     await auth.login(ADMIN);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { SqliteVisitRepository } from '../../src/dashboard/data/repository';
+import { SqlVisitRepository } from '../../src/dashboard/data/repository';
 import type { VisitRow } from '../../src/dashboard/data/columns';
 import { serve } from '../support/browser';
 import { image, pdf } from '../support/files';
@@ -57,7 +57,7 @@ function client(base: string, unexpected: string[]) {
 describe('50 clients at once on both applications', { timeout: 60_000 }, () => {
   it(`when they sign in, read the dashboard, sign in to the workspace, create and move posts and upload files for ${DURATION_MS / 1000} s, then nothing fails and every acknowledged write is stored`, async () => {
     const ws = await buildWorkspace();
-    await new SqliteVisitRepository(ws.db).upsert(visits());
+    await new SqlVisitRepository(ws.stores.records.dashboard).upsert(visits());
     for (const [i, pin] of VIEWER_PINS.entries()) {
       await ws.users.create({ name: `Viewer ${i}`, pin, role: 'viewer', allowedMuseums: JSON.stringify([MUSEUMS[i]]), allowedChannels: '[]' });
     }

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { SqliteIdMarks } from '../../src/dashboard/users/repository';
+import { SqlIdMarks } from '../../src/dashboard/users/repository';
+import { describeEngines, testRecords } from '../support/records';
 import { MIGRATIONS_DIR } from '../../src/platform/paths';
 import { migrate, openDatabase } from '../../src/platform/sqlite';
 import { tempDir } from '../support/app';
@@ -95,14 +96,20 @@ describe('migration 003 of the dashboard', () => {
       migrated.close();
     }
   });
+});
 
+describeEngines('SqlIdMarks', (kind) => {
   it('when ids are claimed, then each claim is above every earlier one and at least what was asked', async () => {
-    const db = openDatabase(':memory:', 'dashboard');
-    const marks = new SqliteIdMarks(db);
+    const marks = new SqlIdMarks((await testRecords(kind)).dashboard);
     expect(await marks.claim('users', 5)).toBe(5);
     expect(await marks.claim('users', 3)).toBe(6);
     expect(await marks.claim('users', 10)).toBe(10);
     expect(await marks.claim('other', 1)).toBe(1);
-    db.close();
+  });
+
+  it('when two claims run at once, then they get different ids', async () => {
+    const marks = new SqlIdMarks((await testRecords(kind)).dashboard);
+    const ids = await Promise.all(Array.from({ length: 10 }, () => marks.claim('users', 1)));
+    expect(new Set(ids).size).toBe(10);
   });
 });

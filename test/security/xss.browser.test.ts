@@ -2,7 +2,7 @@ import type { Express } from 'express';
 import type { BrowserContext, Page } from 'playwright-core';
 import { request, type HttpTest } from '../support/http';
 import { afterEach, expect, it } from 'vitest';
-import { SqliteVisitRepository } from '../../src/dashboard/data/repository';
+import { SqlVisitRepository } from '../../src/dashboard/data/repository';
 import { cookieFrom } from '../support/app';
 import { describeBrowser, serve } from '../support/browser';
 import { pdf } from '../support/files';
@@ -98,7 +98,7 @@ async function seedHostileData(ws: TestWorkspace): Promise<{ admin: TestUser; da
     rows.push({ date, museum: text.museum, channel: text.channel, district: text.district, visitors: 10 + day, revenue: 100 });
     rows.push({ date: date.replace('2025', '2024'), museum: text.museum, channel: text.channel, district: text.district, visitors: day, revenue: 50 });
   }
-  await new SqliteVisitRepository(ws.db).upsert(rows);
+  await new SqlVisitRepository(ws.stores.records.dashboard).upsert(rows);
   const dashboard = `service_session=${cookieFrom(await request(app).post('/auth/login').send({ pin: dashboardPin }), 'service_session')}`;
   const season = await request(app).post('/api/seasons').set({ Cookie: dashboard, 'Sec-Fetch-Site': 'same-origin' }).send({ name: text.season, startDate: '2025-02-01', endDate: '2025-02-28' });
   expect(season.status, season.text).toBe(201);

@@ -1,6 +1,7 @@
 import { setImmediate } from 'node:timers/promises';
-import type { Statement } from 'better-sqlite3';
-import type { Db } from '../../platform/sqlite';
+import { sql } from 'kysely';
+import type { RecordsDb } from '../../platform/db/engine';
+import type { DashboardTables } from '../tables';
 import type { VisitRow } from './columns';
 
 export interface Season {
@@ -40,28 +41,23 @@ export interface SeasonRepository {
   delete(id: number): Promise<boolean>;
 }
 
-const COLUMNS = 'date, museum, channel, district, visitors, revenue';
-const UPSERT_TAIL =
-  'ON CONFLICT (date, museum, channel, district) DO UPDATE SET visitors = excluded.visitors, revenue = excluded.revenue';
+const KEY = ['date', 'museum', 'channel', 'district'] as const;
+const COLUMNS = [...KEY, 'visitors', 'revenue'] as const;
+const BUMP_VERSION = 'UPDATE visits_version SET version = version + 1 WHERE id = 1';
 
-export class SqliteVisitRepository implements VisitRepository {
-  private readonly statements: { version: Statement; stage: Statement; bump: Statement };
+const valuesOf = (r: VisitRow) => [r.date, r.museum, r.channel, r.district, r.visitors, r.revenue] as const;
 
-  constructor(private readonly db: Db) {
-    // Prepared once: the version is read on every dashboard request, staging runs per batch.
-    this.statements = {
-      version: db.prepare('SELECT version FROM visits_version WHERE id = 1').pluck(),
-      stage: db.prepare(`INSERT INTO visits_import (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) ${UPSERT_TAIL}`),
-      bump: db.prepare('UPDATE visits_version SET version = version + 1 WHERE id = 1'),
-    };
-  }
+export class SqlVisitRepository implements VisitRepository {
+  constructor(private readonly records: RecordsDb<DashboardTables>) {}
 
   async count(): Promise<number> {
-    return this.db.prepare('SELECT count(*) FROM visits').pluck().get() as number;
+    const row = await this.records.db.selectFrom('visits').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   async version(): Promise<number> {
-    return this.statements.version.get() as number;
+    const row = await this.records.db.selectFrom('visits_version').select('version').where('id', '=', 1).executeTakeFirstOrThrow();
+    return row.version;
   }
 
   /**
@@ -72,57 +68,55 @@ export class SqliteVisitRepository implements VisitRepository {
    * rebuilds again.
    */
   async scan(onBatch: (rows: VisitRow[]) => void, batchSize = 10_000): Promise<void> {
-    const order = 'ORDER BY date, museum, channel, district LIMIT ?';
-    const first = this.db.prepare<[number], VisitRow>(`SELECT ${COLUMNS} FROM visits ${order}`);
-    const after = this.db.prepare<[string, string, string, string, number], VisitRow>(
-      `SELECT ${COLUMNS} FROM visits WHERE (date, museum, channel, district) > (?, ?, ?, ?) ${order}`,
-    );
-    let batch = first.all(batchSize);
-    while (batch.length > 0) {
-      onBatch(batch);
+    let last: VisitRow | undefined;
+    for (;;) {
+      const after = last;
+      const batch = await this.records.db
+        .selectFrom('visits')
+        .select([...COLUMNS])
+        .$if(after !== undefined, (q) => q.where((eb) => eb(eb.refTuple(...KEY), '>', eb.tuple(after!.date, after!.museum, after!.channel, after!.district))))
+        .orderBy('date')
+        .orderBy('museum')
+        .orderBy('channel')
+        .orderBy('district')
+        .limit(batchSize)
+        .execute();
+      if (batch.length > 0) onBatch(batch);
       if (batch.length < batchSize) return;
-      const last = batch[batch.length - 1];
+      last = batch[batch.length - 1];
       await setImmediate();
-      batch = after.all(last.date, last.museum, last.channel, last.district, batchSize);
     }
   }
 
   async upsert(rows: Iterable<VisitRow>): Promise<number> {
-    const insert = this.db.prepare(`INSERT INTO visits (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) ${UPSERT_TAIL}`);
-    return this.db.transaction(() => {
-      let n = 0;
-      for (const r of rows) {
-        insert.run(r.date, r.museum, r.channel, r.district, r.visitors, r.revenue);
-        n += 1;
-      }
-      this.bumpVersion();
-      return n;
-    })();
+    const list = Array.from(rows, valuesOf);
+    await this.records.bulk.upsert('visits', KEY, COLUMNS, list, BUMP_VERSION);
+    return list.length;
   }
 
   async clearStaging(): Promise<void> {
-    this.db.prepare('DELETE FROM visits_import').run();
+    await this.records.db.deleteFrom('visits_import').execute();
   }
 
   async stage(rows: readonly VisitRow[]): Promise<void> {
-    const insert = this.statements.stage;
-    this.db.transaction(() => {
-      for (const r of rows) insert.run(r.date, r.museum, r.channel, r.district, r.visitors, r.revenue);
-    })();
+    await this.records.bulk.upsert('visits_import', KEY, COLUMNS, rows.map(valuesOf));
   }
 
   async commitStaged(): Promise<number> {
-    return this.db.transaction(() => {
-      // "WHERE true" keeps SQLite from reading ON CONFLICT as part of the SELECT.
-      const moved = this.db.prepare(`INSERT INTO visits (${COLUMNS}) SELECT ${COLUMNS} FROM visits_import WHERE true ${UPSERT_TAIL}`).run().changes;
-      this.db.prepare('DELETE FROM visits_import').run();
-      this.bumpVersion();
-      return moved;
-    })();
-  }
-
-  private bumpVersion(): void {
-    this.statements.bump.run();
+    return this.records.db.transaction().execute(async (trx) => {
+      const moved = await trx
+        .insertInto('visits')
+        .columns([...COLUMNS])
+        // "WHERE true" keeps SQLite from reading ON CONFLICT as part of the SELECT.
+        .expression(trx.selectFrom('visits_import').select([...COLUMNS]).where(sql<boolean>`true`))
+        .onConflict((oc) =>
+          oc.columns([...KEY]).doUpdateSet((eb) => ({ visitors: eb.ref('excluded.visitors'), revenue: eb.ref('excluded.revenue') })),
+        )
+        .executeTakeFirst();
+      await trx.deleteFrom('visits_import').execute();
+      await trx.updateTable('visits_version').set((eb) => ({ version: eb('version', '+', 1) })).where('id', '=', 1).execute();
+      return Number(moved.numInsertedOrUpdatedRows ?? 0);
+    });
   }
 }
 
@@ -137,33 +131,41 @@ function toSeason(row: SeasonRow): Season {
   return { id: row.id, name: row.name, startDate: row.start_date, endDate: row.end_date };
 }
 
-export class SqliteSeasonRepository implements SeasonRepository {
-  constructor(private readonly db: Db) {}
+const SEASON_COLUMNS = ['id', 'name', 'start_date', 'end_date'] as const;
+
+export class SqlSeasonRepository implements SeasonRepository {
+  constructor(private readonly records: RecordsDb<DashboardTables>) {}
 
   async list(): Promise<Season[]> {
-    return (this.db.prepare('SELECT * FROM seasons ORDER BY start_date, id').all() as SeasonRow[]).map(toSeason);
+    return (await this.records.db.selectFrom('seasons').select(SEASON_COLUMNS).orderBy('start_date').orderBy('id').execute()).map(toSeason);
   }
 
   async get(id: number): Promise<Season | undefined> {
-    const row = this.db.prepare('SELECT * FROM seasons WHERE id = ?').get(id) as SeasonRow | undefined;
+    const row = await this.records.db.selectFrom('seasons').select(SEASON_COLUMNS).where('id', '=', id).executeTakeFirst();
     return row && toSeason(row);
   }
 
   async create(input: NewSeason): Promise<Season> {
-    const row = this.db
-      .prepare('INSERT INTO seasons (name, start_date, end_date) VALUES (?, ?, ?) RETURNING *')
-      .get(input.name, input.startDate, input.endDate) as SeasonRow;
+    const row = await this.records.db
+      .insertInto('seasons')
+      .values({ name: input.name, start_date: input.startDate, end_date: input.endDate })
+      .returning(SEASON_COLUMNS)
+      .executeTakeFirstOrThrow();
     return toSeason(row);
   }
 
   async update(id: number, input: NewSeason): Promise<Season | undefined> {
-    const row = this.db
-      .prepare('UPDATE seasons SET name = ?, start_date = ?, end_date = ? WHERE id = ? RETURNING *')
-      .get(input.name, input.startDate, input.endDate, id) as SeasonRow | undefined;
+    const row = await this.records.db
+      .updateTable('seasons')
+      .set({ name: input.name, start_date: input.startDate, end_date: input.endDate })
+      .where('id', '=', id)
+      .returning(SEASON_COLUMNS)
+      .executeTakeFirst();
     return row && toSeason(row);
   }
 
   async delete(id: number): Promise<boolean> {
-    return this.db.prepare('DELETE FROM seasons WHERE id = ?').run(id).changes > 0;
+    const result = await this.records.db.deleteFrom('seasons').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   }
 }

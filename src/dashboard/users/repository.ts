@@ -1,6 +1,6 @@
-import type { Statement } from 'better-sqlite3';
+import type { RecordsDb } from '../../platform/db/engine';
 import { HttpError } from '../../platform/errors';
-import { isUniqueViolation, type Db } from '../../platform/sqlite';
+import type { DashboardTables } from '../tables';
 
 /** One record of the Users table, with the field names of SPEC.md mapped to camelCase. */
 export interface UserRecord {
@@ -25,7 +25,7 @@ export class StoreUnavailable extends HttpError {
 }
 
 export interface UserRecordStore {
-  readonly kind: 'sqlite' | 'airtable';
+  readonly kind: 'database' | 'airtable';
   /** Every record, in the store's order (all pages). */
   list(): Promise<UserRecord[]>;
   get(id: number): Promise<UserRecord | undefined>;
@@ -51,17 +51,19 @@ export class MemoryIdMarks implements IdMarks {
   }
 }
 
-export class SqliteIdMarks implements IdMarks {
-  constructor(private readonly db: Db) {}
+/** Id marks in the records database, claimed atomically so that instances never hand out one id twice. */
+export class SqlIdMarks implements IdMarks {
+  constructor(private readonly records: RecordsDb<DashboardTables>) {}
 
   async claim(name: string, atLeast: number) {
-    return this.db
-      .prepare(
-        `INSERT INTO id_marks (name, last_id) VALUES (?, ?)
-         ON CONFLICT (name) DO UPDATE SET last_id = max(excluded.last_id, last_id + 1) RETURNING last_id`,
-      )
-      .pluck()
-      .get(name, atLeast) as number;
+    const { engine } = this.records;
+    const row = await this.records.db
+      .insertInto('id_marks')
+      .values({ name, last_id: atLeast })
+      .onConflict((oc) => oc.column('name').doUpdateSet((eb) => ({ last_id: engine.greatest(eb.ref('excluded.last_id'), eb(eb.ref('id_marks.last_id'), '+', 1)) })))
+      .returning('last_id')
+      .executeTakeFirstOrThrow();
+    return row.last_id;
   }
 }
 
@@ -85,36 +87,33 @@ function toRecord(row: Row): UserRecord {
   };
 }
 
-export class SqliteUserRecordStore implements UserRecordStore {
-  readonly kind = 'sqlite' as const;
-  /**
-   * Every PIN sign-in reads the whole table (SPEC.md: no cache). Preparing the statement cost
-   * as much as the read, and better-sqlite3 frees a statement's native memory only after a
-   * collection and a later turn of the event loop, so a burst of sign-ins piled it up.
-   */
-  private readonly all: Statement<[], Row>;
+const ROW = ['id', 'name', 'pin', 'role', 'allowed_museums', 'allowed_channels'] as const;
 
-  constructor(private readonly db: Db) {
-    this.all = db.prepare('SELECT * FROM users ORDER BY id');
-  }
+/** The embedded user records (SPEC.md: read afresh on every PIN sign-in, no cache). */
+export class SqlUserRecordStore implements UserRecordStore {
+  readonly kind = 'database' as const;
+
+  constructor(private readonly records: RecordsDb<DashboardTables>) {}
 
   async list(): Promise<UserRecord[]> {
-    return this.all.all().map(toRecord);
+    return (await this.records.db.selectFrom('users').select(ROW).orderBy('id').execute()).map(toRecord);
   }
 
   async get(id: number): Promise<UserRecord | undefined> {
-    const row = this.db.prepare('SELECT * FROM users WHERE id = ?').get(id) as Row | undefined;
+    const row = await this.records.db.selectFrom('users').select(ROW).where('id', '=', id).executeTakeFirst();
     return row && toRecord(row);
   }
 
   async create(input: NewUserRecord): Promise<UserRecord | 'pin-taken'> {
     try {
-      const row = this.db
-        .prepare('INSERT INTO users (name, pin, role, allowed_museums, allowed_channels) VALUES (?, ?, ?, ?, ?) RETURNING *')
-        .get(input.name, input.pin, input.role, input.allowedMuseums ?? null, input.allowedChannels ?? null) as Row;
+      const row = await this.records.db
+        .insertInto('users')
+        .values({ name: input.name, pin: input.pin, role: input.role, allowed_museums: input.allowedMuseums ?? null, allowed_channels: input.allowedChannels ?? null })
+        .returning(ROW)
+        .executeTakeFirstOrThrow();
       return toRecord(row);
     } catch (err) {
-      if (isUniqueViolation(err)) return 'pin-taken';
+      if (this.records.engine.isUniqueViolation(err)) return 'pin-taken';
       throw err;
     }
   }
@@ -124,17 +123,21 @@ export class SqliteUserRecordStore implements UserRecordStore {
     if (!current) return undefined;
     const next = { ...current, ...patch };
     try {
-      const row = this.db
-        .prepare('UPDATE users SET name = ?, pin = ?, role = ?, allowed_museums = ?, allowed_channels = ? WHERE id = ? RETURNING *')
-        .get(next.name, next.pin, next.role, next.allowedMuseums ?? null, next.allowedChannels ?? null, id) as Row | undefined;
+      const row = await this.records.db
+        .updateTable('users')
+        .set({ name: next.name, pin: next.pin, role: next.role, allowed_museums: next.allowedMuseums ?? null, allowed_channels: next.allowedChannels ?? null })
+        .where('id', '=', id)
+        .returning(ROW)
+        .executeTakeFirst();
       return row && toRecord(row);
     } catch (err) {
-      if (isUniqueViolation(err)) return 'pin-taken';
+      if (this.records.engine.isUniqueViolation(err)) return 'pin-taken';
       throw err;
     }
   }
 
   async delete(id: number): Promise<boolean> {
-    return this.db.prepare('DELETE FROM users WHERE id = ?').run(id).changes > 0;
+    const result = await this.records.db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   }
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Expression, Kysely } from 'kysely';
 import { HttpError } from '../errors';
 
 export type EngineKind = 'sqlite' | 'postgres';
@@ -14,12 +14,29 @@ export interface Engine {
   isForeignKeyViolation(err: unknown): boolean;
   /** The database could not be reached or stopped answering, as opposed to refusing a statement. */
   isUnreachable(err: unknown): boolean;
+  /** The larger of two numbers: `max(a, b)` in SQLite, `greatest(a, b)` in PostgreSQL. */
+  greatest(a: Expression<number>, b: Expression<number>): Expression<number>;
+}
+
+/**
+ * Many rows into one table at the speed each engine allows (prepared statements in one
+ * transaction on SQLite, COPY on PostgreSQL), which a query builder's multi-row INSERT does
+ * not reach at a million rows.
+ */
+export interface BulkWriter {
+  /**
+   * Adds `rows` (values in the order of `columns`) to `table`; a row whose `key` columns
+   * match a stored row, or a row before it in `rows`, replaces it. `after`, portable SQL
+   * without parameters, runs in the same transaction.
+   */
+  upsert(table: string, key: readonly string[], columns: readonly string[], rows: readonly (readonly unknown[])[], after?: string): Promise<void>;
 }
 
 /** The records of one application on one engine. */
 export interface RecordsDb<T> {
   db: Kysely<T>;
   engine: Engine;
+  bulk: BulkWriter;
 }
 
 /** The database is out of reach: 503, so that a load balancer or a client tries again later. */

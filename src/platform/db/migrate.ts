@@ -26,7 +26,7 @@ export function idColumn(kind: EngineKind) {
  * PostgreSQL the application's tables live in their own schema, and the query builder's
  * migrator holds an advisory lock meanwhile, so instances started together apply each step once.
  */
-export async function migrateToLatest<T>(records: RecordsDb<T>, steps: Record<string, SchemaStep>, schema: string | undefined): Promise<string[]> {
+export async function migrateToLatest<T>(records: Pick<RecordsDb<T>, 'db' | 'engine'>, steps: Record<string, SchemaStep>, schema: string | undefined): Promise<string[]> {
   const db = records.db as unknown as Kysely<unknown>;
   const { engine } = records;
   if (engine.kind === 'postgres' && schema) await createSchema(db, schema);

@@ -1,6 +1,9 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import type { Engine } from './engine';
+import { from as copyFrom } from 'pg-copy-streams';
+import type { BulkWriter, Engine } from './engine';
 
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
 
@@ -18,7 +21,66 @@ export const postgresEngine: Engine = {
   isUniqueViolation: (err) => (err as { code?: unknown } | null)?.code === '23505',
   isForeignKeyViolation: (err) => (err as { code?: unknown } | null)?.code === '23503',
   isUnreachable: unreachable,
+  greatest: (a, b) => sql<number>`greatest(${a}, ${b})`,
 };
+
+const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** A value as a field of COPY's text format: tabs, newlines and backslashes escaped, null as \N. */
+function copyField(value: unknown): string {
+  if (value === null || value === undefined) return '\\N';
+  const text = typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
+  return text.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!);
+}
+
+/**
+ * COPY into a temporary table, then one INSERT … ON CONFLICT into `schema.table`, all in one
+ * transaction on one connection. Rows repeating a key within the batch keep the last one
+ * first, since one INSERT may not update the same row twice.
+ */
+export function postgresBulk(pool: pg.Pool, schema: string): BulkWriter {
+  return {
+    async upsert(table, key, columns, rows, after) {
+      const keyAt = key.map((k) => columns.indexOf(k));
+      const last = new Map<string, readonly unknown[]>();
+      for (const row of rows) last.set(keyAt.map((i) => String(row[i] as string)).join('\u0000'), row);
+      const target = `${quoted(schema)}.${quoted(table)}`;
+      const list = columns.map(quoted).join(', ');
+      const values = columns.filter((c) => !key.includes(c));
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query(`CREATE TEMP TABLE IF NOT EXISTS bulk_rows (LIKE ${target} INCLUDING DEFAULTS) ON COMMIT DROP`);
+        const lines = Readable.from(
+          (function* () {
+            // Some thousands of lines per chunk: a chunk per line costs more than the COPY itself.
+            let lines: string[] = [];
+            for (const row of last.values()) {
+              lines.push(`${row.map(copyField).join('\t')}\n`);
+              if (lines.length === 2_000) {
+                yield lines.join('');
+                lines = [];
+              }
+            }
+            if (lines.length > 0) yield lines.join('');
+          })(),
+        );
+        await pipeline(lines, client.query(copyFrom(`COPY bulk_rows (${list}) FROM STDIN`)));
+        await client.query(
+          `INSERT INTO ${target} (${list}) SELECT ${list} FROM bulk_rows
+           ON CONFLICT (${key.map(quoted).join(', ')}) DO UPDATE SET ${values.map((c) => `${quoted(c)} = excluded.${quoted(c)}`).join(', ')}`,
+        );
+        if (after) await client.query(`SET LOCAL search_path TO ${quoted(schema)}; ${after}`);
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+  };
+}
 
 /**
  * Values read back as the same plain values SQLite gives: days as `YYYY-MM-DD` text, moments

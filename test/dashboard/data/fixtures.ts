@@ -1,7 +1,7 @@
 import { request } from '../../support/http';
 import type { VisitRow } from '../../../src/dashboard/data/columns';
 import { ColumnsBuilder, type VisitColumns } from '../../../src/dashboard/data/columns';
-import { SqliteVisitRepository } from '../../../src/dashboard/data/repository';
+import { SqlVisitRepository } from '../../../src/dashboard/data/repository';
 import { buildApp, cookieFrom } from '../../support/app';
 
 export const ALPHA = 'Alpha Museum';
@@ -64,7 +64,7 @@ let nextPin = 100_000;
  */
 export async function dataApp(rows: readonly VisitRow[] = ROWS) {
   const t = await buildApp();
-  await new SqliteVisitRepository(t.db).upsert(rows);
+  await new SqlVisitRepository(t.stores.records.dashboard).upsert(rows);
 
   async function signIn(pin: string): Promise<string> {
     const res = await request(t.app).post('/auth/login').send({ pin });

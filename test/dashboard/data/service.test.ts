@@ -1,33 +1,34 @@
-import path from 'node:path';
 import { Readable } from 'node:stream';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { expect, it } from 'vitest';
 import { prepareDashboard } from '../../../src/dashboard/bootstrap';
 import { demoPeriod } from '../../../src/dashboard/data/demo';
-import { SqliteSeasonRepository, SqliteVisitRepository } from '../../../src/dashboard/data/repository';
+import { SqlSeasonRepository, SqlVisitRepository } from '../../../src/dashboard/data/repository';
 import { DashboardDataService } from '../../../src/dashboard/data/service';
-import { SqliteUserRecordStore } from '../../../src/dashboard/users/repository';
+import { SqlUserRecordStore } from '../../../src/dashboard/users/repository';
+import type { EngineKind } from '../../../src/platform/db/engine';
 import { Conflict } from '../../../src/platform/errors';
 import { createLogger } from '../../../src/platform/logger';
-import { openDatabase } from '../../../src/platform/sqlite';
-import { tempDir } from '../../support/app';
+import { describeEngines, testRecords } from '../../support/records';
 import { ROWS, csvOf } from './fixtures';
 
 const ADMIN = { role: 'admin', allowedMuseums: '[]', allowedChannels: '[]' };
 const NONE = { museum: [], channel: [], district: [], year: [], season: [] };
 
-function store() {
-  const db = openDatabase(path.join(tempDir(), 'dashboard.db'), 'dashboard');
-  onTestFinished(() => {
-    db.close();
-  });
-  const visits = new SqliteVisitRepository(db);
-  const data = new DashboardDataService({ visits, seasons: new SqliteSeasonRepository(db), logger: createLogger('silent') });
+async function store(kind: EngineKind) {
+  const db = (await testRecords(kind)).dashboard;
+  const visits = new SqlVisitRepository(db);
+  const data = new DashboardDataService({ visits, seasons: new SqlSeasonRepository(db), logger: createLogger('silent') });
   return { db, visits, data };
 }
 
-describe('DashboardDataService', () => {
+async function countOf(db: Awaited<ReturnType<typeof store>>['db'], table: 'visits' | 'visits_import'): Promise<number> {
+  const row = await db.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+describeEngines('DashboardDataService', (kind) => {
   it('when another writer changes the visits, then the next read rebuilds the in-memory copy', async () => {
-    const { visits, data } = store();
+    const { visits, data } = await store(kind);
     await visits.upsert(ROWS.slice(0, 2));
     expect((await data.summary(ADMIN, NONE)).totals.visitors).toBe(30);
     await visits.upsert(ROWS.slice(2));
@@ -35,7 +36,7 @@ describe('DashboardDataService', () => {
   });
 
   it('when an import is running, then a second one is refused with 409 until the first ends', async () => {
-    const { data } = store();
+    const { data } = await store(kind);
     const first = await data.startImport();
     await expect(data.startImport()).rejects.toThrow(Conflict);
     await first.discard();
@@ -46,21 +47,21 @@ describe('DashboardDataService', () => {
   });
 
   it('when a staged import is discarded, then visits stay as they were and the staging area is empty', async () => {
-    const { db, data } = store();
+    const { db, data } = await store(kind);
     const job = await data.startImport();
     await job.stage(Readable.from([csvOf(ROWS)]));
     await job.discard();
-    expect(db.prepare('SELECT count(*) FROM visits').pluck().get()).toBe(0);
-    expect(db.prepare('SELECT count(*) FROM visits_import').pluck().get()).toBe(0);
+    expect(await countOf(db, 'visits')).toBe(0);
+    expect(await countOf(db, 'visits_import')).toBe(0);
     await expect(job.commit()).rejects.toBeInstanceOf(Conflict);
   });
 });
 
-describe('prepareDashboard', () => {
+describeEngines('prepareDashboard', (kind) => {
   const today = new Date('2026-11-21T10:00:00Z');
 
   it('when the store is empty, then three full years and the current year to yesterday are generated, with seasons', async () => {
-    const { db, data } = store();
+    const { db, data } = await store(kind);
     await prepareDashboard(db, createLogger('silent'), today);
     const filters = await data.filters(ADMIN);
     expect(filters.museums).toHaveLength(6);
@@ -74,39 +75,45 @@ describe('prepareDashboard', () => {
   });
 
   it('when the demo data is generated, then weekends are busier than weekdays and summer is quieter than winter', async () => {
-    const { db, data } = store();
+    const { db, data } = await store(kind);
     await prepareDashboard(db, createLogger('silent'), today);
-    const byWeekday = db
-      .prepare("SELECT strftime('%w', date) AS d, sum(visitors) AS v FROM visits GROUP BY d ORDER BY d")
-      .all() as { d: string; v: number }[];
-    const friday = byWeekday[5].v;
-    const monday = byWeekday[1].v;
+    const totals = new Map<number, number>();
+    for (const r of await db.db.selectFrom('visits').select(['date', 'visitors']).execute()) {
+      const weekday = new Date(`${r.date}T00:00:00Z`).getUTCDay();
+      totals.set(weekday, (totals.get(weekday) ?? 0) + r.visitors);
+    }
+    const friday = totals.get(5)!;
+    const monday = totals.get(1)!;
     expect(friday).toBeGreaterThan(monday * 1.3);
     const monthly = (await data.summary(ADMIN, { ...NONE, year: [2025] })).monthly;
     expect(monthly[0].visitors).toBeGreaterThan(monthly[6].visitors * 1.5);
   });
 
   it('when it runs twice on the same dates, then the data is the same (deterministic) and not doubled', async () => {
-    const a = store();
-    const b = store();
+    const a = await store(kind);
+    const b = await store(kind);
     await prepareDashboard(a.db, createLogger('silent'), today);
     await prepareDashboard(b.db, createLogger('silent'), today);
     await prepareDashboard(b.db, createLogger('silent'), today);
-    const sum = (db: typeof a.db) => db.prepare('SELECT count(*) AS n, sum(visitors) AS v, sum(revenue) AS r FROM visits').get();
-    expect(sum(b.db)).toEqual(sum(a.db));
+    const sum = (db: typeof a.db) =>
+      db.db
+        .selectFrom('visits')
+        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('visitors').as('v'), eb.fn.sum<number>('revenue').as('r')])
+        .executeTakeFirstOrThrow();
+    expect(await sum(b.db)).toEqual(await sum(a.db));
     expect((await b.data.listSeasons()).length).toBe((await a.data.listSeasons()).length);
   });
 
   it('when the store already holds visits, then nothing is added and users are left alone', async () => {
-    const { db, visits } = store();
+    const { db, visits } = await store(kind);
     await visits.upsert(ROWS);
     await prepareDashboard(db, createLogger('silent'), today);
     expect(await visits.count()).toBe(ROWS.length);
-    expect(await new SqliteUserRecordStore(db).list()).toEqual([]);
+    expect(await new SqlUserRecordStore(db).list()).toEqual([]);
   });
 });
 
-describe('SqliteVisitRepository.scan', () => {
+describeEngines('SqlVisitRepository.scan', (kind) => {
   const rowsOf = (n: number) =>
     Array.from({ length: n }, (_, i) => ({
       date: `2025-01-${String((i % 28) + 1).padStart(2, '0')}`,
@@ -118,7 +125,7 @@ describe('SqliteVisitRepository.scan', () => {
     }));
 
   it('when the rows span many batches, then each row comes once, in key order, and other work runs between batches', async () => {
-    const { visits } = store();
+    const { visits } = await store(kind);
     const rows = rowsOf(1_000);
     await visits.upsert(rows);
     const seen: string[] = [];
@@ -140,7 +147,7 @@ describe('SqliteVisitRepository.scan', () => {
   });
 
   it('when a batch is exactly full at the end, then the scan stops after one empty look', async () => {
-    const { visits } = store();
+    const { visits } = await store(kind);
     await visits.upsert(rowsOf(128));
     const sizes: number[] = [];
     await visits.scan((batch) => sizes.push(batch.length), 64);
@@ -148,7 +155,7 @@ describe('SqliteVisitRepository.scan', () => {
   });
 
   it('when the store is written between batches, then the write goes through mid-scan and the version moves', async () => {
-    const { visits } = store();
+    const { visits } = await store(kind);
     await visits.upsert(rowsOf(256));
     const before = await visits.version();
     let scanning = true;
