@@ -68,7 +68,16 @@ export function createApp(deps: AppDeps): Express {
     upload: config.upload,
   };
   app.use(
-    createWorkspace({ records: stores.records.workspace, cookieSessions: stores.workspaceSessions, files: stores.files, settings, clock, logger, attempts })
+    createWorkspace({
+      records: stores.records.workspace,
+      notices: stores.notices,
+      cookieSessions: stores.workspaceSessions,
+      files: stores.files,
+      settings,
+      clock,
+      logger,
+      attempts,
+    })
       .router,
   );
 

@@ -8,7 +8,7 @@ import { isWeakPin, PIN_MIN_DIGITS, randomPin } from './dashboard/pins';
 import { sweepEvery } from './dashboard/auth/service';
 import { prepareDashboard } from './dashboard/bootstrap';
 import { prepareWorkspace } from './workspace/bootstrap';
-import { SqliteAssetRepository } from './workspace/assets/repository';
+import { SqlAssetRepository } from './workspace/assets/repository';
 import { removeOrphanFiles } from './workspace/assets/sweep';
 import { buildStores, type Stores } from './stores';
 
@@ -49,8 +49,8 @@ async function main(): Promise<void> {
 
   const { dashboard, workspace } = stores.records;
   await prepareDashboard(dashboard, logger);
-  await prepareWorkspace(workspace.handle!, config.defaultAdmin, logger);
-  await removeOrphanFiles(stores.files, new SqliteAssetRepository(workspace.handle!), logger);
+  await prepareWorkspace(workspace, config.defaultAdmin, logger);
+  await removeOrphanFiles(stores.files, new SqlAssetRepository(workspace), logger);
 
   const app = createApp({ config: appConfig, clock: systemClock, logger, stores });
   const stopSweeping = sweepEvery(stores.dashboardSessions, systemClock, 10 * 60 * 1000);

@@ -6,7 +6,7 @@ import type { DashboardTables } from './dashboard/tables';
 import type { RecordsDb } from './platform/db/engine';
 import { migrateToLatest } from './platform/db/migrate';
 import { openPostgres, postgresBulk, postgresEngine } from './platform/db/postgres';
-import { openSqlite, type SqliteHandle } from './platform/db/sqlite';
+import { openSqlite } from './platform/db/sqlite';
 import { MemorySessionStore, type SessionStore } from './dashboard/auth/session-store';
 import { AirtableUserRecordStore } from './dashboard/users/airtable-repository';
 import { SqlIdMarks, SqlUserRecordStore, type UserRecordStore } from './dashboard/users/repository';
@@ -31,8 +31,8 @@ import { DatabaseUnavailable } from './platform/db/engine';
 
 /** Both applications' records, on the engine the configuration names, with their schemas up to date. */
 export interface Records {
-  dashboard: RecordsDb<DashboardTables> & { handle?: SqliteHandle };
-  workspace: RecordsDb<WorkspaceTables> & { handle?: SqliteHandle };
+  dashboard: RecordsDb<DashboardTables>;
+  workspace: RecordsDb<WorkspaceTables>;
   /** Where generated secrets are kept: the shared database, or DATA_DIR on one machine. */
   secrets: SecretKeeper;
   /** Names the engines that do not answer now (empty when all do). */

@@ -1,10 +1,12 @@
 import { systemClock, type Clock } from '../platform/clock';
 import type { Logger } from '../platform/logger';
-import type { Db } from '../platform/sqlite';
+import { LocalNotices } from '../platform/notices';
 import { isoTime } from './access';
 import { hashPassword } from './members/passwords';
-import { SqliteBrandRepository } from './brands/repository';
-import { SqliteUserRepository } from './members/repository';
+import { SqlBrandRepository } from './brands/repository';
+import { MemberCache } from './members/cache';
+import { SqlUserRepository } from './members/repository';
+import type { WorkspaceRecords } from './records';
 
 export const DEFAULT_ADMIN_NAME = 'Administrator';
 export const DEFAULT_BRAND_NAME = 'Default brand';
@@ -15,14 +17,16 @@ export const DEFAULT_BRAND_NAME = 'Default brand';
  * and a default brand it belongs to.
  */
 export async function prepareWorkspace(
-  db: Db,
+  records: WorkspaceRecords,
   defaultAdmin: { email: string; password: string },
   logger: Logger,
   clock: Clock = systemClock,
 ): Promise<void> {
-  const users = new SqliteUserRepository(db);
+  // Nothing is cached yet, so nobody needs to hear of these writes.
+  const notices = new LocalNotices();
+  const users = new SqlUserRepository(records, new MemberCache(notices), notices);
   if ((await users.count()) > 0) return;
-  const brands = new SqliteBrandRepository(db);
+  const brands = new SqlBrandRepository(records, notices);
   const createdAt = isoTime(clock.now());
   const existing = await brands.list(undefined);
   const brand = existing[0] ?? (await brands.create(DEFAULT_BRAND_NAME, createdAt));
@@ -35,6 +39,10 @@ export async function prepareWorkspace(
     brandIds: [brand.id],
     createdAt,
   });
-  if (admin === 'email-taken') return;
+  if (admin === 'email-taken') {
+    // Another instance started at the same moment and won: its brand is the default one.
+    if (existing.length === 0) await brands.delete(brand.id);
+    return;
+  }
   logger.info({ email: defaultAdmin.email }, 'Created the workspace superadmin; its password must be changed at first sign-in');
 }

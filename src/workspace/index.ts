@@ -4,36 +4,36 @@ import { DeviceCookies } from '../platform/device-cookie';
 import type { Logger } from '../platform/logger';
 import type { AttemptCounter } from '../platform/rate-limit';
 import type { FileStore } from '../platform/file-store';
-import type { RecordsDb } from '../platform/db/engine';
-import type { SqliteHandle } from '../platform/db/sqlite';
-import type { WorkspaceTables } from './tables';
+import type { Notices } from '../platform/notices';
+import type { WorkspaceRecords } from './records';
 import { workspaceAccess, type CookieSessionStore } from './auth/middleware';
-import { SqliteSessionStore } from './auth/repository';
+import { SqlSessionStore } from './auth/repository';
 import { authRoutes, DEVICE_COOKIE } from './auth/routes';
 import { AuthService, SIGN_IN_TTL_MS } from './auth/service';
-import { SqliteBrandRepository } from './brands/repository';
+import { SqlBrandRepository } from './brands/repository';
 import { brandsRoutes } from './brands/routes';
 import { BrandsService } from './brands/service';
-import { SqliteCampaignRepository } from './campaigns/repository';
+import { SqlCampaignRepository } from './campaigns/repository';
 import { campaignsRoutes, tracksRoutes } from './campaigns/routes';
 import { CampaignsService } from './campaigns/service';
-import { SqliteUserRepository } from './members/repository';
+import { MemberCache } from './members/cache';
+import { SqlUserRepository } from './members/repository';
 import { membersRoutes } from './members/routes';
 import { MembersService } from './members/service';
-import { SqlitePostRepository } from './posts/repository';
+import { SqlPostRepository } from './posts/repository';
 import { postsRoutes } from './posts/routes';
 import { PostsService } from './posts/service';
-import { SqliteAssetRepository } from './assets/repository';
+import { SqlAssetRepository } from './assets/repository';
 import { assetsRoutes, uploadsRoutes } from './assets/routes';
 import { AssetsService, attachmentCatalog } from './assets/service';
-import { SqliteBudgetRepository } from './budget/repository';
+import { SqlBudgetRepository } from './budget/repository';
 import { budgetRoutes } from './budget/routes';
 import { BudgetService } from './budget/service';
 import { Placement } from './placement';
-import { SqliteProjectRepository } from './projects/repository';
+import { SqlProjectRepository } from './projects/repository';
 import { projectsRoutes } from './projects/routes';
 import { ProjectsService } from './projects/service';
-import { SqliteTaskRepository } from './tasks/repository';
+import { SqlTaskRepository } from './tasks/repository';
 import { tasksRoutes } from './tasks/routes';
 import { TasksService } from './tasks/service';
 import { workspacePages } from './pages/routes';
@@ -49,7 +49,9 @@ export interface WorkspaceSettings {
 }
 
 export interface WorkspaceDeps {
-  records: RecordsDb<WorkspaceTables> & { handle?: SqliteHandle };
+  records: WorkspaceRecords;
+  /** Tells every instance of a changed member, so that each drops its cached copy. */
+  notices: Notices;
   /** Where cookie sessions live when not in the records (Redis, shared by instances). */
   cookieSessions?: CookieSessionStore;
   settings: WorkspaceSettings;
@@ -62,24 +64,23 @@ export interface WorkspaceDeps {
 
 /** Application B: the marketing workspace's API and pages. */
 export function createWorkspace(deps: WorkspaceDeps) {
-  const { settings, clock, files } = deps;
-  const db = deps.records.handle!;
+  const { settings, clock, files, records, notices } = deps;
 
-  const sessionStore = deps.cookieSessions ?? new SqliteSessionStore(db, clock, SIGN_IN_TTL_MS);
-  const users = new SqliteUserRepository(db);
+  const sessionStore = deps.cookieSessions ?? new SqlSessionStore(records, clock, SIGN_IN_TTL_MS);
+  const users = new SqlUserRepository(records, new MemberCache(notices), notices);
   const auth = new AuthService({ users, sessions: sessionStore, clock, jwtSecret: settings.jwtSecret });
-  const brandRepository = new SqliteBrandRepository(db);
+  const brandRepository = new SqlBrandRepository(records, notices);
   const brands = new BrandsService({ brands: brandRepository, clock });
   const members = new MembersService({ users, brands: brandRepository, sessions: sessionStore, clock });
-  const campaigns = new CampaignsService({ campaigns: new SqliteCampaignRepository(db), brands, clock });
-  const assetRepository = new SqliteAssetRepository(db);
-  const posts = new PostsService({ posts: new SqlitePostRepository(db), campaigns, brands, attachments: attachmentCatalog(assetRepository), clock });
+  const campaigns = new CampaignsService({ campaigns: new SqlCampaignRepository(records), brands, clock });
+  const assetRepository = new SqlAssetRepository(records);
+  const posts = new PostsService({ posts: new SqlPostRepository(records), campaigns, brands, attachments: attachmentCatalog(assetRepository), clock });
   const placement = new Placement({ brands, campaigns, posts });
   const assets = new AssetsService({ assets: assetRepository, files, placement, clock });
   const avatars = new AvatarsService({ files, users });
-  const projects = new ProjectsService({ projects: new SqliteProjectRepository(db), brands, clock });
-  const tasks = new TasksService({ tasks: new SqliteTaskRepository(db), placement, projects, users, clock });
-  const budget = new BudgetService({ budget: new SqliteBudgetRepository(db), campaigns, clock });
+  const projects = new ProjectsService({ projects: new SqlProjectRepository(records), brands, clock });
+  const tasks = new TasksService({ tasks: new SqlTaskRepository(records), placement, projects, users, clock });
+  const budget = new BudgetService({ budget: new SqlBudgetRepository(records), campaigns, clock });
 
   const access = workspaceAccess({ auth, store: sessionStore, secret: settings.sessionSecret, secure: settings.cookieSecure });
   const uploadLimits = { files, maxFiles: settings.upload.maxFiles, maxBytes: settings.upload.maxBytes };

@@ -123,3 +123,19 @@ export interface WorkspaceTables {
     updated_at: string;
   };
 }
+
+/** Every table of the workspace, parents before children. */
+export const WORKSPACE_TABLE_NAMES = [
+  'users',
+  'brands',
+  'user_brands',
+  'sessions',
+  'campaigns',
+  'tracks',
+  'posts',
+  'assets',
+  'post_attachments',
+  'projects',
+  'tasks',
+  'budget_entries',
+] as const satisfies readonly (keyof WorkspaceTables)[];

@@ -43,7 +43,7 @@ function fillDiskFrom(nth: number) {
 describe('POST /api/assets when the disk fails', () => {
   it.skipIf(!fs.existsSync(DEV_FULL))('when the disk fills up during the second file, then 507 STORAGE_FULL as JSON, and neither the first file nor any row is kept', async () => {
     const { ws, brand, member, logs } = await workspace();
-    const before = snapshot(ws);
+    const before = await snapshot(ws);
     fillDiskFrom(2);
     const res = await upload(ws, member, brand.id, [
       { data: pdf(50_000), name: 'first.pdf' },
@@ -53,24 +53,24 @@ describe('POST /api/assets when the disk fails', () => {
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.body).toEqual({ error: 'The server has no room left to store files', code: 'STORAGE_FULL', details: { requestId: expect.any(String) } });
     expect(filesUnder(ws.config.uploadDir)).toEqual([]);
-    expect(snapshot(ws)).toBe(before);
+    expect(await snapshot(ws)).toBe(before);
     expect(logs.entries().find((e) => e.level === 50)).toMatchObject({ reqId: res.body.details.requestId });
   });
 
   it.skipIf(!fs.existsSync(DEV_FULL))("when a picture's thumbnail cannot be written, then 507 and the picture itself is removed too", async () => {
     const { ws, brand, member } = await workspace();
-    const before = snapshot(ws);
+    const before = await snapshot(ws);
     fillDiskFrom(2);
     const res = await upload(ws, member, brand.id, [{ data: await image('png', 400, 300), name: 'poster.png' }]);
     expect(res.status).toBe(507);
     expect(res.body.code).toBe('STORAGE_FULL');
     expect(filesUnder(ws.config.uploadDir)).toEqual([]);
-    expect(snapshot(ws)).toBe(before);
+    expect(await snapshot(ws)).toBe(before);
   });
 
   it('when the upload folder is no longer a folder, then 500 STORAGE_UNAVAILABLE as JSON with no stack, nothing is stored, and uploads work again once it is back', async () => {
     const { ws, brand, member, logs } = await workspace();
-    const before = snapshot(ws);
+    const before = await snapshot(ws);
     const uploadDir = ws.config.uploadDir;
     fs.rmSync(uploadDir, { recursive: true });
     fs.writeFileSync(uploadDir, 'not a folder');
@@ -79,7 +79,7 @@ describe('POST /api/assets when the disk fails', () => {
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ error: 'The server cannot store files right now', code: 'STORAGE_UNAVAILABLE', details: { requestId: expect.any(String) } });
     expect(JSON.stringify(res.body)).not.toMatch(/ENOTDIR|\/tmp\//);
-    expect(snapshot(ws)).toBe(before);
+    expect(await snapshot(ws)).toBe(before);
     const logged = logs.entries().find((e) => e.level === 50) as { err: { code: string; message: string }; reqId: string };
     expect(logged).toMatchObject({ reqId: res.body.details.requestId, err: { code: 'STORAGE_UNAVAILABLE', message: expect.stringContaining('ENOTDIR') } });
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { SqlIdMarks } from '../../src/dashboard/users/repository';
 import { describeEngines, testRecords } from '../support/records';
 import { MIGRATIONS_DIR } from '../../src/platform/paths';
-import { migrate, openDatabase } from '../../src/platform/sqlite';
+import { applyLegacySql } from '../../src/platform/db/sqlite';
 import { tempDir } from '../support/app';
 
 /** A database with only the migrations of `app` before `stop` applied, as an older release left it. */
@@ -18,7 +18,15 @@ function olderDatabase(app: string, stop: string): Database.Database {
   }
   const db = new Database(path.join(dir, `${app}.db`));
   db.pragma('foreign_keys = ON');
-  migrate(db, older);
+  applyLegacySql(db, older);
+  return db;
+}
+
+/** A database brought up to date by the whole SQL history of `app`, the way releases before the query builder opened it. */
+function openDatabase(file: string, app: string): Database.Database {
+  const db = new Database(file);
+  db.pragma('foreign_keys = ON');
+  applyLegacySql(db, path.join(MIGRATIONS_DIR, app));
   return db;
 }
 

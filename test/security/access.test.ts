@@ -124,7 +124,7 @@ describe("every workspace route with another brand's ids", () => {
   ] as const;
 
   it("when a manager or a contributor of one brand reads, changes or deletes the other brand's records by id, then 403 or 404 and nothing of it in any answer or in the database", async () => {
-    const before = snapshot(world.ws);
+    const before = await snapshot(world.ws);
     for (const [role, member] of members()) {
       for (const route of world.routes.filter((r) => appOf(r.path) === 'workspace' && isApi(r.path) && /:id|uploads/.test(r.path))) {
         for (const method of methodsOf(route)) {
@@ -136,7 +136,7 @@ describe("every workspace route with another brand's ids", () => {
         }
       }
     }
-    expect(snapshot(world.ws)).toBe(before);
+    expect(await snapshot(world.ws)).toBe(before);
   });
 
   it("when lists are asked for the other brand or its campaign, project or post, then they come back empty or refused, never with its records", async () => {
@@ -175,7 +175,7 @@ describe("every workspace route with another brand's ids", () => {
       if (['/api/auth/login', '/api/auth/logout', '/api/auth/password', '/api/auth/onboarding', '/api/auth/me/avatar', '/api/assets'].includes(route.path)) continue;
       expect(covered, `add a cross-brand create for ${route.path}`).toContain(route.path);
     }
-    const before = snapshot(world.ws);
+    const before = await snapshot(world.ws);
     for (const [role, member] of members()) {
       for (const [path, body] of creates) {
         const res = await send(world.app, 'POST', path, { Authorization: `Bearer ${member.token}` }, body);
@@ -190,7 +190,7 @@ describe("every workspace route with another brand's ids", () => {
         expect(res.status, `${role}: upload with ${field}`).toBe(404);
       }
     }
-    expect(snapshot(world.ws)).toBe(before);
+    expect(await snapshot(world.ws)).toBe(before);
   });
 });
 

@@ -31,7 +31,10 @@ function cookieWrites(world: World) {
 }
 
 /** The dashboard's users and seasons, to prove a refused request changed nothing. */
-const dashboardRows = (world: World) => JSON.stringify([world.ws.db.prepare('SELECT * FROM users').all(), world.ws.db.prepare('SELECT * FROM seasons').all()]);
+const dashboardRows = async (world: World) => {
+  const { db } = world.ws.stores.records.dashboard;
+  return JSON.stringify([await db.selectFrom('users').selectAll().orderBy('id').execute(), await db.selectFrom('seasons').selectAll().orderBy('id').execute()]);
+};
 
 const cookieOf = (world: World, path: string) => (appOf(path) === 'dashboard' ? world.dashboardAdmin : world.workspaceCookie);
 const bodyFor = (path: string, method: string) => (method === 'DELETE' ? undefined : renameBody(path, 'Forged'));
@@ -40,15 +43,15 @@ describe('a state-changing request signed in by cookie from another origin', () 
   it.each(Object.keys(FOREIGN))('when it comes with %s, then every state-changing route of both applications answers 403 CSRF and nothing changes', async (name) => {
     const writes = cookieWrites(world);
     expect(writes.length).toBeGreaterThan(30);
-    const workspaceBefore = snapshot(world.ws);
-    const dashboardBefore = dashboardRows(world);
+    const workspaceBefore = await snapshot(world.ws);
+    const dashboardBefore = await dashboardRows(world);
     for (const { route, method } of writes) {
       const res = await send(world.app, method, pathFor(route, world.mine), { Cookie: cookieOf(world, route.path), ...FOREIGN[name] }, bodyFor(route.path, method));
       expect(res.status, `${method} ${route.path}`).toBe(403);
       expect(res.body, `${method} ${route.path}`).toEqual({ error: expect.any(String), code: 'CSRF' });
     }
-    expect(snapshot(world.ws)).toBe(workspaceBefore);
-    expect(dashboardRows(world)).toBe(dashboardBefore);
+    expect(await snapshot(world.ws)).toBe(workspaceBefore);
+    expect(await dashboardRows(world)).toBe(dashboardBefore);
   });
 
   it('when the same requests come from the server itself (Origin, Referer or Sec-Fetch-Site), then none is refused as CSRF', async () => {

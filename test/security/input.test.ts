@@ -2,6 +2,7 @@ import { request, type HttpResponse } from '../support/http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pdf } from '../support/files';
 import { adminOf, appOf, buildWorld, expectNoLeak, isApi, isWrite, key, methodsOf, pathFor, renameBody, send, type World } from './world';
+import { rowCount } from '../support/records';
 
 let world: World;
 beforeEach(async () => {
@@ -169,7 +170,7 @@ describe('SQL and Airtable formula metacharacters', () => {
 
   it('when they are names and titles of new records, then they are stored and read back exactly as sent, and no table is harmed', async () => {
     const as = { Authorization: `Bearer ${world.superadmin.token}` };
-    const usersBefore = world.ws.workspaceDb.prepare('SELECT count(*) FROM users').pluck().get();
+    const usersBefore = await rowCount(world.ws.stores.records.workspace, 'users');
     for (const value of METACHARACTERS) {
       const campaign = await send(world.app, 'POST', '/api/campaigns', as, { name: value, brandId: world.mine.brand });
       expect(campaign.status, value).toBe(201);
@@ -181,7 +182,7 @@ describe('SQL and Airtable formula metacharacters', () => {
       expect(user.status, value).toBe(201);
       expect(user.body.user.name).toBe(value.trim());
     }
-    expect(world.ws.workspaceDb.prepare('SELECT count(*) FROM users').pluck().get()).toBe(usersBefore);
+    expect(await rowCount(world.ws.stores.records.workspace, 'users')).toBe(usersBefore);
     expect((await send(world.app, 'GET', '/api/members', as)).status).toBe(200);
   });
 });

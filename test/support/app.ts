@@ -6,6 +6,7 @@ import { createApp, type AppConfig } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import { ManualClock } from '../../src/platform/clock';
 import { createLogger, type Logger } from '../../src/platform/logger';
+import Database from 'better-sqlite3';
 import type { SqliteHandle } from '../../src/platform/db/sqlite';
 import { MemorySessionStore } from '../../src/dashboard/auth/session-store';
 import type { UserRecordStore } from '../../src/dashboard/users/repository';
@@ -40,7 +41,7 @@ export interface TestDashboard {
   users: UserRecordStore;
   sessions: MemorySessionStore;
   stores: Stores;
-  /** The SQLite handles under the records, for tests that look at rows directly. */
+  /** Connections of their own to the SQLite files under the records, for tests that look at rows directly. */
   db: SqliteHandle;
   workspaceDb: SqliteHandle;
   config: AppConfig;
@@ -74,12 +75,8 @@ export async function buildApp(
     users: stores.dashboardUsers,
     sessions,
     stores,
-    get db() {
-      return sqliteOnly(stores.records.dashboard.handle);
-    },
-    get workspaceDb() {
-      return sqliteOnly(stores.records.workspace.handle);
-    },
+    db: sqliteFile(engine, path.join(config.dataDir, 'dashboard.db')),
+    workspaceDb: sqliteFile(engine, path.join(config.dataDir, 'workspace.db')),
     config,
   };
 }
@@ -92,8 +89,19 @@ export function testEngine(): EngineKind {
   return process.env.TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
 }
 
-function sqliteOnly(handle: SqliteHandle | undefined): SqliteHandle {
-  if (!handle) throw new Error('This test reads SQLite rows directly, so it runs on SQLite only');
+/** A second connection to a records file (WAL lets it read and write beside the app's), closed after the test. */
+function sqliteFile(engine: EngineKind, file: string): SqliteHandle {
+  if (engine !== 'sqlite') {
+    return new Proxy({} as SqliteHandle, {
+      get() {
+        throw new Error('This test reads SQLite rows directly, so it runs on SQLite only');
+      },
+    });
+  }
+  const handle = new Database(file);
+  handle.pragma('foreign_keys = ON');
+  handle.pragma('busy_timeout = 5000');
+  cleanups.push(() => handle.close());
   return handle;
 }
 

@@ -1,8 +1,9 @@
 import path from 'node:path';
-import { describe, onTestFinished } from 'vitest';
+import { sql, type Kysely } from 'kysely';
+import { describe, it, onTestFinished } from 'vitest';
 import { openRecords, type Records } from '../../src/stores';
 import { createLogger } from '../../src/platform/logger';
-import type { EngineKind } from '../../src/platform/db/engine';
+import type { EngineKind, RecordsDb } from '../../src/platform/db/engine';
 import { tempDir } from './app';
 import { describePostgres, freshDatabase } from './postgres';
 
@@ -25,3 +26,14 @@ export async function testRecords(kind: EngineKind): Promise<Records> {
   onTestFinished(() => records.close());
   return records;
 }
+
+/** How many rows a table holds, on either engine. */
+export async function rowCount<T>(records: RecordsDb<T>, table: keyof T & string): Promise<number> {
+  const db = records.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+  const name: string = table;
+  const row = await db.selectFrom(name).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** For the few tests that look at SQLite's own schema or add triggers in its dialect: skipped on the PostgreSQL run. */
+export const itOnSqlite = it.skipIf(process.env.TEST_ENGINE === 'postgres');

@@ -5,9 +5,11 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeAll, expect } from 'vitest';
 import { AuthService } from '../../src/workspace/auth/service';
 import { hashPassword } from '../../src/workspace/members/passwords';
-import { SqliteSessionStore } from '../../src/workspace/auth/repository';
-import { SqliteBrandRepository, type Brand } from '../../src/workspace/brands/repository';
-import { SqliteUserRepository, type UserRecord } from '../../src/workspace/members/repository';
+import { SqlSessionStore } from '../../src/workspace/auth/repository';
+import { SqlBrandRepository, type Brand } from '../../src/workspace/brands/repository';
+import { MemberCache } from '../../src/workspace/members/cache';
+import { SqlUserRepository, type UserRecord } from '../../src/workspace/members/repository';
+import { WORKSPACE_TABLE_NAMES } from '../../src/workspace/tables';
 import type { Role } from '../../src/workspace/domain';
 import type { EngineKind } from '../../src/platform/db/engine';
 import type { Logger } from '../../src/platform/logger';
@@ -34,7 +36,7 @@ export type Client = Record<Method, (path: string) => HttpTest>;
 
 export interface TestWorkspace extends TestDashboard {
   auth: AuthService;
-  members: SqliteUserRepository;
+  members: SqlUserRepository;
   brand(name?: string): Promise<Brand>;
   /** A user stored directly (no bcrypt per user) with a fresh bearer token. */
   user(role: Role, opts?: { brandIds?: number[]; mustChangePassword?: boolean; email?: string; name?: string }): Promise<TestUser>;
@@ -50,12 +52,14 @@ let serial = 0;
 
 export async function buildWorkspace(opts: { env?: Record<string, string>; logger?: Logger; engine?: EngineKind } = {}): Promise<TestWorkspace> {
   const base = await buildApp({ env: opts.env, logger: opts.logger, engine: opts.engine });
-  const db = base.workspaceDb;
-  const users = new SqliteUserRepository(db);
-  const brands = new SqliteBrandRepository(db);
+  const records = base.stores.records.workspace;
+  // Writes through these reach the app's caches as any instance's would.
+  const { notices } = base.stores;
+  const users = new SqlUserRepository(records, new MemberCache(notices), notices);
+  const brands = new SqlBrandRepository(records, notices);
   const auth = new AuthService({
     users,
-    sessions: new SqliteSessionStore(db, base.clock, 0),
+    sessions: new SqlSessionStore(records, base.clock, 0),
     clock: base.clock,
     jwtSecret: base.config.jwtSecret,
   });
@@ -104,13 +108,18 @@ export async function buildTeam() {
   return { ws, brand, other, admin, manager, contributor, colleague };
 }
 
-/** Every stored row of the content and people tables, to prove a refused request changed nothing. */
-export function snapshot(ws: Pick<TestWorkspace, 'workspaceDb'>): string {
-  const tables = ws.workspaceDb
-    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('sessions', 'schema_migrations') AND name NOT LIKE 'sqlite_%' ORDER BY name")
-    .pluck()
-    .all() as string[];
-  return JSON.stringify(tables.map((t) => [t, ws.workspaceDb.prepare(`SELECT * FROM "${t}" ORDER BY rowid`).all()]));
+/** The content and people tables: every table of the workspace but its sessions. */
+const SNAPSHOT_TABLES = WORKSPACE_TABLE_NAMES.filter((t) => t !== 'sessions');
+
+/** Every stored row of the content and people tables, on either engine, to prove a refused request changed nothing. */
+export async function snapshot(ws: Pick<TestWorkspace, 'stores'>): Promise<string> {
+  const { db } = ws.stores.records.workspace;
+  const tables: [string, string[]][] = [];
+  for (const table of SNAPSHOT_TABLES) {
+    const rows = await db.selectFrom(table).selectAll().execute();
+    tables.push([table, rows.map((row) => JSON.stringify(row)).sort()]);
+  }
+  return JSON.stringify(tables);
 }
 
 // ## The real server process

@@ -4,6 +4,7 @@ import { request, type HttpResponse } from '../support/http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bytes, docx, filesUnder, image, pdf } from '../support/files';
 import { buildTeam, type TestUser, type TestWorkspace } from '../support/workspace';
+import { itOnSqlite } from '../support/records';
 
 interface AssetBody {
   id: number;
@@ -297,7 +298,7 @@ describe('posts with attachments', () => {
 });
 
 describe('assets schema', () => {
-  it('when the schema is read, then post_attachments.asset_id is a foreign key to assets(id)', async () => {
+  itOnSqlite('when the schema is read, then post_attachments.asset_id is a foreign key to assets(id)', async () => {
     const t = await team();
     const keys = t.ws.workspaceDb.prepare('PRAGMA foreign_key_list(post_attachments)').all() as { table: string; from: string; to: string }[];
     expect(keys).toContainEqual(expect.objectContaining({ table: 'assets', from: 'asset_id', to: 'id' }));

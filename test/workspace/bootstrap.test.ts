@@ -4,11 +4,12 @@ import { prepareWorkspace, DEFAULT_BRAND_NAME } from '../../src/workspace/bootst
 import { createLogger } from '../../src/platform/logger';
 import { captureLogs } from '../support/logs';
 import { buildWorkspace } from '../support/workspace';
+import { rowCount } from '../support/records';
 
 describe('prepareWorkspace', () => {
   it('when the workspace is empty, then the default superadmin exists, must change the password and belongs to the default brand', async () => {
     const ws = await buildWorkspace({ env: { DEFAULT_ADMIN_EMAIL: 'Boss@Museum.test', DEFAULT_ADMIN_PASSWORD: 'First-start-2026' } });
-    await prepareWorkspace(ws.workspaceDb, ws.config.defaultAdmin, createLogger('silent'), ws.clock);
+    await prepareWorkspace(ws.stores.records.workspace, ws.config.defaultAdmin, createLogger('silent'), ws.clock);
 
     const login = await request(ws.app).post('/api/auth/login').send({ email: 'boss@museum.test', password: 'First-start-2026' });
     expect(login.status).toBe(200);
@@ -27,19 +28,19 @@ describe('prepareWorkspace', () => {
 
   it('when run again, then nothing is added and a changed password is kept', async () => {
     const ws = await buildWorkspace();
-    await prepareWorkspace(ws.workspaceDb, ws.config.defaultAdmin, createLogger('silent'), ws.clock);
+    await prepareWorkspace(ws.stores.records.workspace, ws.config.defaultAdmin, createLogger('silent'), ws.clock);
     const first = await request(ws.app).post('/api/auth/login').send({ email: ws.config.defaultAdmin.email, password: ws.config.defaultAdmin.password });
     await ws.as(first.body.token).post('/api/auth/password').send({ currentPassword: ws.config.defaultAdmin.password, newPassword: 'My-own-password-1' });
-    await prepareWorkspace(ws.workspaceDb, ws.config.defaultAdmin, createLogger('silent'), ws.clock);
-    expect(ws.workspaceDb.prepare('SELECT COUNT(*) FROM users').pluck().get()).toBe(1);
-    expect(ws.workspaceDb.prepare('SELECT COUNT(*) FROM brands').pluck().get()).toBe(1);
+    await prepareWorkspace(ws.stores.records.workspace, ws.config.defaultAdmin, createLogger('silent'), ws.clock);
+    expect(await rowCount(ws.stores.records.workspace, 'users')).toBe(1);
+    expect(await rowCount(ws.stores.records.workspace, 'brands')).toBe(1);
     expect((await request(ws.app).post('/api/auth/login').send({ email: ws.config.defaultAdmin.email, password: 'My-own-password-1' })).status).toBe(200);
   });
 
   it('when it logs, then neither the password nor its hash appears', async () => {
     const ws = await buildWorkspace();
     const logs = captureLogs();
-    await prepareWorkspace(ws.workspaceDb, ws.config.defaultAdmin, logs.logger, ws.clock);
+    await prepareWorkspace(ws.stores.records.workspace, ws.config.defaultAdmin, logs.logger, ws.clock);
     const output = logs.text();
     expect(output).toContain(ws.config.defaultAdmin.email);
     expect(output).not.toContain(ws.config.defaultAdmin.password);

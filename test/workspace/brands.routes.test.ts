@@ -49,10 +49,10 @@ describe('POST /api/brands', () => {
   it.each(['manager', 'contributor'] as const)('when a %s creates a brand, then 403 and nothing is stored', async (role) => {
     const ws = await buildWorkspace();
     const user = await ws.user(role);
-    const before = snapshot(ws);
+    const before = await snapshot(ws);
     const res = await ws.as(user).post('/api/brands').send({ name: 'Mine' });
     expect(res.status).toBe(403);
-    expect(snapshot(ws)).toBe(before);
+    expect(await snapshot(ws)).toBe(before);
   });
 
   it.each([

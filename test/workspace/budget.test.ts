@@ -91,10 +91,10 @@ describe('POST /api/budget-entries', () => {
   it("when a contributor writes, then 403; a manager into another brand's campaign, 404; nothing is stored", async () => {
     const t = await team();
     const theirs = (await t.ws.as(t.admin).post('/api/campaigns').send({ name: 'Theirs', brandId: t.other.id })).body.campaign;
-    const before = snapshot(t.ws);
+    const before = await snapshot(t.ws);
     expect((await t.ws.as(t.contributor).post('/api/budget-entries').send({ campaignId: t.campaign.id, category: 'A', amount: 1, currency: 'QAR' })).status).toBe(403);
     expect((await t.ws.as(t.manager).post('/api/budget-entries').send({ campaignId: theirs.id, category: 'A', amount: 1, currency: 'QAR' })).status).toBe(404);
-    expect(snapshot(t.ws)).toBe(before);
+    expect(await snapshot(t.ws)).toBe(before);
   });
 
   it('when an entry is in another currency than the campaign’s, then 409 CURRENCY_MISMATCH', async () => {

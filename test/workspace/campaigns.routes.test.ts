@@ -1,6 +1,7 @@
 import { request, type HttpResponse } from '../support/http';
 import { describe, expect, it } from 'vitest';
 import { buildTeam, snapshot, type TestUser, type TestWorkspace } from '../support/workspace';
+import { itOnSqlite, rowCount } from '../support/records';
 
 async function campaignIn(ws: TestWorkspace, by: TestUser, brandId: number, extra: object = {}) {
   const res = await ws.as(by).post('/api/campaigns').send({ name: 'Summer nights', brandId, ...extra });
@@ -35,10 +36,10 @@ describe('POST /api/campaigns', () => {
 
   it('when a contributor creates a campaign, then 403 and nothing is stored', async () => {
     const t = await buildTeam();
-    const before = snapshot(t.ws);
+    const before = await snapshot(t.ws);
     const res = await t.ws.as(t.contributor).post('/api/campaigns').send({ name: 'X', brandId: t.brand.id });
     expect(res.status).toBe(403);
-    expect(snapshot(t.ws)).toBe(before);
+    expect(await snapshot(t.ws)).toBe(before);
   });
 
   it("when a manager creates a campaign in another brand, then 404", async () => {
@@ -151,28 +152,28 @@ describe('DELETE /api/campaigns/:id', () => {
     expect(res.body).toEqual({ ok: true, deleted: { posts: 3, tracks: 2 } });
     expect((await t.ws.as(t.admin).get(`/api/campaigns/${c.id}`)).status).toBe(404);
     expect((await t.ws.as(t.admin).get('/api/posts')).body.posts.map((p: { id: number }) => p.id)).toEqual([kept.body.post.id]);
-    expect(t.ws.workspaceDb.prepare('SELECT COUNT(*) FROM tracks').pluck().get()).toBe(0);
+    expect(await rowCount(t.ws.stores.records.workspace, 'tracks')).toBe(0);
   });
 
-  it('when the delete fails halfway, then nothing is deleted (one transaction)', async () => {
+  itOnSqlite('when the delete fails halfway, then nothing is deleted (one transaction)', async () => {
     const t = await buildTeam();
     const c = await campaignIn(t.ws, t.admin, t.brand.id);
     await t.ws.as(t.admin).post('/api/posts').send({ title: 'One', campaignId: c.id });
     await t.ws.as(t.admin).post(`/api/campaigns/${c.id}/tracks`).send({ name: 'Track' });
     // A trigger makes the last statement of the delete fail after posts and tracks went.
     t.ws.workspaceDb.exec("CREATE TRIGGER refuse BEFORE DELETE ON campaigns BEGIN SELECT RAISE(ABORT, 'refused'); END");
-    const before = snapshot(t.ws);
+    const before = await snapshot(t.ws);
     const res = await t.ws.as(t.admin).delete(`/api/campaigns/${c.id}`);
     expect(res.status).toBe(500);
-    expect(snapshot(t.ws)).toBe(before);
+    expect(await snapshot(t.ws)).toBe(before);
   });
 
   it('when a contributor deletes a campaign, then 403 and everything stays', async () => {
     const t = await buildTeam();
     const c = await campaignIn(t.ws, t.admin, t.brand.id);
-    const before = snapshot(t.ws);
+    const before = await snapshot(t.ws);
     expect((await t.ws.as(t.contributor).delete(`/api/campaigns/${c.id}`)).status).toBe(403);
-    expect(snapshot(t.ws)).toBe(before);
+    expect(await snapshot(t.ws)).toBe(before);
   });
 
   it("when a manager deletes another brand's campaign, then 404", async () => {

@@ -171,12 +171,12 @@ async function fixture(): Promise<Fixture> {
 }
 
 async function expectRefusedWithoutChange(f: Fixture, send: () => Promise<HttpResponse>) {
-  const before = snapshot(f.ws);
+  const before = await snapshot(f.ws);
   const res = await send();
   expect(res.status, JSON.stringify(res.body)).toBeGreaterThanOrEqual(400);
   expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
   expect(typeof res.body.error).toBe('string');
-  expect(snapshot(f.ws)).toBe(before);
+  expect(await snapshot(f.ws)).toBe(before);
 }
 
 describe('random and malformed bodies', () => {

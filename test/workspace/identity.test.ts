@@ -49,12 +49,10 @@ describe('tokens and cookie sessions of deleted members', () => {
     expect((await ws.as(root).delete(`/api/members/${gone.id}`)).status).toBe(200);
     // An id can come back by other roads than a new member (a restored backup, a hand-made row):
     // the token key still tells the two apart.
-    ws.workspaceDb
-      .prepare(
-        `INSERT INTO users (id, name, email, password_hash, role, token_version, created_at, token_key)
-         VALUES (?, 'Later', 'later@example.test', 'x', 'superadmin', 1, '2026-01-01T00:00:00Z', 'another-key')`,
-      )
-      .run(gone.id);
+    await ws.stores.records.workspace.db
+      .insertInto('users')
+      .values({ id: gone.id, name: 'Later', email: 'later@example.test', password_hash: 'x', role: 'superadmin', token_version: 1, created_at: '2026-01-01T00:00:00.000Z', token_key: 'another-key' })
+      .execute();
     expect((await ws.as(gone.token).get('/api/auth/me')).status).toBe(401);
     expect((await ws.withCookie(gone.cookie).get('/api/auth/me')).status).toBe(401);
   });

@@ -63,11 +63,11 @@ describe('POST /api/members', () => {
   it('when the email is already used in another case, then 409 EMAIL_TAKEN and nothing is stored', async () => {
     const ws = await buildWorkspace();
     const admin = await ws.user('superadmin', { email: 'taken@museum.test' });
-    const before = snapshot(ws);
+    const before = await snapshot(ws);
     const res = await ws.as(admin).post('/api/members').send({ name: 'Copy', email: 'TAKEN@museum.test', password: NEW_PASSWORD, role: 'contributor' });
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ error: expect.any(String), code: 'EMAIL_TAKEN' });
-    expect(snapshot(ws)).toBe(before);
+    expect(await snapshot(ws)).toBe(before);
   });
 
   it("when a manager adds a contributor without brands, then it gets the manager's brands", async () => {
@@ -83,10 +83,10 @@ describe('POST /api/members', () => {
     const ws = await buildWorkspace();
     const brand = await ws.brand();
     const manager = await ws.user('manager', { brandIds: [brand.id] });
-    const before = snapshot(ws);
+    const before = await snapshot(ws);
     const res = await ws.as(manager).post('/api/members').send({ name: 'X', email: 'x@museum.test', password: NEW_PASSWORD, role });
     expect(res.status).toBe(403);
-    expect(snapshot(ws)).toBe(before);
+    expect(await snapshot(ws)).toBe(before);
   });
 
   it("when a manager adds a contributor to a brand that is not the manager's, then 403", async () => {
@@ -116,10 +116,10 @@ describe('POST /api/members', () => {
   it('when a brand does not exist, then 404 and nothing is stored', async () => {
     const ws = await buildWorkspace();
     const admin = await ws.user('superadmin');
-    const before = snapshot(ws);
+    const before = await snapshot(ws);
     const res = await ws.as(admin).post('/api/members').send({ name: 'X', email: 'x@museum.test', password: NEW_PASSWORD, role: 'contributor', brandIds: [999] });
     expect(res.status).toBe(404);
-    expect(snapshot(ws)).toBe(before);
+    expect(await snapshot(ws)).toBe(before);
   });
 
   it.each([

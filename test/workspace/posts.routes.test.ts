@@ -1,6 +1,7 @@
 import type { HttpResponse } from '../support/http';
 import { describe, expect, it } from 'vitest';
 import { buildTeam, buildWorkspace, snapshot } from '../support/workspace';
+import { itOnSqlite } from '../support/records';
 
 /** The shared team, with a campaign "Spring" in the first brand. */
 async function team() {
@@ -61,10 +62,10 @@ describe('POST /api/posts', () => {
   it("when a contributor posts into another brand or its campaign, then 404 and nothing is stored", async () => {
     const t = await team();
     const theirs = (await t.ws.as(t.admin).post('/api/campaigns').send({ name: 'Theirs', brandId: t.other.id })).body.campaign;
-    const before = snapshot(t.ws);
+    const before = await snapshot(t.ws);
     expect((await t.ws.as(t.contributor).post('/api/posts').send({ title: 'X', brandId: t.other.id })).status).toBe(404);
     expect((await t.ws.as(t.contributor).post('/api/posts').send({ title: 'X', campaignId: theirs.id })).status).toBe(404);
-    expect(snapshot(t.ws)).toBe(before);
+    expect(await snapshot(t.ws)).toBe(before);
   });
 
   it('when publishing without a link, then 400 PUBLICATION_LINK_REQUIRED', async () => {
@@ -274,7 +275,7 @@ describe('DELETE /api/posts/:id', () => {
 });
 
 describe('posts schema', () => {
-  it('when the schema is read, then posts.campaign_id and tracks.campaign_id are foreign keys to campaigns(id)', async () => {
+  itOnSqlite('when the schema is read, then posts.campaign_id and tracks.campaign_id are foreign keys to campaigns(id)', async () => {
     const ws = await buildWorkspace();
     for (const table of ['posts', 'tracks']) {
       const keys = ws.workspaceDb.prepare(`PRAGMA foreign_key_list(${table})`).all() as { table: string; from: string; to: string }[];

@@ -25,10 +25,10 @@ describe('POST /api/projects', () => {
 
   it('when a contributor creates a project, then 403 and nothing is stored; a manager in another brand gets 404', async () => {
     const t = await buildTeam();
-    const before = snapshot(t.ws);
+    const before = await snapshot(t.ws);
     expect((await t.ws.as(t.contributor).post('/api/projects').send({ name: 'X', brandId: t.brand.id })).status).toBe(403);
     expect((await t.ws.as(t.manager).post('/api/projects').send({ name: 'X', brandId: t.other.id })).status).toBe(404);
-    expect(snapshot(t.ws)).toBe(before);
+    expect(await snapshot(t.ws)).toBe(before);
   });
 
   it.each([

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { request } from '../support/http';
 import { describe, expect, it } from 'vitest';
 import { LocalFileStore } from '../../src/platform/file-store';
-import { SqliteAssetRepository } from '../../src/workspace/assets/repository';
+import { SqlAssetRepository } from '../../src/workspace/assets/repository';
 import { removeOrphanFiles } from '../../src/workspace/assets/sweep';
 import { filesUnder, image, pdf } from '../support/files';
 import { captureLogs } from '../support/logs';
@@ -29,7 +29,7 @@ async function workspaceWithAPicture() {
 
 function sweep(ws: Awaited<ReturnType<typeof buildWorkspace>>) {
   const logs = captureLogs('warn');
-  const removed = removeOrphanFiles(new LocalFileStore(ws.config.uploadDir), new SqliteAssetRepository(ws.workspaceDb), logs.logger);
+  const removed = removeOrphanFiles(new LocalFileStore(ws.config.uploadDir), new SqlAssetRepository(ws.stores.records.workspace), logs.logger);
   return { removed, logs };
 }
 

@@ -145,13 +145,13 @@ describe('POST /api/tasks', () => {
     const outsider = await t.ws.user('contributor', { brandIds: [t.other.id] });
     expect((await t.ws.as(t.contributor).post('/api/tasks').send({ title: 'X', brandId: t.brand.id, assigneeId: t.manager.id })).status).toBe(201);
     expect((await t.ws.as(t.contributor).post('/api/tasks').send({ title: 'X', brandId: t.brand.id, assigneeId: t.admin.id })).status).toBe(201);
-    const before = snapshot(t.ws);
+    const before = await snapshot(t.ws);
     for (const assigneeId of [outsider.id, 9999]) {
       const res = await t.ws.as(t.contributor).post('/api/tasks').send({ title: 'X', brandId: t.brand.id, assigneeId });
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('ASSIGNEE_NOT_MEMBER');
     }
-    expect(snapshot(t.ws)).toBe(before);
+    expect(await snapshot(t.ws)).toBe(before);
   });
 
   it("when the brand, project or campaign is another brand's, then 404; when they disagree, then 400 BRAND_MISMATCH; with none, 400 BRAND_REQUIRED", async () => {
@@ -211,11 +211,11 @@ describe('PATCH /api/tasks/:id', () => {
     const task = await taskBy(t.ws, t.contributor, { brandId: t.brand.id });
     const theirProject = (await t.ws.as(t.admin).post('/api/projects').send({ name: 'Theirs', brandId: t.other.id })).body.project;
     const outsider = await t.ws.user('contributor', { brandIds: [t.other.id] });
-    const before = snapshot(t.ws);
+    const before = await snapshot(t.ws);
     expect((await t.ws.as(t.contributor).patch(`/api/tasks/${task.id}`).send({ projectId: theirProject.id })).status).toBe(404);
     expect((await t.ws.as(t.admin).patch(`/api/tasks/${task.id}`).send({ projectId: theirProject.id })).body.code).toBe('BRAND_MISMATCH');
     expect((await t.ws.as(t.contributor).patch(`/api/tasks/${task.id}`).send({ assigneeId: outsider.id })).body.code).toBe('ASSIGNEE_NOT_MEMBER');
-    expect(snapshot(t.ws)).toBe(before);
+    expect(await snapshot(t.ws)).toBe(before);
   });
 
   it('when a post is attached and later removed, then the campaign follows the post and stays after', async () => {

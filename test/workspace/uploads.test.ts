@@ -24,9 +24,9 @@ function upload(ws: TestWorkspace, by: TestUser | undefined, fields: Record<stri
 }
 
 /** Nothing stored: no file in the upload folder, no row anywhere. */
-function expectNothingStored(ws: TestWorkspace, before: string) {
+async function expectNothingStored(ws: TestWorkspace, before: string) {
   expect(filesUnder(ws.config.uploadDir)).toEqual([]);
-  expect(snapshot(ws)).toBe(before);
+  expect(await snapshot(ws)).toBe(before);
 }
 
 async function team(env?: Record<string, string>) {
@@ -179,72 +179,72 @@ describe('POST /api/assets', () => {
       ['an empty file', () => Buffer.alloc(0), 'empty.png', 'image/png'],
     ])('when one file is %s, then 415 FILE_TYPE', async (_label, make, name, type) => {
       const t = await team();
-      const before = snapshot(t.ws);
+      const before = await snapshot(t.ws);
       const res = await upload(t.ws, t.contributor, { brandId: t.brand.id }, [{ data: await image('png'), name: 'good.png' }, { data: make(), name, type }]);
       expect(res.status).toBe(415);
       expect(res.body.code).toBe('FILE_TYPE');
-      expectNothingStored(t.ws, before);
+      await expectNothingStored(t.ws, before);
     });
 
     it('when a file is larger than UPLOAD_MAX_MB, then 413 FILE_TOO_LARGE', async () => {
       const t = await team({ UPLOAD_MAX_MB: '0.1' });
-      const before = snapshot(t.ws);
+      const before = await snapshot(t.ws);
       const res = await upload(t.ws, t.contributor, { brandId: t.brand.id }, [
         { data: pdf(50_000), name: 'small.pdf' },
         { data: pdf(110_000), name: 'big.pdf' },
       ]);
       expect(res.status).toBe(413);
       expect(res.body.code).toBe('FILE_TOO_LARGE');
-      expectNothingStored(t.ws, before);
+      await expectNothingStored(t.ws, before);
     });
 
     it('when the declared body is larger than every file allowed together, then 413 before anything is read', async () => {
       const t = await team({ UPLOAD_MAX_MB: '0.1', UPLOAD_MAX_FILES: '2' });
-      const before = snapshot(t.ws);
+      const before = await snapshot(t.ws);
       const res = await upload(t.ws, t.contributor, { brandId: t.brand.id }, [{ data: pdf(400_000), name: 'huge.pdf' }]);
       expect(res.status).toBe(413);
-      expectNothingStored(t.ws, before);
+      await expectNothingStored(t.ws, before);
     });
 
     it('when more files than UPLOAD_MAX_FILES are sent, then 400 TOO_MANY_FILES', async () => {
       const t = await team({ UPLOAD_MAX_FILES: '2' });
-      const before = snapshot(t.ws);
+      const before = await snapshot(t.ws);
       const res = await upload(t.ws, t.contributor, { brandId: t.brand.id }, [1, 2, 3].map((n) => ({ data: pdf(), name: `${n}.pdf` })));
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('TOO_MANY_FILES');
-      expectNothingStored(t.ws, before);
+      await expectNothingStored(t.ws, before);
     });
 
     it('when nobody is signed in, then 401', async () => {
       const t = await team();
-      const before = snapshot(t.ws);
+      const before = await snapshot(t.ws);
       const res = await upload(t.ws, undefined, { brandId: t.brand.id }, [{ data: pdf(), name: 'x.pdf' }]);
       expect(res.status).toBe(401);
-      expectNothingStored(t.ws, before);
+      await expectNothingStored(t.ws, before);
     });
 
     it("when the brand, campaign or post is another brand's, then 404, whether the fields come before or after the files", async () => {
       const t = await team();
       const theirCampaign = (await t.ws.as(t.admin).post('/api/campaigns').send({ name: 'Theirs', brandId: t.other.id })).body.campaign;
       const theirPost = (await t.ws.as(t.admin).post('/api/posts').send({ title: 'Theirs', brandId: t.other.id })).body.post;
-      const before = snapshot(t.ws);
+      const before = await snapshot(t.ws);
       for (const fields of [{ brandId: t.other.id }, { campaignId: theirCampaign.id }, { postId: theirPost.id }, { brandId: 9999 }]) {
         expect((await upload(t.ws, t.contributor, fields, [{ data: pdf(), name: 'x.pdf' }])).status).toBe(404);
         const late = request(t.ws.app).post('/api/assets').set('Authorization', `Bearer ${t.contributor.token}`).attach('files', pdf(), 'x.pdf');
         const [key, value] = Object.entries(fields)[0];
         expect((await late.field(key, String(value))).status).toBe(404);
       }
-      expectNothingStored(t.ws, before);
+      await expectNothingStored(t.ws, before);
     });
 
     it("when a contributor uploads into a colleague's post, then 403 NOT_POST_OWNER", async () => {
       const t = await team();
       const post = (await t.ws.as(t.colleague).post('/api/posts').send({ title: 'Theirs', brandId: t.brand.id })).body.post;
-      const before = snapshot(t.ws);
+      const before = await snapshot(t.ws);
       const res = await upload(t.ws, t.contributor, { postId: post.id }, [{ data: pdf(), name: 'x.pdf' }]);
       expect(res.status).toBe(403);
       expect(res.body.code).toBe('NOT_POST_OWNER');
-      expectNothingStored(t.ws, before);
+      await expectNothingStored(t.ws, before);
     });
 
     it.each([
@@ -256,16 +256,16 @@ describe('POST /api/assets', () => {
       const t = await team();
       const ids: Record<string, number> = { OTHER: t.other.id, CAMPAIGN: t.campaign.id, MINE: t.brand.id };
       const sent = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, ids[v] ?? v]));
-      const before = snapshot(t.ws);
+      const before = await snapshot(t.ws);
       const res = await upload(t.ws, t.admin, sent, [{ data: pdf(), name: 'x.pdf' }]);
       expect(res.status).toBe(400);
       expect(res.body.code).toBe(code);
-      expectNothingStored(t.ws, before);
+      await expectNothingStored(t.ws, before);
     });
 
     it('when no file is sent, then 400 NO_FILES; when the body is not multipart, then 415 UPLOAD_FORMAT', async () => {
       const t = await team();
-      const before = snapshot(t.ws);
+      const before = await snapshot(t.ws);
       const none = await request(t.ws.app).post('/api/assets').set('Authorization', `Bearer ${t.contributor.token}`).field('brandId', String(t.brand.id));
       expect(none.status).toBe(400);
       expect(none.body.code).toBe('NO_FILES');
@@ -278,7 +278,7 @@ describe('POST /api/assets', () => {
         .field('brandId', String(t.brand.id))
         .attach('file', pdf(), 'x.pdf');
       expect(otherField.status).toBe(400);
-      expectNothingStored(t.ws, before);
+      await expectNothingStored(t.ws, before);
     });
   });
 
@@ -291,7 +291,7 @@ describe('POST /api/assets', () => {
       server = http.createServer(t.ws.app).listen(0, '127.0.0.1');
       await new Promise((r) => server!.once('listening', r));
       const { port } = server.address() as AddressInfo;
-      const before = snapshot(t.ws);
+      const before = await snapshot(t.ws);
       const boundary = 'cut-here-7f3a';
       const head = Buffer.from(
         `--${boundary}\r\nContent-Disposition: form-data; name="brandId"\r\n\r\n${t.brand.id}\r\n` +
@@ -310,7 +310,7 @@ describe('POST /api/assets', () => {
       await waitFor(() => filesUnder(t.ws.config.uploadDir).length > 0);
       req.destroy();
       await waitFor(() => filesUnder(t.ws.config.uploadDir).length === 0);
-      expectNothingStored(t.ws, before);
+      await expectNothingStored(t.ws, before);
     });
 
     it('then it is logged once at info as an aborted request, with no error and no stack', async () => {

@@ -14,6 +14,11 @@ export interface Engine {
   isForeignKeyViolation(err: unknown): boolean;
   /** The database could not be reached or stopped answering, as opposed to refusing a statement. */
   isUnreachable(err: unknown): boolean;
+  /**
+   * Whether SELECT … FOR UPDATE exists and is needed: PostgreSQL runs transactions side by
+   * side; SQLite has none of it, and its one connection runs one transaction at a time.
+   */
+  readonly locksRows: boolean;
   /** The larger of two numbers: `max(a, b)` in SQLite, `greatest(a, b)` in PostgreSQL. */
   greatest(a: Expression<number>, b: Expression<number>): Expression<number>;
 }

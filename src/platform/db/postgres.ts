@@ -21,6 +21,7 @@ export const postgresEngine: Engine = {
   isUniqueViolation: (err) => (err as { code?: unknown } | null)?.code === '23505',
   isForeignKeyViolation: (err) => (err as { code?: unknown } | null)?.code === '23503',
   isUnreachable: unreachable,
+  locksRows: true,
   greatest: (a, b) => sql<number>`greatest(${a}, ${b})`,
 };
 

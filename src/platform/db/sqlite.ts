@@ -14,15 +14,25 @@ export const sqliteEngine: Engine = {
   isForeignKeyViolation: (err) => codeOf(err) === 'SQLITE_CONSTRAINT_FOREIGNKEY',
   // A file on this machine is always within reach; its disk filling up is a storage error.
   isUnreachable: () => false,
+  locksRows: false,
   greatest: (a, b) => sql<number>`max(${a}, ${b})`,
 };
 
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
-/** Prepared once per table and columns, run row by row inside one transaction: SQLite's fastest way in. */
-function sqliteBulk(handle: SqliteHandle): BulkWriter {
+/**
+ * Prepared once per call, run row by row inside one transaction: SQLite's fastest way in.
+ * It holds the query builder's connection meanwhile, so it never runs inside a transaction
+ * that the builder has open on the same handle.
+ */
+function sqliteBulk(handle: SqliteHandle, db: Kysely<unknown>): BulkWriter {
   return {
     async upsert(table, key, columns, rows, after) {
+      await db.connection().execute(async () => write(table, key, columns, rows, after));
+    },
+  };
+
+  function write(table: string, key: readonly string[], columns: readonly string[], rows: readonly (readonly unknown[])[], after?: string): void {
       const values = columns.filter((c) => !key.includes(c));
       const insert = handle.prepare(
         `INSERT INTO ${quoted(table)} (${columns.map(quoted).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
@@ -32,8 +42,7 @@ function sqliteBulk(handle: SqliteHandle): BulkWriter {
         for (const row of rows) insert.run(...row);
         if (after) handle.exec(after);
       })();
-    },
-  };
+  }
 }
 
 /**
@@ -50,7 +59,7 @@ export function openSqlite<T>(file: string, legacyDir?: string): RecordsDb<T> & 
   handle.pragma('busy_timeout = 5000');
   if (legacyDir && hasLegacyHistory(handle)) applyLegacySql(handle, legacyDir);
   const db = new Kysely<T>({ dialect: new SqliteDialect({ database: handle }) });
-  return { db, engine: sqliteEngine, bulk: sqliteBulk(handle), handle };
+  return { db, engine: sqliteEngine, bulk: sqliteBulk(handle, db as Kysely<unknown>), handle };
 }
 
 export function hasLegacyHistory(handle: SqliteHandle): boolean {

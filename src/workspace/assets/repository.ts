@@ -1,5 +1,5 @@
-import type { Db } from '../../platform/sqlite';
-import { inList, scopedWhere } from '../sql';
+import { sql } from 'kysely';
+import type { WorkspaceRecords } from '../records';
 
 export interface Asset {
   id: number;
@@ -77,74 +77,111 @@ const toAsset = (r: Row): Asset => ({
   createdAt: r.created_at,
 });
 
-export class SqliteAssetRepository implements AssetRepository {
-  constructor(private readonly db: Db) {}
+export class SqlAssetRepository implements AssetRepository {
+  constructor(private readonly records: WorkspaceRecords) {}
 
   async list(filter: AssetFilter) {
-    const where = scopedWhere('brand_id', filter.brandIds, { campaign_id: filter.campaignId, post_id: filter.postId });
-    if (!where) return [];
-    const rows = this.db
-      .prepare(`SELECT * FROM assets ${where.sql} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
-      .all(...where.values, filter.limit, filter.offset) as Row[];
-    return rows.map(toAsset);
+    if (filter.brandIds !== undefined && filter.brandIds.length === 0) return [];
+    const rows = await this.records.db
+      .selectFrom('assets')
+      .selectAll()
+      .$if(filter.brandIds !== undefined, (q) => q.where('brand_id', 'in', filter.brandIds!))
+      .$if(filter.campaignId !== undefined, (q) => q.where('campaign_id', '=', filter.campaignId!))
+      .$if(filter.postId !== undefined, (q) => q.where('post_id', '=', filter.postId!))
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(filter.limit)
+      .offset(filter.offset)
+      .execute();
+    return rows.map((r) => toAsset(r));
   }
 
   async get(id: number) {
-    const row = this.db.prepare('SELECT * FROM assets WHERE id = ?').get(id) as Row | undefined;
+    const row = await this.records.db.selectFrom('assets').selectAll().where('id', '=', id).executeTakeFirst();
     return row && toAsset(row);
   }
 
   async byFileKey(key: string) {
-    const row = this.db.prepare('SELECT * FROM assets WHERE file_key = ? OR thumbnail_key = ?').get(key, key) as Row | undefined;
+    const row = await this.records.db
+      .selectFrom('assets')
+      .selectAll()
+      .where((eb) => eb.or([eb('file_key', '=', key), eb('thumbnail_key', '=', key)]))
+      .executeTakeFirst();
     return row && toAsset(row);
   }
 
   async createMany(assets: NewAsset[]) {
-    const insert = this.db.prepare(
-      `INSERT INTO assets (brand_id, campaign_id, post_id, uploaded_by, name, mime_type, size, file_key, thumbnail_key, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-    );
-    const attach = this.db.prepare(
-      `INSERT INTO post_attachments (post_id, asset_id, position)
-       VALUES (?, ?, (SELECT COALESCE(MAX(position) + 1, 0) FROM post_attachments WHERE post_id = ?))`,
-    );
-    return this.db.transaction(() =>
-      assets.map((a) => {
-        const row = insert.get(a.brandId, a.campaignId, a.postId, a.uploadedBy, a.name, a.mimeType, a.size, a.fileKey, a.thumbnailKey, a.createdAt) as Row;
-        if (a.postId !== null) attach.run(a.postId, row.id, a.postId);
-        return toAsset(row);
-      }),
-    )();
+    return this.records.db.transaction().execute(async (trx) => {
+      const created: Asset[] = [];
+      for (const a of assets) {
+        const row = await trx
+          .insertInto('assets')
+          .values({
+            brand_id: a.brandId,
+            campaign_id: a.campaignId,
+            post_id: a.postId,
+            uploaded_by: a.uploadedBy,
+            name: a.name,
+            mime_type: a.mimeType,
+            size: a.size,
+            file_key: a.fileKey,
+            thumbnail_key: a.thumbnailKey,
+            created_at: a.createdAt,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        if (a.postId !== null) {
+          const postId = a.postId;
+          await trx
+            .insertInto('post_attachments')
+            .values((eb) => ({
+              post_id: postId,
+              asset_id: row.id,
+              position: eb
+                .selectFrom('post_attachments')
+                .select(sql<number>`coalesce(max(position) + 1, 0)`.as('next'))
+                .where('post_id', '=', postId),
+            }))
+            .execute();
+        }
+        created.push(toAsset(row));
+      }
+      return created;
+    });
   }
 
   async delete(id: number) {
-    return this.db.transaction(() => {
-      this.db.prepare('DELETE FROM post_attachments WHERE asset_id = ?').run(id);
-      return this.db.prepare('DELETE FROM assets WHERE id = ?').run(id).changes > 0;
-    })();
+    return this.records.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('post_attachments').where('asset_id', '=', id).execute();
+      const result = await trx.deleteFrom('assets').where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    });
   }
 
   async idsInBrand(ids: number[], brandId: number) {
     if (ids.length === 0) return [];
-    return this.db.prepare(`SELECT id FROM assets WHERE brand_id = ? AND id IN ${inList(ids)}`).pluck().all(brandId, ...ids) as number[];
+    const rows = await this.records.db.selectFrom('assets').select('id').where('brand_id', '=', brandId).where('id', 'in', ids).execute();
+    return rows.map((r) => r.id);
   }
 
   async thumbnailKeys(ids: number[]) {
     if (ids.length === 0) return new Map<number, string>();
-    const rows = this.db
-      .prepare(`SELECT id, thumbnail_key FROM assets WHERE thumbnail_key IS NOT NULL AND id IN ${inList(ids)}`)
-      .raw()
-      .all(...ids) as [number, string][];
-    return new Map(rows);
+    const rows = await this.records.db
+      .selectFrom('assets')
+      .select(['id', 'thumbnail_key'])
+      .where('thumbnail_key', 'is not', null)
+      .where('id', 'in', ids)
+      .execute();
+    return new Map(rows.map((r) => [r.id, r.thumbnail_key!]));
   }
 
   async storedKeys(keys: string[]) {
     if (keys.length === 0) return new Set<string>();
-    const list = inList(keys);
-    const rows = this.db
-      .prepare(`SELECT file_key, thumbnail_key FROM assets WHERE file_key IN ${list} OR thumbnail_key IN ${list}`)
-      .raw()
-      .all(...keys, ...keys) as [string, string | null][];
-    return new Set(rows.flat().filter((key): key is string => key !== null));
+    const rows = await this.records.db
+      .selectFrom('assets')
+      .select(['file_key', 'thumbnail_key'])
+      .where((eb) => eb.or([eb('file_key', 'in', keys), eb('thumbnail_key', 'in', keys)]))
+      .execute();
+    return new Set(rows.flatMap((r) => [r.file_key, r.thumbnail_key]).filter((key): key is string => key !== null));
   }
 }

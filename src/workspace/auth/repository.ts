@@ -1,6 +1,6 @@
 import session, { type SessionData } from 'express-session';
 import type { Clock } from '../../platform/clock';
-import type { Db } from '../../platform/sqlite';
+import type { WorkspaceRecords } from '../records';
 
 declare module 'express-session' {
   interface SessionData {
@@ -12,17 +12,20 @@ declare module 'express-session' {
 
 const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
+type Callback<T> = ((err: unknown, value?: T) => void) | undefined;
+
 /**
- * express-session's store in the workspace database, so sign-ins survive a restart.
- * A session lives `ttlMs` from its creation by the injected clock (saving it again does
- * not extend it); expired rows are never returned and are swept at most every ten
- * minutes, on the next write, rather than by a timer that would outlive the database.
+ * express-session's store in the workspace's records, so sign-ins survive a restart and
+ * every instance on a shared database sees them. A session lives `ttlMs` from its creation
+ * by the injected clock (saving it again does not extend it); expired rows are never
+ * returned and are swept at most every ten minutes, on the next write, rather than by a
+ * timer that would outlive the database.
  */
-export class SqliteSessionStore extends session.Store {
+export class SqlSessionStore extends session.Store {
   private lastPrune = Number.NEGATIVE_INFINITY;
 
   constructor(
-    private readonly db: Db,
+    private readonly records: WorkspaceRecords,
     private readonly clock: Clock,
     private readonly ttlMs: number,
   ) {
@@ -30,61 +33,72 @@ export class SqliteSessionStore extends session.Store {
   }
 
   override get(sid: string, callback: (err: unknown, session?: SessionData | null) => void): void {
-    this.run(callback, () => {
-      const data = this.db.prepare('SELECT data FROM sessions WHERE sid = ? AND expires_at > ?').pluck().get(sid, this.clock.now()) as
-        | string
-        | undefined;
-      return data === undefined ? null : (JSON.parse(data) as SessionData);
+    answer(callback, async () => {
+      const row = await this.records.db
+        .selectFrom('sessions')
+        .select('data')
+        .where('sid', '=', sid)
+        .where('expires_at', '>', this.clock.now())
+        .executeTakeFirst();
+      return row === undefined ? null : (JSON.parse(row.data) as SessionData);
     });
   }
 
   override set(sid: string, data: SessionData, callback?: (err?: unknown) => void): void {
-    this.run(callback, () => {
+    answer(callback, async () => {
       const now = this.clock.now();
-      this.db
-        .prepare(
-          `INSERT INTO sessions (sid, user_id, data, expires_at) VALUES (?, ?, ?, ?)
-           ON CONFLICT (sid) DO UPDATE SET user_id = excluded.user_id, data = excluded.data`,
-        )
-        .run(sid, data.userId ?? null, JSON.stringify(data), now + this.ttlMs);
-      if (now - this.lastPrune >= PRUNE_EVERY_MS) this.prune();
+      await this.records.db
+        .insertInto('sessions')
+        .values({ sid, user_id: data.userId ?? null, data: JSON.stringify(data), expires_at: now + this.ttlMs })
+        .onConflict((oc) => oc.column('sid').doUpdateSet((eb) => ({ user_id: eb.ref('excluded.user_id'), data: eb.ref('excluded.data') })))
+        .execute();
+      if (now - this.lastPrune >= PRUNE_EVERY_MS) await this.prune();
     });
   }
 
   override destroy(sid: string, callback?: (err?: unknown) => void): void {
-    this.run(callback, () => {
-      this.db.prepare('DELETE FROM sessions WHERE sid = ?').run(sid);
+    answer(callback, async () => {
+      await this.records.db.deleteFrom('sessions').where('sid', '=', sid).execute();
     });
   }
 
   override length(callback: (err: unknown, length?: number) => void): void {
-    this.run(callback, () => this.db.prepare('SELECT COUNT(*) FROM sessions WHERE expires_at > ?').pluck().get(this.clock.now()) as number);
+    answer(callback, async () => {
+      const row = await this.records.db
+        .selectFrom('sessions')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('expires_at', '>', this.clock.now())
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    });
   }
 
   override clear(callback?: (err?: unknown) => void): void {
-    this.run(callback, () => {
-      this.db.prepare('DELETE FROM sessions').run();
+    answer(callback, async () => {
+      await this.records.db.deleteFrom('sessions').execute();
     });
   }
 
   async endUserSessions(userId: number, keepSid?: string): Promise<void> {
-    this.db.prepare('DELETE FROM sessions WHERE user_id = ? AND sid IS NOT ?').run(userId, keepSid ?? null);
+    await this.records.db
+      .deleteFrom('sessions')
+      .where('user_id', '=', userId)
+      .$if(keepSid !== undefined, (q) => q.where('sid', '<>', keepSid!))
+      .execute();
   }
 
   /** Removes expired rows; returns how many went. */
-  prune(): number {
+  async prune(): Promise<number> {
     this.lastPrune = this.clock.now();
-    return this.db.prepare('DELETE FROM sessions WHERE expires_at <= ?').run(this.lastPrune).changes;
+    const result = await this.records.db.deleteFrom('sessions').where('expires_at', '<=', this.lastPrune).executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
+}
 
-  private run<T>(callback: ((err: unknown, value?: T) => void) | undefined, work: () => T): void {
-    let value: T;
-    try {
-      value = work();
-    } catch (err) {
-      callback?.(err);
-      return;
-    }
-    callback?.(null, value);
-  }
+/** express-session's callbacks from a promise: the value, or the error, and never both. */
+function answer<T>(callback: Callback<T>, work: () => Promise<T>): void {
+  work().then(
+    (value) => callback?.(null, value),
+    (err: unknown) => callback?.(err),
+  );
 }

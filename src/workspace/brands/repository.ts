@@ -1,5 +1,6 @@
-import type { Db } from '../../platform/sqlite';
-import { inList, isForeignKeyViolation } from '../sql';
+import type { Notices } from '../../platform/notices';
+import { MEMBER_TOPIC } from '../members/cache';
+import type { WorkspaceRecords } from '../records';
 
 export interface Brand {
   id: number;
@@ -27,41 +28,57 @@ interface Row {
 
 const toBrand = (row: Row): Brand => ({ id: row.id, name: row.name, createdAt: row.created_at });
 
-export class SqliteBrandRepository implements BrandRepository {
-  constructor(private readonly db: Db) {}
+const COLUMNS = ['id', 'name', 'created_at'] as const;
+
+export class SqlBrandRepository implements BrandRepository {
+  constructor(
+    private readonly records: WorkspaceRecords,
+    /** Members' brands change with a brand's deletion: whoever caches members must hear of it. */
+    private readonly notices: Notices,
+  ) {}
 
   async list(ids: number[] | undefined) {
-    if (ids === undefined) return (this.db.prepare('SELECT * FROM brands ORDER BY name, id').all() as Row[]).map(toBrand);
-    if (ids.length === 0) return [];
-    return (this.db.prepare(`SELECT * FROM brands WHERE id IN ${inList(ids)} ORDER BY name, id`).all(...ids) as Row[]).map(toBrand);
+    if (ids !== undefined && ids.length === 0) return [];
+    const rows = await this.records.db
+      .selectFrom('brands')
+      .select(COLUMNS)
+      .$if(ids !== undefined, (q) => q.where('id', 'in', ids!))
+      .orderBy('name')
+      .orderBy('id')
+      .execute();
+    return rows.map(toBrand);
   }
 
   async get(id: number) {
-    const row = this.db.prepare('SELECT * FROM brands WHERE id = ?').get(id) as Row | undefined;
+    const row = await this.records.db.selectFrom('brands').select(COLUMNS).where('id', '=', id).executeTakeFirst();
     return row && toBrand(row);
   }
 
   async existing(ids: number[]) {
     if (ids.length === 0) return [];
-    return this.db.prepare(`SELECT id FROM brands WHERE id IN ${inList(ids)}`).pluck().all(...ids) as number[];
+    return (await this.records.db.selectFrom('brands').select('id').where('id', 'in', ids).execute()).map((r) => r.id);
   }
 
   async create(name: string, createdAt: string) {
-    return toBrand(this.db.prepare('INSERT INTO brands (name, created_at) VALUES (?, ?) RETURNING *').get(name, createdAt) as Row);
+    return toBrand(await this.records.db.insertInto('brands').values({ name, created_at: createdAt }).returning(COLUMNS).executeTakeFirstOrThrow());
   }
 
   async rename(id: number, name: string) {
-    const row = this.db.prepare('UPDATE brands SET name = ? WHERE id = ? RETURNING *').get(name, id) as Row | undefined;
+    const row = await this.records.db.updateTable('brands').set({ name }).where('id', '=', id).returning(COLUMNS).executeTakeFirst();
     return row && toBrand(row);
   }
 
   async delete(id: number) {
     try {
-      return this.db.prepare('DELETE FROM brands WHERE id = ?').run(id).changes > 0 ? ('deleted' as const) : undefined;
+      const result = await this.records.db.deleteFrom('brands').where('id', '=', id).executeTakeFirst();
+      if (Number(result.numDeletedRows) === 0) return undefined;
     } catch (err) {
       // Content tables reference brands without a cascade, so their rows block the delete.
-      if (isForeignKeyViolation(err)) return 'in-use' as const;
+      if (this.records.engine.isForeignKeyViolation(err)) return 'in-use' as const;
       throw err;
     }
+    // The cascade took the brand from its members, whichever they were.
+    await this.notices.publish({ topic: MEMBER_TOPIC });
+    return 'deleted' as const;
   }
 }

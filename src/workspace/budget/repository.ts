@@ -1,5 +1,5 @@
-import type { Db } from '../../platform/sqlite';
-import { assignments, scopedWhere } from '../sql';
+import { sql } from 'kysely';
+import { changes, type WorkspaceDb, type WorkspaceRecords } from '../records';
 import type { BudgetKind } from '../domain';
 
 export interface BudgetEntry {
@@ -95,72 +95,116 @@ const COLUMNS = {
   updatedAt: 'updated_at',
 } as const;
 
-const PLANNED = "COALESCE(SUM(CASE WHEN kind = 'planned' THEN amount END), 0)";
-const SPENT = "COALESCE(SUM(CASE WHEN kind = 'spent' THEN amount END), 0)";
+const PLANNED = sql<number>`coalesce(sum(case when kind = 'planned' then amount end), 0)`;
+const SPENT = sql<number>`coalesce(sum(case when kind = 'spent' then amount end), 0)`;
 
-export class SqliteBudgetRepository implements BudgetRepository {
-  constructor(private readonly db: Db) {}
+export class SqlBudgetRepository implements BudgetRepository {
+  constructor(private readonly records: WorkspaceRecords) {}
 
   async list(filter: BudgetFilter) {
-    const where = scopedWhere('brand_id', filter.brandIds, { campaign_id: filter.campaignId, kind: filter.kind });
-    if (!where) return [];
-    const rows = this.db
-      .prepare(`SELECT * FROM budget_entries ${where.sql} ORDER BY entry_date DESC, id DESC LIMIT ? OFFSET ?`)
-      .all(...where.values, filter.limit, filter.offset) as Row[];
-    return rows.map(toEntry);
+    if (filter.brandIds !== undefined && filter.brandIds.length === 0) return [];
+    const rows = await this.records.db
+      .selectFrom('budget_entries')
+      .selectAll()
+      .$if(filter.brandIds !== undefined, (q) => q.where('brand_id', 'in', filter.brandIds!))
+      .$if(filter.campaignId !== undefined, (q) => q.where('campaign_id', '=', filter.campaignId!))
+      .$if(filter.kind !== undefined, (q) => q.where('kind', '=', filter.kind!))
+      .orderBy('entry_date', 'desc')
+      .orderBy('id', 'desc')
+      .limit(filter.limit)
+      .offset(filter.offset)
+      .execute();
+    return rows.map((r) => toEntry(r as Row));
   }
 
   async get(id: number) {
-    return this.read(id);
+    return readEntry(this.records.db, id);
   }
 
   async create(e: NewBudgetEntry) {
-    return this.db.transaction((): BudgetEntry | CurrencyMismatch => {
-      if (this.otherCurrencyUsed(e.campaignId, e.currency)) return 'currency-mismatch';
-      const row = this.db
-        .prepare(
-          `INSERT INTO budget_entries (brand_id, campaign_id, kind, category, description, amount, currency, entry_date, created_by, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-        )
-        .get(e.brandId, e.campaignId, e.kind, e.category, e.description, e.amount, e.currency, e.date, e.createdBy, e.createdAt, e.createdAt) as Row;
-      return toEntry(row);
-    })();
+    return this.records.db.transaction().execute(async (trx): Promise<BudgetEntry | CurrencyMismatch> => {
+      if (await this.otherCurrencyUsed(trx, e.campaignId, e.currency)) return 'currency-mismatch';
+      const row = await trx
+        .insertInto('budget_entries')
+        .values({
+          brand_id: e.brandId,
+          campaign_id: e.campaignId,
+          kind: e.kind,
+          category: e.category,
+          description: e.description,
+          amount: e.amount,
+          currency: e.currency,
+          entry_date: e.date,
+          created_by: e.createdBy,
+          created_at: e.createdAt,
+          updated_at: e.createdAt,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toEntry(row as Row);
+    });
   }
 
   async update(id: number, patch: BudgetPatch) {
-    return this.db.transaction((): BudgetEntry | CurrencyMismatch | undefined => {
-      const current = this.read(id);
+    return this.records.db.transaction().execute(async (trx): Promise<BudgetEntry | CurrencyMismatch | undefined> => {
+      const current = await readEntry(trx, id);
       if (!current) return undefined;
-      if (patch.currency !== undefined && this.otherCurrencyUsed(current.campaignId, patch.currency, id)) return 'currency-mismatch';
-      const set = assignments(patch, COLUMNS);
-      const row = this.db.prepare(`UPDATE budget_entries SET ${set.sql} WHERE id = ? RETURNING *`).get(...set.values, id) as Row;
-      return toEntry(row);
-    })();
+      if (patch.currency !== undefined && (await this.otherCurrencyUsed(trx, current.campaignId, patch.currency, id))) return 'currency-mismatch';
+      const row = await trx.updateTable('budget_entries').set(changes(patch, COLUMNS)).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+      return toEntry(row as Row);
+    });
   }
 
   async delete(id: number) {
-    return this.db.prepare('DELETE FROM budget_entries WHERE id = ?').run(id).changes > 0;
+    const result = await this.records.db.deleteFrom('budget_entries').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   }
 
   async summary(campaignId: number) {
-    const totals = this.db
-      .prepare(`SELECT MIN(currency) AS currency, ${PLANNED} AS planned, ${SPENT} AS spent, ${PLANNED} - ${SPENT} AS remaining FROM budget_entries WHERE campaign_id = ?`)
-      .get(campaignId) as Omit<BudgetSummary, 'campaignId' | 'byCategory'>;
-    const byCategory = this.db
-      .prepare(`SELECT category, ${PLANNED} AS planned, ${SPENT} AS spent FROM budget_entries WHERE campaign_id = ? GROUP BY category ORDER BY category`)
-      .all(campaignId) as { category: string; planned: number; spent: number }[];
-    return { campaignId, currency: totals.currency, planned: totals.planned, spent: totals.spent, remaining: totals.remaining, byCategory };
+    const { db } = this.records;
+    const totals = await db
+      .selectFrom('budget_entries')
+      .select((eb) => [eb.fn.min('currency').as('currency'), PLANNED.as('planned'), SPENT.as('spent')])
+      .where('campaign_id', '=', campaignId)
+      .executeTakeFirstOrThrow();
+    const byCategory = await db
+      .selectFrom('budget_entries')
+      .select(['category', PLANNED.as('planned'), SPENT.as('spent')])
+      .where('campaign_id', '=', campaignId)
+      .groupBy('category')
+      .orderBy('category')
+      .execute();
+    const planned = Number(totals.planned);
+    const spent = Number(totals.spent);
+    return {
+      campaignId,
+      currency: totals.currency ?? null,
+      planned,
+      spent,
+      remaining: planned - spent,
+      byCategory: byCategory.map((c) => ({ category: c.category, planned: Number(c.planned), spent: Number(c.spent) })),
+    };
   }
 
-  private read(id: number): BudgetEntry | undefined {
-    const row = this.db.prepare('SELECT * FROM budget_entries WHERE id = ?').get(id) as Row | undefined;
-    return row && toEntry(row);
+  /**
+   * Whether the campaign has entries in another currency. On PostgreSQL the campaign's row is
+   * held to the end of the transaction, so two entries in different currencies cannot both pass.
+   */
+  private async otherCurrencyUsed(trx: WorkspaceDb, campaignId: number, currency: string, exceptId = 0): Promise<boolean> {
+    if (this.records.engine.locksRows) await trx.selectFrom('campaigns').select('id').where('id', '=', campaignId).forUpdate().execute();
+    const row = await trx
+      .selectFrom('budget_entries')
+      .select('id')
+      .where('campaign_id', '=', campaignId)
+      .where('currency', '<>', currency)
+      .where('id', '<>', exceptId)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
   }
+}
 
-  private otherCurrencyUsed(campaignId: number, currency: string, exceptId = 0): boolean {
-    return (
-      this.db.prepare('SELECT 1 FROM budget_entries WHERE campaign_id = ? AND currency <> ? AND id <> ? LIMIT 1').get(campaignId, currency, exceptId) !==
-      undefined
-    );
-  }
+async function readEntry(db: WorkspaceDb, id: number): Promise<BudgetEntry | undefined> {
+  const row = await db.selectFrom('budget_entries').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && toEntry(row as Row);
 }

@@ -1,5 +1,5 @@
-import type { Db } from '../../platform/sqlite';
-import { assignments, scopedWhere } from '../sql';
+import { sql } from 'kysely';
+import { changes, type WorkspaceDb, type WorkspaceRecords } from '../records';
 import type { CampaignStatus } from '../domain';
 
 export interface Campaign {
@@ -125,85 +125,111 @@ const TRACK_COLUMNS = {
   updatedAt: 'updated_at',
 } as const;
 
-const TRACK_SELECT = 'SELECT t.*, c.brand_id FROM tracks t JOIN campaigns c ON c.id = t.campaign_id';
-
-export class SqliteCampaignRepository implements CampaignRepository {
-  constructor(private readonly db: Db) {}
+export class SqlCampaignRepository implements CampaignRepository {
+  constructor(private readonly records: WorkspaceRecords) {}
 
   async list(filter: CampaignFilter) {
-    const where = scopedWhere('brand_id', filter.brandIds, { status: filter.status });
-    if (!where) return [];
-    const rows = this.db.prepare(`SELECT * FROM campaigns ${where.sql} ORDER BY created_at DESC, id DESC`).all(...where.values) as CampaignRow[];
-    return rows.map(toCampaign);
+    if (filter.brandIds !== undefined && filter.brandIds.length === 0) return [];
+    const rows = await this.records.db
+      .selectFrom('campaigns')
+      .selectAll()
+      .$if(filter.brandIds !== undefined, (q) => q.where('brand_id', 'in', filter.brandIds!))
+      .$if(filter.status !== undefined, (q) => q.where('status', '=', filter.status!))
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    return rows.map((r) => toCampaign(r as CampaignRow));
   }
 
   async get(id: number) {
-    return this.readCampaign(id);
+    return readCampaign(this.records.db, id);
   }
 
   async create(c: NewCampaign) {
-    const row = this.db
-      .prepare(
-        `INSERT INTO campaigns (brand_id, name, description, start_date, end_date, status, owner_id, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-      )
-      .get(c.brandId, c.name, c.description, c.startDate, c.endDate, c.status, c.ownerId, c.createdAt, c.createdAt) as CampaignRow;
-    return toCampaign(row);
+    const row = await this.records.db
+      .insertInto('campaigns')
+      .values({
+        brand_id: c.brandId,
+        name: c.name,
+        description: c.description,
+        start_date: c.startDate,
+        end_date: c.endDate,
+        status: c.status,
+        owner_id: c.ownerId,
+        created_at: c.createdAt,
+        updated_at: c.createdAt,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toCampaign(row as CampaignRow);
   }
 
   async update(id: number, patch: CampaignPatch) {
-    const set = assignments(patch, CAMPAIGN_COLUMNS);
-    const row = this.db.prepare(`UPDATE campaigns SET ${set.sql} WHERE id = ? RETURNING *`).get(...set.values, id) as CampaignRow | undefined;
-    return row && toCampaign(row);
+    const row = await this.records.db.updateTable('campaigns').set(changes(patch, CAMPAIGN_COLUMNS)).where('id', '=', id).returningAll().executeTakeFirst();
+    return row && toCampaign(row as CampaignRow);
   }
 
   async deleteWithContent(id: number) {
-    return this.db.transaction(() => {
-      if (!this.readCampaign(id)) return undefined;
-      const posts = this.db.prepare('DELETE FROM posts WHERE campaign_id = ?').run(id).changes;
-      const tracks = this.db.prepare('DELETE FROM tracks WHERE campaign_id = ?').run(id).changes;
-      this.db.prepare('DELETE FROM campaigns WHERE id = ?').run(id);
-      return { posts, tracks };
-    })();
+    return this.records.db.transaction().execute(async (trx) => {
+      if (!(await readCampaign(trx, id))) return undefined;
+      const posts = await trx.deleteFrom('posts').where('campaign_id', '=', id).executeTakeFirst();
+      const tracks = await trx.deleteFrom('tracks').where('campaign_id', '=', id).executeTakeFirst();
+      await trx.deleteFrom('campaigns').where('id', '=', id).execute();
+      return { posts: Number(posts.numDeletedRows), tracks: Number(tracks.numDeletedRows) };
+    });
   }
 
   async listTracks(campaignId: number) {
-    return (this.db.prepare(`${TRACK_SELECT} WHERE t.campaign_id = ? ORDER BY t.start_date IS NULL, t.start_date, t.id`).all(campaignId) as TrackRow[]).map(
-      toTrack,
-    );
+    const rows = await selectTracks(this.records.db)
+      .where('t.campaign_id', '=', campaignId)
+      .orderBy(sql`t.start_date IS NULL`)
+      .orderBy('t.start_date')
+      .orderBy('t.id')
+      .execute();
+    return rows.map((r) => toTrack(r));
   }
 
   async getTrack(id: number) {
-    return this.readTrack(id);
+    return readTrack(this.records.db, id);
   }
 
   async createTrack(t: NewTrack) {
-    const { id } = this.db
-      .prepare(
-        `INSERT INTO tracks (campaign_id, name, channel, start_date, end_date, goal, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-      )
-      .get(t.campaignId, t.name, t.channel, t.startDate, t.endDate, t.goal, t.createdAt, t.createdAt) as { id: number };
-    return this.readTrack(id)!;
+    const { id } = await this.records.db
+      .insertInto('tracks')
+      .values({
+        campaign_id: t.campaignId,
+        name: t.name,
+        channel: t.channel,
+        start_date: t.startDate,
+        end_date: t.endDate,
+        goal: t.goal,
+        created_at: t.createdAt,
+        updated_at: t.createdAt,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return (await readTrack(this.records.db, id))!;
   }
 
   async updateTrack(id: number, patch: TrackPatch) {
-    const set = assignments(patch, TRACK_COLUMNS);
-    this.db.prepare(`UPDATE tracks SET ${set.sql} WHERE id = ?`).run(...set.values, id);
-    return this.readTrack(id);
+    await this.records.db.updateTable('tracks').set(changes(patch, TRACK_COLUMNS)).where('id', '=', id).execute();
+    return readTrack(this.records.db, id);
   }
 
   async deleteTrack(id: number) {
-    return this.db.prepare('DELETE FROM tracks WHERE id = ?').run(id).changes > 0;
+    const result = await this.records.db.deleteFrom('tracks').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   }
+}
 
-  private readCampaign(id: number): Campaign | undefined {
-    const row = this.db.prepare('SELECT * FROM campaigns WHERE id = ?').get(id) as CampaignRow | undefined;
-    return row && toCampaign(row);
-  }
+async function readCampaign(db: WorkspaceDb, id: number): Promise<Campaign | undefined> {
+  const row = await db.selectFrom('campaigns').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && toCampaign(row as CampaignRow);
+}
 
-  private readTrack(id: number): Track | undefined {
-    const row = this.db.prepare(`${TRACK_SELECT} WHERE t.id = ?`).get(id) as TrackRow | undefined;
-    return row && toTrack(row);
-  }
+const selectTracks = (db: WorkspaceDb) => db.selectFrom('tracks as t').innerJoin('campaigns as c', 'c.id', 't.campaign_id').selectAll('t').select('c.brand_id');
+
+async function readTrack(db: WorkspaceDb, id: number): Promise<Track | undefined> {
+  const row = await selectTracks(db).where('t.id', '=', id).executeTakeFirst();
+  return row && toTrack(row);
 }

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { Statement } from 'better-sqlite3';
-import { isUniqueViolation, type Db } from '../../platform/sqlite';
+import { flag, isSet } from '../../platform/db/engine';
+import type { Notices } from '../../platform/notices';
 import type { Role } from '../domain';
-import { assignments, groupPairs, inList } from '../sql';
+import { changes, groupPairs, type WorkspaceDb, type WorkspaceRecords } from '../records';
+import { MEMBER_TOPIC, type MemberCache } from './cache';
 
 export type Language = 'en' | 'ar';
 
@@ -81,16 +82,13 @@ interface Row {
   job_title: string | null;
   phone: string | null;
   language: Language;
-  must_change_password: number;
+  must_change_password: number | boolean;
   profile_completed_at: string | null;
   onboarding_completed_at: string | null;
   token_version: number;
   token_key: string;
   created_at: string;
 }
-
-const COLUMNS =
-  'id, name, email, role, avatar, job_title, phone, language, must_change_password, profile_completed_at, onboarding_completed_at, token_version, token_key, created_at';
 
 const PATCH_COLUMNS: { [K in keyof UserPatch]?: string } = {
   name: 'name',
@@ -114,7 +112,7 @@ function toRecord(row: Row, brandIds: number[]): UserRecord {
     jobTitle: row.job_title,
     phone: row.phone,
     language: row.language,
-    mustChangePassword: row.must_change_password === 1,
+    mustChangePassword: isSet(row.must_change_password),
     profileCompletedAt: row.profile_completed_at,
     onboardingCompletedAt: row.onboarding_completed_at,
     tokenVersion: row.token_version,
@@ -124,186 +122,196 @@ function toRecord(row: Row, brandIds: number[]): UserRecord {
   };
 }
 
-const recordCaches = new WeakMap<Db, Map<number, UserRecord>>();
+const COLUMNS = [
+  'id',
+  'name',
+  'email',
+  'role',
+  'avatar',
+  'job_title',
+  'phone',
+  'language',
+  'must_change_password',
+  'profile_completed_at',
+  'onboarding_completed_at',
+  'token_version',
+  'token_key',
+  'created_at',
+] as const;
 
-/**
- * Committed user records by id, one map per database, shared by every repository on it.
- * TEMP triggers drop a record whenever this connection changes its row or its brands,
- * whichever code does it, foreign-key cascades included. That is all it takes because the
- * server's one connection is the database's only writer; several instances on a shared
- * database would need a shared cache or none.
- */
-function recordCache(db: Db): Map<number, UserRecord> {
-  const cache = recordCaches.get(db);
-  if (cache) return cache;
-  const records = new Map<number, UserRecord>();
-  db.function('forget_workspace_user', { deterministic: false }, (id) => {
-    records.delete(Number(id));
-    return null;
-  });
-  db.exec(`
-    CREATE TEMP TRIGGER forget_user_updated AFTER UPDATE ON main.users
-      BEGIN SELECT forget_workspace_user(OLD.id), forget_workspace_user(NEW.id); END;
-    CREATE TEMP TRIGGER forget_user_deleted AFTER DELETE ON main.users
-      BEGIN SELECT forget_workspace_user(OLD.id); END;
-    CREATE TEMP TRIGGER forget_user_brand_added AFTER INSERT ON main.user_brands
-      BEGIN SELECT forget_workspace_user(NEW.user_id); END;
-    CREATE TEMP TRIGGER forget_user_brand_removed AFTER DELETE ON main.user_brands
-      BEGIN SELECT forget_workspace_user(OLD.user_id); END;
-    CREATE TEMP TRIGGER forget_user_brand_changed AFTER UPDATE ON main.user_brands
-      BEGIN SELECT forget_workspace_user(OLD.user_id), forget_workspace_user(NEW.user_id); END;
-  `);
-  recordCaches.set(db, records);
-  return records;
-}
-
-export class SqliteUserRepository implements UserRepository {
-  private readonly byId: Statement<[number], Row & { brand_ids: string | null }>;
-  /**
-   * Every signed-in request reads its user, and under load that read (a read transaction's
-   * locks, the brands subquery, a new object) cost more than all the rest of the request.
-   */
-  private readonly records: Map<number, UserRecord>;
-
-  constructor(private readonly db: Db) {
-    this.byId = db.prepare(
-      `SELECT ${COLUMNS}, (SELECT group_concat(brand_id ORDER BY brand_id) FROM user_brands WHERE user_id = users.id) AS brand_ids FROM users WHERE id = ?`,
-    );
-    this.records = recordCache(db);
-  }
+export class SqlUserRepository implements UserRepository {
+  constructor(
+    private readonly records: WorkspaceRecords,
+    private readonly cache: MemberCache,
+    private readonly notices: Notices,
+  ) {}
 
   async get(id: number) {
-    return this.read(id);
+    return this.cache.read(id, () => readUser(this.records.db, id));
   }
 
   async list(brandIds: number[] | undefined) {
-    let rows: Row[];
-    if (brandIds === undefined) {
-      rows = this.db.prepare(`SELECT ${COLUMNS} FROM users ORDER BY name, id`).all() as Row[];
-    } else if (brandIds.length === 0) {
-      rows = [];
-    } else {
-      rows = this.db
-        .prepare(
-          `SELECT ${COLUMNS} FROM users WHERE id IN (SELECT user_id FROM user_brands WHERE brand_id IN ${inList(brandIds)}) ORDER BY name, id`,
-        )
-        .all(...brandIds) as Row[];
-    }
-    const brands = this.brandsOf(rows.map((r) => r.id));
-    return rows.map((row) => toRecord(row, brands.get(row.id) ?? []));
+    if (brandIds !== undefined && brandIds.length === 0) return [];
+    const { db } = this.records;
+    const rows = await db
+      .selectFrom('users')
+      .select(COLUMNS)
+      .$if(brandIds !== undefined, (q) => q.where('id', 'in', db.selectFrom('user_brands').select('user_id').where('brand_id', 'in', brandIds!)))
+      .orderBy('name')
+      .orderBy('id')
+      .execute();
+    const brands = await brandsOf(db, rows.map((r) => r.id));
+    return rows.map((row) => toRecord(row as Row, brands.get(row.id) ?? []));
   }
 
   async count() {
-    return this.db.prepare('SELECT COUNT(*) FROM users').pluck().get() as number;
+    const row = await this.records.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   async credentialsByEmail(email: string) {
-    return this.db.prepare('SELECT id, password_hash AS passwordHash, token_key AS tokenKey FROM users WHERE email = ?').get(email) as
-      | { id: number; passwordHash: string; tokenKey: string }
-      | undefined;
+    return this.records.db
+      .selectFrom('users')
+      .select(['id', 'password_hash as passwordHash', 'token_key as tokenKey'])
+      .where('email', '=', email)
+      .executeTakeFirst();
   }
 
   async findByAvatar(avatar: string) {
-    const id = this.db.prepare('SELECT id FROM users WHERE avatar = ?').pluck().get(avatar) as number | undefined;
-    return id === undefined ? undefined : this.read(id);
+    const row = await this.records.db.selectFrom('users').select('id').where('avatar', '=', avatar).executeTakeFirst();
+    return row === undefined ? undefined : this.get(row.id);
   }
 
   async passwordHash(id: number) {
-    return this.db.prepare('SELECT password_hash FROM users WHERE id = ?').pluck().get(id) as string | undefined;
+    return (await this.records.db.selectFrom('users').select('password_hash').where('id', '=', id).executeTakeFirst())?.password_hash;
   }
 
   async create(input: NewUserRecord) {
     try {
-      return this.db.transaction(() => {
-        const { id } = this.db
-          .prepare(
-            'INSERT INTO users (name, email, password_hash, role, must_change_password, created_at, token_key) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id',
-          )
-          .get(input.name, input.email, input.passwordHash, input.role, input.mustChangePassword ? 1 : 0, input.createdAt, randomBytes(16).toString('hex')) as {
-          id: number;
-        };
-        this.setBrands(id, input.brandIds);
-        return this.read(id)!;
-      })();
+      return await this.records.db.transaction().execute(async (trx) => {
+        const { id } = await trx
+          .insertInto('users')
+          .values({
+            name: input.name,
+            email: input.email,
+            password_hash: input.passwordHash,
+            role: input.role,
+            must_change_password: flag(input.mustChangePassword),
+            created_at: input.createdAt,
+            token_key: randomBytes(16).toString('hex'),
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await setBrands(trx, id, input.brandIds);
+        return (await readUser(trx, id))!;
+      });
     } catch (err) {
-      if (isUniqueViolation(err)) return 'email-taken' as const;
+      if (this.records.engine.isUniqueViolation(err)) return 'email-taken' as const;
       throw err;
     }
   }
 
   async update(id: number, patch: UserPatch, password?: PasswordChange) {
+    let result: UserRecord | WriteRefusal | undefined;
     try {
-      return this.db.transaction((): UserRecord | WriteRefusal | undefined => {
-        const current = this.read(id);
+      result = await this.records.db.transaction().execute(async (trx): Promise<UserRecord | WriteRefusal | undefined> => {
+        const current = await readUser(trx, id);
         if (!current) return undefined;
-        if (patch.role !== undefined && patch.role !== 'superadmin' && current.role === 'superadmin' && this.superadmins() <= 1) {
+        if (patch.role !== undefined && patch.role !== 'superadmin' && current.role === 'superadmin' && (await superadmins(trx, this.records.engine.locksRows)) <= 1) {
           return 'last-superadmin';
         }
-        const set = assignments(patch, PATCH_COLUMNS);
-        if (set.sql) this.db.prepare(`UPDATE users SET ${set.sql} WHERE id = ?`).run(...set.values, id);
-        if (patch.brandIds !== undefined) this.setBrands(id, patch.brandIds);
-        if (password) this.writePassword(id, password);
-        return this.read(id);
-      })();
+        const set = changes(patch, PATCH_COLUMNS);
+        if (Object.keys(set).length > 0) await trx.updateTable('users').set(set).where('id', '=', id).execute();
+        if (patch.brandIds !== undefined) await setBrands(trx, id, patch.brandIds);
+        if (password) await writePassword(trx, id, password);
+        return readUser(trx, id);
+      });
     } catch (err) {
-      if (isUniqueViolation(err)) return 'email-taken' as const;
+      if (this.records.engine.isUniqueViolation(err)) return 'email-taken' as const;
       throw err;
     }
+    if (typeof result === 'object') await this.changed(id);
+    return result;
   }
 
   async setPassword(id: number, change: PasswordChange) {
-    this.writePassword(id, change);
-    return this.read(id);
+    await writePassword(this.records.db, id, change);
+    await this.changed(id);
+    return this.get(id);
   }
 
   async bumpTokenVersion(id: number) {
-    this.db.prepare('UPDATE users SET token_version = token_version + 1 WHERE id = ?').run(id);
+    await this.records.db
+      .updateTable('users')
+      .set((eb) => ({ token_version: eb('token_version', '+', 1) }))
+      .where('id', '=', id)
+      .execute();
+    await this.changed(id);
   }
 
   async delete(id: number) {
-    return this.db.transaction((): 'deleted' | 'last-superadmin' | undefined => {
-      const current = this.read(id);
+    const result = await this.records.db.transaction().execute(async (trx): Promise<'deleted' | 'last-superadmin' | undefined> => {
+      const current = await readUser(trx, id);
       if (!current) return undefined;
-      if (current.role === 'superadmin' && this.superadmins() <= 1) return 'last-superadmin';
-      this.db.prepare('DELETE FROM users WHERE id = ?').run(id);
+      if (current.role === 'superadmin' && (await superadmins(trx, this.records.engine.locksRows)) <= 1) return 'last-superadmin';
+      await trx.deleteFrom('users').where('id', '=', id).execute();
       return 'deleted';
-    })();
+    });
+    if (result === 'deleted') await this.changed(id);
+    return result;
   }
 
-  /** Records are shared, so they are frozen; inside a transaction nothing is kept, as it may roll back. */
-  private read(id: number): UserRecord | undefined {
-    const cached = this.records.get(id);
-    if (cached) return cached;
-    const row = this.byId.get(id);
-    if (!row) return undefined;
-    const brandIds = Object.freeze(row.brand_ids === null ? [] : row.brand_ids.split(',').map(Number)) as number[];
-    const record = Object.freeze(toRecord(row, brandIds));
-    if (!this.db.inTransaction) this.records.set(id, record);
-    return record;
+  /** After the commit, so that no instance reloads the record as it was before. */
+  private async changed(id: number): Promise<void> {
+    await this.notices.publish({ topic: MEMBER_TOPIC, id });
   }
+}
 
-  private writePassword(id: number, change: PasswordChange): void {
-    this.db
-      .prepare('UPDATE users SET password_hash = ?, must_change_password = ?, token_version = token_version + 1 WHERE id = ?')
-      .run(change.passwordHash, change.mustChangePassword ? 1 : 0, id);
-  }
+/** One member with their brands. */
+async function readUser(db: WorkspaceDb, id: number): Promise<UserRecord | undefined> {
+  const row = await db.selectFrom('users').select(COLUMNS).where('id', '=', id).executeTakeFirst();
+  if (!row) return undefined;
+  const brandIds = Object.freeze((await brandsOf(db, [id])).get(id) ?? []) as number[];
+  // Records are shared by every request that reads them from the cache.
+  return Object.freeze(toRecord(row as Row, brandIds));
+}
 
-  private superadmins(): number {
-    return this.db.prepare("SELECT COUNT(*) FROM users WHERE role = 'superadmin'").pluck().get() as number;
-  }
+async function writePassword(db: WorkspaceDb, id: number, change: PasswordChange): Promise<void> {
+  await db
+    .updateTable('users')
+    .set((eb) => ({ password_hash: change.passwordHash, must_change_password: flag(change.mustChangePassword), token_version: eb('token_version', '+', 1) }))
+    .where('id', '=', id)
+    .execute();
+}
 
-  private brandsOf(userIds: number[]): Map<number, number[]> {
-    if (userIds.length === 0) return new Map();
-    const rows = this.db
-      .prepare(`SELECT user_id, brand_id FROM user_brands WHERE user_id IN ${inList(userIds)} ORDER BY brand_id`)
-      .raw()
-      .all(...userIds) as [number, number][];
-    return groupPairs(rows);
-  }
+/**
+ * How many superadmins there are. `lock` holds their rows to the end of the transaction, so
+ * that two transactions that each demote or delete one cannot both count two and pass.
+ */
+async function superadmins(db: WorkspaceDb, lock: boolean): Promise<number> {
+  const rows = await db
+    .selectFrom('users')
+    .select('id')
+    .where('role', '=', 'superadmin')
+    .$if(lock, (q) => q.forUpdate())
+    .execute();
+  return rows.length;
+}
 
-  private setBrands(userId: number, brandIds: number[]): void {
-    this.db.prepare('DELETE FROM user_brands WHERE user_id = ?').run(userId);
-    const insert = this.db.prepare('INSERT INTO user_brands (user_id, brand_id) VALUES (?, ?)');
-    for (const brandId of new Set(brandIds)) insert.run(userId, brandId);
-  }
+async function brandsOf(db: WorkspaceDb, userIds: number[]): Promise<Map<number, number[]>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('user_brands')
+    .select(['user_id', 'brand_id'])
+    .where('user_id', 'in', userIds)
+    .orderBy('user_id')
+    .orderBy('brand_id')
+    .execute();
+  return groupPairs(rows.map((r) => [r.user_id, r.brand_id] as const));
+}
+
+async function setBrands(db: WorkspaceDb, userId: number, brandIds: number[]): Promise<void> {
+  await db.deleteFrom('user_brands').where('user_id', '=', userId).execute();
+  const unique = [...new Set(brandIds)];
+  if (unique.length > 0) await db.insertInto('user_brands').values(unique.map((brandId) => ({ user_id: userId, brand_id: brandId }))).execute();
 }

@@ -1,5 +1,4 @@
-import type { Db } from '../../platform/sqlite';
-import { assignments, groupPairs, inList, scopedWhere } from '../sql';
+import { changes, groupPairs, type WorkspaceDb, type WorkspaceRecords } from '../records';
 import type { Platform, PostStatus } from '../domain';
 
 export interface Post {
@@ -60,8 +59,6 @@ interface Row {
   updated_at: string;
 }
 
-const SELECT = 'SELECT p.*, c.name AS campaign_name FROM posts p LEFT JOIN campaigns c ON c.id = p.campaign_id';
-
 const COLUMNS = {
   brandId: 'brand_id',
   campaignId: 'campaign_id',
@@ -93,68 +90,95 @@ function toPost(r: Row, attachments: number[]): Post {
   };
 }
 
-export class SqlitePostRepository implements PostRepository {
-  constructor(private readonly db: Db) {}
+const selectPosts = (db: WorkspaceDb) =>
+  db.selectFrom('posts as p').leftJoin('campaigns as c', 'c.id', 'p.campaign_id').selectAll('p').select('c.name as campaign_name');
+
+export class SqlPostRepository implements PostRepository {
+  constructor(private readonly records: WorkspaceRecords) {}
 
   async list(filter: PostFilter) {
-    const where = scopedWhere('p.brand_id', filter.brandIds, { 'p.campaign_id': filter.campaignId, 'p.status': filter.status });
-    if (!where) return [];
-    const rows = this.db
-      .prepare(`${SELECT} ${where.sql} ORDER BY p.created_at DESC, p.id DESC LIMIT ? OFFSET ?`)
-      .all(...where.values, filter.limit, filter.offset) as Row[];
-    const attachments = this.attachmentsOf(rows.map((r) => r.id));
-    return rows.map((r) => toPost(r, attachments.get(r.id) ?? []));
+    if (filter.brandIds !== undefined && filter.brandIds.length === 0) return [];
+    const { db } = this.records;
+    const rows = await selectPosts(db)
+      .$if(filter.brandIds !== undefined, (q) => q.where('p.brand_id', 'in', filter.brandIds!))
+      .$if(filter.campaignId !== undefined, (q) => q.where('p.campaign_id', '=', filter.campaignId!))
+      .$if(filter.status !== undefined, (q) => q.where('p.status', '=', filter.status!))
+      .orderBy('p.created_at', 'desc')
+      .orderBy('p.id', 'desc')
+      .limit(filter.limit)
+      .offset(filter.offset)
+      .execute();
+    const attachments = await attachmentsOf(db, rows.map((r) => r.id));
+    return rows.map((r) => toPost(r as Row, attachments.get(r.id) ?? []));
   }
 
   async get(id: number) {
-    return this.read(id);
+    return readPost(this.records.db, id);
   }
 
   async create(p: NewPost) {
-    return this.db.transaction(() => {
-      const { id } = this.db
-        .prepare(
-          `INSERT INTO posts (brand_id, campaign_id, title, caption, platform, status, scheduled_at, publication_url, owner_id, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-        )
-        .get(p.brandId, p.campaignId, p.title, p.caption, p.platform, p.status, p.scheduledAt, p.publicationUrl, p.ownerId, p.createdAt, p.createdAt) as {
-        id: number;
-      };
-      this.setAttachments(id, p.attachments);
-      return this.read(id)!;
-    })();
+    return this.records.db.transaction().execute(async (trx) => {
+      const { id } = await trx
+        .insertInto('posts')
+        .values({
+          brand_id: p.brandId,
+          campaign_id: p.campaignId,
+          title: p.title,
+          caption: p.caption,
+          platform: p.platform,
+          status: p.status,
+          scheduled_at: p.scheduledAt,
+          publication_url: p.publicationUrl,
+          owner_id: p.ownerId,
+          created_at: p.createdAt,
+          updated_at: p.createdAt,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await setAttachments(trx, id, p.attachments);
+      return (await readPost(trx, id))!;
+    });
   }
 
   async update(id: number, patch: PostPatch) {
-    return this.db.transaction(() => {
-      const set = assignments(patch, COLUMNS);
-      if (this.db.prepare(`UPDATE posts SET ${set.sql} WHERE id = ?`).run(...set.values, id).changes === 0) return undefined;
-      if (patch.attachments !== undefined) this.setAttachments(id, patch.attachments);
-      return this.read(id);
-    })();
+    return this.records.db.transaction().execute(async (trx) => {
+      const result = await trx.updateTable('posts').set(changes(patch, COLUMNS)).where('id', '=', id).executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return undefined;
+      if (patch.attachments !== undefined) await setAttachments(trx, id, patch.attachments);
+      return readPost(trx, id);
+    });
   }
 
   async delete(id: number) {
-    return this.db.prepare('DELETE FROM posts WHERE id = ?').run(id).changes > 0;
+    const result = await this.records.db.deleteFrom('posts').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   }
+}
 
-  private read(id: number): Post | undefined {
-    const row = this.db.prepare(`${SELECT} WHERE p.id = ?`).get(id) as Row | undefined;
-    return row && toPost(row, this.attachmentsOf([id]).get(id) ?? []);
-  }
+async function readPost(db: WorkspaceDb, id: number): Promise<Post | undefined> {
+  const row = await selectPosts(db).where('p.id', '=', id).executeTakeFirst();
+  return row && toPost(row as Row, (await attachmentsOf(db, [id])).get(id) ?? []);
+}
 
-  private attachmentsOf(postIds: number[]): Map<number, number[]> {
-    if (postIds.length === 0) return new Map();
-    const rows = this.db
-      .prepare(`SELECT post_id, asset_id FROM post_attachments WHERE post_id IN ${inList(postIds)} ORDER BY post_id, position`)
-      .raw()
-      .all(...postIds) as [number, number][];
-    return groupPairs(rows);
-  }
+async function attachmentsOf(db: WorkspaceDb, postIds: number[]): Promise<Map<number, number[]>> {
+  if (postIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('post_attachments')
+    .select(['post_id', 'asset_id'])
+    .where('post_id', 'in', postIds)
+    .orderBy('post_id')
+    .orderBy('position')
+    .execute();
+  return groupPairs(rows.map((r) => [r.post_id, r.asset_id] as const));
+}
 
-  private setAttachments(postId: number, assetIds: number[]): void {
-    this.db.prepare('DELETE FROM post_attachments WHERE post_id = ?').run(postId);
-    const insert = this.db.prepare('INSERT INTO post_attachments (post_id, asset_id, position) VALUES (?, ?, ?)');
-    [...new Set(assetIds)].forEach((assetId, position) => insert.run(postId, assetId, position));
+async function setAttachments(db: WorkspaceDb, postId: number, assetIds: number[]): Promise<void> {
+  await db.deleteFrom('post_attachments').where('post_id', '=', postId).execute();
+  const unique = [...new Set(assetIds)];
+  if (unique.length > 0) {
+    await db
+      .insertInto('post_attachments')
+      .values(unique.map((assetId, position) => ({ post_id: postId, asset_id: assetId, position })))
+      .execute();
   }
 }

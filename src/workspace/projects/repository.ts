@@ -1,5 +1,4 @@
-import type { Db } from '../../platform/sqlite';
-import { assignments, scopedWhere } from '../sql';
+import { changes, type WorkspaceRecords } from '../records';
 import type { ProjectStatus } from '../domain';
 
 export interface Project {
@@ -69,37 +68,53 @@ const COLUMNS = {
   updatedAt: 'updated_at',
 } as const;
 
-export class SqliteProjectRepository implements ProjectRepository {
-  constructor(private readonly db: Db) {}
+export class SqlProjectRepository implements ProjectRepository {
+  constructor(private readonly records: WorkspaceRecords) {}
 
   async list(filter: ProjectFilter) {
-    const where = scopedWhere('brand_id', filter.brandIds, { status: filter.status });
-    if (!where) return [];
-    return (this.db.prepare(`SELECT * FROM projects ${where.sql} ORDER BY created_at DESC, id DESC`).all(...where.values) as Row[]).map(toProject);
+    if (filter.brandIds !== undefined && filter.brandIds.length === 0) return [];
+    const rows = await this.records.db
+      .selectFrom('projects')
+      .selectAll()
+      .$if(filter.brandIds !== undefined, (q) => q.where('brand_id', 'in', filter.brandIds!))
+      .$if(filter.status !== undefined, (q) => q.where('status', '=', filter.status!))
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    return rows.map((r) => toProject(r as Row));
   }
 
   async get(id: number) {
-    const row = this.db.prepare('SELECT * FROM projects WHERE id = ?').get(id) as Row | undefined;
-    return row && toProject(row);
+    const row = await this.records.db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toProject(row as Row);
   }
 
   async create(p: NewProject) {
-    const row = this.db
-      .prepare(
-        `INSERT INTO projects (brand_id, name, description, status, start_date, end_date, owner_id, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-      )
-      .get(p.brandId, p.name, p.description, p.status, p.startDate, p.endDate, p.ownerId, p.createdAt, p.createdAt) as Row;
-    return toProject(row);
+    const row = await this.records.db
+      .insertInto('projects')
+      .values({
+        brand_id: p.brandId,
+        name: p.name,
+        description: p.description,
+        status: p.status,
+        start_date: p.startDate,
+        end_date: p.endDate,
+        owner_id: p.ownerId,
+        created_at: p.createdAt,
+        updated_at: p.createdAt,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toProject(row as Row);
   }
 
   async update(id: number, patch: ProjectPatch) {
-    const set = assignments(patch, COLUMNS);
-    const row = this.db.prepare(`UPDATE projects SET ${set.sql} WHERE id = ? RETURNING *`).get(...set.values, id) as Row | undefined;
-    return row && toProject(row);
+    const row = await this.records.db.updateTable('projects').set(changes(patch, COLUMNS)).where('id', '=', id).returningAll().executeTakeFirst();
+    return row && toProject(row as Row);
   }
 
   async delete(id: number) {
-    return this.db.prepare('DELETE FROM projects WHERE id = ?').run(id).changes > 0;
+    const result = await this.records.db.deleteFrom('projects').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   }
 }

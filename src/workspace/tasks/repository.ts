@@ -1,5 +1,5 @@
-import type { Db } from '../../platform/sqlite';
-import { assignments, scopedWhere } from '../sql';
+import { sql } from 'kysely';
+import { changes, type WorkspaceDb, type WorkspaceRecords } from '../records';
 import type { TaskPriority, TaskScope, TaskStatus, TaskVisibility } from '../domain';
 
 export interface Task {
@@ -102,74 +102,81 @@ const COLUMNS = {
   updatedAt: 'updated_at',
 } as const;
 
+type TaskQuery = ReturnType<typeof selectTasks>;
+const selectTasks = (db: WorkspaceDb) => db.selectFrom('tasks').selectAll();
+
 /** The condition of each scope, on the id of the one asking. */
-const SCOPES: Record<TaskScope, ((viewerId: number) => { sql: string; values: unknown[] }) | undefined> = {
-  mine: (viewerId) => ({ sql: '(owner_id = ? OR assignee_id = ?)', values: [viewerId, viewerId] }),
-  assigned: (viewerId) => ({ sql: 'assignee_id = ?', values: [viewerId] }),
-  created: (viewerId) => ({ sql: 'owner_id = ?', values: [viewerId] }),
+const SCOPES: Record<TaskScope, ((q: TaskQuery, viewerId: number) => TaskQuery) | undefined> = {
+  mine: (q, viewerId) => q.where((eb) => eb.or([eb('owner_id', '=', viewerId), eb('assignee_id', '=', viewerId)])),
+  assigned: (q, viewerId) => q.where('assignee_id', '=', viewerId),
+  created: (q, viewerId) => q.where('owner_id', '=', viewerId),
   all: undefined,
 };
 
-export class SqliteTaskRepository implements TaskRepository {
-  constructor(private readonly db: Db) {}
+export class SqlTaskRepository implements TaskRepository {
+  constructor(private readonly records: WorkspaceRecords) {}
 
   async list(filter: TaskFilter) {
-    const also = [SCOPES[filter.scope]?.(filter.viewerId)].filter((c) => c !== undefined);
-    if (!filter.includeOthersPrivate) {
-      also.push({ sql: "(visibility = 'brand' OR owner_id = ? OR assignee_id = ?)", values: [filter.viewerId, filter.viewerId] });
-    }
-    const equals = {
-      status: filter.status,
-      project_id: filter.projectId,
-      campaign_id: filter.campaignId,
-      post_id: filter.postId,
-      assignee_id: filter.assigneeId,
-    };
-    const where = scopedWhere('brand_id', filter.brandIds, equals, also);
-    if (!where) return [];
-    const rows = this.db
-      .prepare(`SELECT * FROM tasks ${where.sql} ORDER BY due_date IS NULL, due_date, created_at, id LIMIT ? OFFSET ?`)
-      .all(...where.values, filter.limit, filter.offset) as Row[];
-    return rows.map(toTask);
+    if (filter.brandIds !== undefined && filter.brandIds.length === 0) return [];
+    const { viewerId } = filter;
+    const scope = SCOPES[filter.scope];
+    const rows = await selectTasks(this.records.db)
+      .$if(filter.brandIds !== undefined, (q) => q.where('brand_id', 'in', filter.brandIds!))
+      .$if(scope !== undefined, (q) => scope!(q, viewerId))
+      .$if(!filter.includeOthersPrivate, (q) =>
+        q.where((eb) => eb.or([eb('visibility', '=', 'brand'), eb('owner_id', '=', viewerId), eb('assignee_id', '=', viewerId)])),
+      )
+      .$if(filter.status !== undefined, (q) => q.where('status', '=', filter.status!))
+      .$if(filter.projectId !== undefined, (q) => q.where('project_id', '=', filter.projectId!))
+      .$if(filter.campaignId !== undefined, (q) => q.where('campaign_id', '=', filter.campaignId!))
+      .$if(filter.postId !== undefined, (q) => q.where('post_id', '=', filter.postId!))
+      .$if(filter.assigneeId !== undefined, (q) => q.where('assignee_id', '=', filter.assigneeId!))
+      .orderBy(sql`due_date IS NULL`)
+      .orderBy('due_date')
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(filter.limit)
+      .offset(filter.offset)
+      .execute();
+    return rows.map((r) => toTask(r as Row));
   }
 
   async get(id: number) {
-    const row = this.db.prepare('SELECT * FROM tasks WHERE id = ?').get(id) as Row | undefined;
-    return row && toTask(row);
+    const row = await selectTasks(this.records.db).where('id', '=', id).executeTakeFirst();
+    return row && toTask(row as Row);
   }
 
   async create(t: NewTask) {
-    const row = this.db
-      .prepare(
-        `INSERT INTO tasks (brand_id, title, description, status, priority, due_date, visibility, assignee_id, project_id, campaign_id, post_id, owner_id, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-      )
-      .get(
-        t.brandId,
-        t.title,
-        t.description,
-        t.status,
-        t.priority,
-        t.dueDate,
-        t.visibility,
-        t.assigneeId,
-        t.projectId,
-        t.campaignId,
-        t.postId,
-        t.ownerId,
-        t.createdAt,
-        t.createdAt,
-      ) as Row;
-    return toTask(row);
+    const row = await this.records.db
+      .insertInto('tasks')
+      .values({
+        brand_id: t.brandId,
+        title: t.title,
+        description: t.description,
+        status: t.status,
+        priority: t.priority,
+        due_date: t.dueDate,
+        visibility: t.visibility,
+        assignee_id: t.assigneeId,
+        project_id: t.projectId,
+        campaign_id: t.campaignId,
+        post_id: t.postId,
+        owner_id: t.ownerId,
+        created_at: t.createdAt,
+        updated_at: t.createdAt,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toTask(row as Row);
   }
 
   async update(id: number, patch: TaskPatch) {
-    const set = assignments(patch, COLUMNS);
-    const row = this.db.prepare(`UPDATE tasks SET ${set.sql} WHERE id = ? RETURNING *`).get(...set.values, id) as Row | undefined;
-    return row && toTask(row);
+    const row = await this.records.db.updateTable('tasks').set(changes(patch, COLUMNS)).where('id', '=', id).returningAll().executeTakeFirst();
+    return row && toTask(row as Row);
   }
 
   async delete(id: number) {
-    return this.db.prepare('DELETE FROM tasks WHERE id = ?').run(id).changes > 0;
+    const result = await this.records.db.deleteFrom('tasks').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   }
 }

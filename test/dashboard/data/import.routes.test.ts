@@ -3,6 +3,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { DEFAULT_IMPORT_MAX_BYTES } from '../../../src/dashboard/data/service';
 import { serve } from '../../support/browser';
 import { ALPHA, ROWS, csvOf, dataApp, expectedTotals } from './fixtures';
+import { rowCount } from '../../support/records';
 
 const HEADER = 'date,museum,channel,district,visitors,revenue';
 const NEW_ROWS = `${HEADER}\n2025-04-01,Delta Museum,Online,East,11,55.5\n2025-04-02,Delta Museum,Online,East,9,45\n`;
@@ -17,8 +18,8 @@ async function totals(t: DataApp, cookie: string) {
   return (await t.get('/api/dashboard/summary', cookie)).body.totals;
 }
 
-function storedRows(t: DataApp): number {
-  return t.db.prepare('SELECT count(*) FROM visits').pluck().get() as number;
+function storedRows(t: DataApp): Promise<number> {
+  return rowCount(t.stores.records.dashboard, 'visits');
 }
 
 describe('POST /api/dashboard/import', () => {
@@ -40,7 +41,7 @@ describe('POST /api/dashboard/import', () => {
     const admin = await t.admin();
     const res = await postCsv(t, admin, `${HEADER}\n2024-01-01,${ALPHA},Online,North,1000,5000.25\n`);
     expect(res.body).toEqual({ imported: 1 });
-    expect(storedRows(t)).toBe(ROWS.length);
+    expect(await storedRows(t)).toBe(ROWS.length);
     const alpha = (await t.get(`/api/dashboard/summary?museum=${encodeURIComponent(ALPHA)}&year=2024&channel=Online`, admin)).body.totals;
     expect(alpha).toEqual({ visitors: 1000 + 7, revenue: 5070.25, days: 2 });
   });
@@ -70,7 +71,7 @@ describe('POST /api/dashboard/import', () => {
       .send('post', '/api/dashboard/import', await t.admin())
       .attach('upload', Buffer.from(NEW_ROWS), { filename: 'visits.csv', contentType: 'text/csv' });
     expect(res.status).toBe(400);
-    expect(storedRows(t)).toBe(0);
+    expect(await storedRows(t)).toBe(0);
   });
 
   it('when the multipart body holds no file, then 400', async () => {
@@ -83,7 +84,7 @@ describe('POST /api/dashboard/import', () => {
     const t = await dataApp([]);
     const res = await postCsv(t, await t.admin(), `--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\n${NEW_ROWS}`, 'multipart/form-data; boundary=xyz');
     expect(res.status).toBe(400);
-    expect(storedRows(t)).toBe(0);
+    expect(await storedRows(t)).toBe(0);
   });
 
   it('when one line is bad, then 400 names its line and field and nothing at all is stored', async () => {
@@ -97,9 +98,9 @@ describe('POST /api/dashboard/import', () => {
       details: { errors: [{ line: 3, field: 'visitors', message: expect.any(String) }], truncated: false },
     });
     expect(typeof res.body.error).toBe('string');
-    expect(storedRows(t)).toBe(ROWS.length);
+    expect(await storedRows(t)).toBe(ROWS.length);
     expect(await totals(t, admin)).toEqual({ visitors: 69, revenue: 551.75, days: 8 });
-    expect(t.db.prepare('SELECT count(*) FROM visits_import').pluck().get()).toBe(0);
+    expect(await rowCount(t.stores.records.dashboard, 'visits_import')).toBe(0);
   });
 
   it('when a large file has one bad line at its end, then nothing of it is stored', async () => {
@@ -108,7 +109,7 @@ describe('POST /api/dashboard/import', () => {
     const res = await postCsv(t, await t.admin(), [HEADER, ...good, '2025-01-02,M,Online,D,1,'].join('\n'));
     expect(res.status).toBe(400);
     expect(res.body.details.errors).toEqual([{ line: 12_002, field: 'revenue', code: 'INVALID_REVENUE', message: expect.any(String) }]);
-    expect(storedRows(t)).toBe(0);
+    expect(await storedRows(t)).toBe(0);
   });
 
   it('when the header is wrong, then 400 names it', async () => {
@@ -142,7 +143,7 @@ describe('POST /api/dashboard/import', () => {
     const t = await dataApp([]);
     const res = await postCsv(t, await t.admin(), type === 'application/json' ? '{"rows":[]}' : NEW_ROWS, type);
     expect(res.status).toBe(415);
-    expect(storedRows(t)).toBe(0);
+    expect(await storedRows(t)).toBe(0);
   });
 
   it('when the declared length is above the limit, then 413 before the body is read, and the connection closes', async () => {
@@ -169,14 +170,14 @@ describe('POST /api/dashboard/import', () => {
     });
     expect(answer.statusCode).toBe(413);
     expect(answer.headers.connection).toBe('close');
-    expect(storedRows(t)).toBe(0);
+    expect(await storedRows(t)).toBe(0);
   });
 
   it('when a viewer imports, then 403 and nothing is stored', async () => {
     const t = await dataApp([]);
     const res = await postCsv(t, await t.viewer('[]'), NEW_ROWS);
     expect(res.status).toBe(403);
-    expect(storedRows(t)).toBe(0);
+    expect(await storedRows(t)).toBe(0);
   });
 
   it('when there is no session, then 401', async () => {
@@ -189,6 +190,6 @@ describe('POST /api/dashboard/import', () => {
     const res = await postCsv(t, await t.admin(), NEW_ROWS).set('Sec-Fetch-Site', 'cross-site').set('Origin', 'https://evil.example');
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('CSRF');
-    expect(storedRows(t)).toBe(0);
+    expect(await storedRows(t)).toBe(0);
   });
 });
