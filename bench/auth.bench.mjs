@@ -64,54 +64,45 @@ function serveExpress(declared) {
 
 /** The whole application, as server.ts builds it, with the production log level. */
 async function serveApp(store) {
-  const { createApp } = require('../dist/app.js');
+  const { benchApp } = await import('./app.mjs');
   const { createHttpServer } = require('../dist/platform/http-server.js');
-  const { loadConfig } = require('../dist/config.js');
-  const { systemClock } = require('../dist/platform/clock.js');
-  const { createLogger } = require('../dist/platform/logger.js');
-  const { openDatabase } = require('../dist/platform/sqlite.js');
-  const { MemorySessionStore } = require('../dist/dashboard/auth/session-store.js');
-  const { SqliteUserRecordStore } = require('../dist/dashboard/users/repository.js');
   const { AirtableUserRecordStore } = require('../dist/dashboard/users/airtable-repository.js');
-  const { hashPassword } = require('../dist/workspace/auth/passwords.js');
-  const { SqliteUserRepository } = require('../dist/workspace/members/repository.js');
-  const { SqliteBrandRepository } = require('../dist/workspace/brands/repository.js');
+  const { hashPassword } = require('../dist/workspace/members/passwords.js');
 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'museum-bench-auth-'));
   process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-  const config = loadConfig({
-    DATA_DIR: dir,
-    UPLOAD_DIR: path.join(dir, 'uploads'),
-    ADMIN_PIN,
-    JWT_SECRET: 'bench-jwt-secret-0123456789abcdef0123456789',
-    SESSION_SECRET: 'bench-session-secret-0123456789abcdef01234',
-  });
-  const dashboardDb = openDatabase(path.join(dir, 'dashboard.db'), 'dashboard');
-  const users = store.kind === 'airtable' ? new AirtableUserRecordStore(store.options) : new SqliteUserRecordStore(dashboardDb);
+  const { app, stores } = await benchApp(
+    {
+      DATA_DIR: dir,
+      UPLOAD_DIR: path.join(dir, 'uploads'),
+      ADMIN_PIN,
+      // Behind a proxy, as in production, so that each simulated client has an address of its own.
+      TRUST_PROXY: '1',
+      JWT_SECRET: 'bench-jwt-secret-0123456789abcdef0123456789',
+      SESSION_SECRET: 'bench-session-secret-0123456789abcdef01234',
+    },
+    { users: store.kind === 'airtable' ? new AirtableUserRecordStore(store.options) : undefined },
+  );
   if (store.kind === 'sqlite') {
-    dashboardDb.transaction(() => {
-      for (let i = 0; i < USERS; i += 1) void users.create(userRecord(i));
-    })();
+    await stores.records.dashboard.bulk.upsert(
+      'users',
+      ['id'],
+      ['id', 'name', 'pin', 'role', 'allowed_museums', 'allowed_channels'],
+      Array.from({ length: USERS }, (_, i) => {
+        const r = userRecord(i);
+        return [i + 1, r.name, r.pin, r.role, r.allowedMuseums, r.allowedChannels];
+      }),
+    );
   }
-  const db = openDatabase(path.join(dir, 'workspace.db'), 'workspace');
+  const { db } = stores.records.workspace;
   const now = new Date().toISOString();
-  const brand = await new SqliteBrandRepository(db).create('Bench brand', now);
-  await new SqliteUserRepository(db).create({
-    name: 'Bench admin',
-    email: 'admin@bench.test',
-    passwordHash: await hashPassword(PASSWORD),
-    role: 'superadmin',
-    mustChangePassword: false,
-    brandIds: [brand.id],
-    createdAt: now,
-  });
-  const app = createApp({
-    config,
-    clock: systemClock,
-    logger: createLogger(config.logLevel),
-    dashboard: { db: dashboardDb, users, sessions: new MemorySessionStore() },
-    workspace: { db },
-  });
+  const brand = await db.insertInto('brands').values({ name: 'Bench brand', created_at: now }).returning('id').executeTakeFirstOrThrow();
+  const admin = await db
+    .insertInto('users')
+    .values({ name: 'Bench admin', email: 'admin@bench.test', password_hash: await hashPassword(PASSWORD), role: 'superadmin', must_change_password: 0, created_at: now, token_key: 'bench' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db.insertInto('user_brands').values({ user_id: admin.id, brand_id: brand.id }).execute();
   listen(createHttpServer(app));
 }
 
@@ -176,8 +167,16 @@ function start(kind, arg) {
   });
 }
 
+/**
+ * Each sign-in from an address of its own, as many clients behind a proxy send them: the
+ * requests autocannon cuts off at the end of a run count as failed attempts, and from one
+ * address they would soon fill its sign-in limit.
+ */
+let client = 0;
+const manyClients = [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'X-Forwarded-For': `10.${(client >> 16) & 255}.${(client >> 8) & 255}.${client++ & 255}` } }) }];
+
 async function load({ seconds = SECONDS, ...target }) {
-  const opts = { connections: CONNECTIONS, ...target };
+  const opts = { connections: CONNECTIONS, ...(target.method === 'POST' ? { requests: manyClients } : {}), ...target };
   await autocannon({ ...opts, duration: WARMUP_SECONDS });
   const result = await autocannon({ ...opts, duration: seconds });
   const failed = result.errors + result.timeouts + result.non2xx;

@@ -7,17 +7,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
+import { benchApp } from './app.mjs';
 import { request, timedServer } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
-const { createApp } = require('../dist/app.js');
-const { loadConfig } = require('../dist/config.js');
-const { systemClock } = require('../dist/platform/clock.js');
-const { createLogger } = require('../dist/platform/logger.js');
-const { openDatabase } = require('../dist/platform/sqlite.js');
-const { MemorySessionStore } = require('../dist/dashboard/auth/session-store.js');
-const { SqliteUserRecordStore } = require('../dist/dashboard/users/repository.js');
-const { SqliteVisitRepository } = require('../dist/dashboard/data/repository.js');
+const { SqlVisitRepository } = require('../dist/dashboard/data/repository.js');
 const { ColumnsBuilder } = require('../dist/dashboard/data/columns.js');
 
 const ROWS = 1_000_000;
@@ -68,7 +62,7 @@ async function writeCsv(file) {
 
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'museum-bench-'));
-  const config = loadConfig({
+  const { app, stores } = await benchApp({
     DATA_DIR: dir,
     UPLOAD_DIR: path.join(dir, 'uploads'),
     LOG_LEVEL: 'warn',
@@ -76,22 +70,13 @@ async function main() {
     JWT_SECRET: 'bench-jwt-secret-0123456789abcdef0123456789',
     SESSION_SECRET: 'bench-session-secret-0123456789abcdef01234',
   });
-  const dbFile = path.join(dir, 'dashboard.db');
-  const db = openDatabase(dbFile, 'dashboard');
-  const users = new SqliteUserRecordStore(db);
-  await users.create({
+  const records = stores.records.dashboard;
+  await stores.dashboardUsers.create({
     name: 'Restricted viewer',
     pin: VIEWER_PIN,
     role: 'viewer',
     allowedMuseums: JSON.stringify([MUSEUMS[1], MUSEUMS[3]]),
     allowedChannels: '[]',
-  });
-  const app = createApp({
-    config,
-    clock: systemClock,
-    logger: createLogger('warn'),
-    dashboard: { db, users, sessions: new MemorySessionStore() },
-    workspace: { db: openDatabase(path.join(dir, 'workspace.db'), 'workspace') },
   });
 
   // Server time: from the request reaching the server to the last byte of the answer.
@@ -162,7 +147,7 @@ async function main() {
   // to do. The same columns, built the way the server builds them, also give the engine
   // alone with its monthly rollup turned off, to show what summing every row costs.
   const builder = new ColumnsBuilder(ROWS);
-  await new SqliteVisitRepository(db).scan((batch) => {
+  await new SqlVisitRepository(records).scan((batch) => {
     for (const row of batch) builder.add(row);
   });
   const columns = builder.finish();
@@ -218,7 +203,7 @@ async function main() {
   console.log(`| peak resident memory (whole process: server, client and the new in-memory copy) | ${mb(peakRss)} MB |`);
 
   server.close();
-  db.close();
+  await stores.close();
   fs.rmSync(dir, { recursive: true, force: true });
   const failed = rows.some(([, run]) => run.server > GOAL_MS || run.server / bareMs > GOAL_RATIO) || importSeconds >= GOAL_IMPORT_S;
   process.exit(failed ? 1 : 0);

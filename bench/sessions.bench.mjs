@@ -12,10 +12,10 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const { ManualClock } = require('../dist/platform/clock.js');
 const { createLogger } = require('../dist/platform/logger.js');
-const { openDatabase } = require('../dist/platform/sqlite.js');
+const { openRecords } = require('../dist/stores.js');
 const { DashboardAuthService, SESSION_MAX_AGE_MS } = require('../dist/dashboard/auth/service.js');
 const { MemorySessionStore } = require('../dist/dashboard/auth/session-store.js');
-const { SqliteUserRecordStore } = require('../dist/dashboard/users/repository.js');
+const { SqlUserRecordStore } = require('../dist/dashboard/users/repository.js');
 
 const SESSIONS = 100_000;
 const USERS = 20;
@@ -44,8 +44,8 @@ async function memory() {
 
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'museum-bench-sessions-'));
-  const db = openDatabase(path.join(dir, 'dashboard.db'), 'dashboard');
-  const users = new SqliteUserRecordStore(db);
+  const records = await openRecords({ dataDir: dir }, createLogger('silent'));
+  const users = new SqlUserRecordStore(records.dashboard);
   for (let i = 0; i < USERS; i += 1) {
     await users.create({
       name: `Viewer ${i}`,
@@ -101,7 +101,7 @@ async function main() {
   const met = heapLeft <= GOAL_HEAP_LEFT_MB * MB;
   console.log(`\nHeap left after the sweep: ${mb(Math.max(0, heapLeft))} (goal ≤ ${GOAL_HEAP_LEFT_MB} MB: ${met ? 'met' : 'NOT met'}); resident memory given back: ${mb(live.rss - idle.rss)} of the ${mb(live.rss - before.rss)} taken.`);
 
-  db.close();
+  await records.close();
   fs.rmSync(dir, { recursive: true, force: true });
   process.exit(met ? 0 : 1);
 }

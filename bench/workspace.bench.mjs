@@ -11,20 +11,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
+import { benchApp } from './app.mjs';
 import { request, timedServer } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const sharp = require('sharp');
-const { createApp } = require('../dist/app.js');
-const { loadConfig } = require('../dist/config.js');
-const { systemClock } = require('../dist/platform/clock.js');
-const { createLogger } = require('../dist/platform/logger.js');
-const { openDatabase } = require('../dist/platform/sqlite.js');
-const { MemorySessionStore } = require('../dist/dashboard/auth/session-store.js');
-const { SqliteUserRecordStore } = require('../dist/dashboard/users/repository.js');
-const { hashPassword } = require('../dist/workspace/auth/passwords.js');
-const { SqliteUserRepository } = require('../dist/workspace/members/repository.js');
-const { SqliteBrandRepository } = require('../dist/workspace/brands/repository.js');
+const { hashPassword } = require('../dist/workspace/members/passwords.js');
+const { SqlUserRepository } = require('../dist/workspace/members/repository.js');
+const { MemberCache } = require('../dist/workspace/members/cache.js');
+const { SqlBrandRepository } = require('../dist/workspace/brands/repository.js');
 
 const FILES = 100;
 const FILE_BYTES = 1024 * 1024;
@@ -116,7 +111,7 @@ function seedPosts(db, brandIds, ownerId) {
 
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'museum-bench-ws-'));
-  const config = loadConfig({
+  const { app, stores } = await benchApp({
     DATA_DIR: dir,
     UPLOAD_DIR: path.join(dir, 'uploads'),
     LOG_LEVEL: 'warn',
@@ -126,24 +121,18 @@ async function main() {
     UPLOAD_MAX_FILES: String(FILES),
     UPLOAD_MAX_MB: '2',
   });
-  const dashboardDb = openDatabase(path.join(dir, 'dashboard.db'), 'dashboard');
-  const db = openDatabase(path.join(dir, 'workspace.db'), 'workspace');
+  // The raw handle under the records seeds 100,000 posts quickly and times the bare SQL baseline.
+  const records = stores.records.workspace;
+  const db = records.handle;
   const now = new Date().toISOString();
-  const brandRepo = new SqliteBrandRepository(db);
+  const brandRepo = new SqlBrandRepository(records, stores.notices);
   const brandIds = [];
   for (let b = 0; b < BRANDS; b += 1) brandIds.push((await brandRepo.create(`Brand ${b}`, now)).id);
-  const users = new SqliteUserRepository(db);
+  const users = new SqlUserRepository(records, new MemberCache(stores.notices), stores.notices);
   const passwordHash = await hashPassword(PASSWORD);
   const admin = await users.create({ name: 'Bench admin', email: 'admin@bench.test', passwordHash, role: 'superadmin', mustChangePassword: false, brandIds, createdAt: now });
   await users.create({ name: 'Bench member', email: 'member@bench.test', passwordHash, role: 'contributor', mustChangePassword: false, brandIds: [brandIds[1]], createdAt: now });
 
-  const app = createApp({
-    config,
-    clock: systemClock,
-    logger: createLogger('warn'),
-    dashboard: { db: dashboardDb, users: new SqliteUserRecordStore(dashboardDb), sessions: new MemorySessionStore() },
-    workspace: { db },
-  });
   const server = await timedServer(app);
   const { base, agent, serverTimes } = server;
   const signIn = async (email) => {
@@ -263,8 +252,7 @@ async function main() {
 
   listAgent.destroy();
   server.close();
-  db.close();
-  dashboardDb.close();
+  await stores.close();
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
