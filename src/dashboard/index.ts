@@ -18,6 +18,9 @@ import type { UserRecordStore } from './users/repository';
 import { usersRoutes } from './users/routes';
 import { DashboardUsersService } from './users/service';
 
+/** How long another instance's import or season change may take to show here, on a shared database. */
+const FRESH_FOR_MS = 250;
+
 export interface DashboardDeps {
   records: RecordsDb<DashboardTables>;
   users: UserRecordStore;
@@ -41,6 +44,8 @@ export function createDashboard(deps: DashboardDeps) {
     seasons: new SqlSeasonRepository(deps.records),
     logger: deps.logger,
     locks: deps.locks,
+    // A version check on SQLite costs microseconds; across the network to PostgreSQL, a round trip per request.
+    freshForMs: deps.records.engine.kind === 'postgres' ? FRESH_FOR_MS : 0,
   });
   const devices = new DeviceCookies({ name: DEVICE_COOKIE, path: '/auth', secret: deps.secret, secure: deps.cookieSecure, clock: deps.clock });
   const router = Router();

@@ -1,4 +1,6 @@
 import http from 'node:http';
+import net from 'node:net';
+import { onTestFinished } from 'vitest';
 
 export interface Answer {
   status: number;
@@ -61,4 +63,45 @@ export function statusCounts(answers: { status: number }[]): Record<number, numb
   const counts: Record<number, number> = {};
   for (const { status } of answers) counts[status] = (counts[status] ?? 0) + 1;
   return counts;
+}
+
+/**
+ * A TCP relay to `target` (host:port) that a test can cut, as a network failure or a stopped
+ * server would: `cut` drops every open connection and refuses new ones, `restore` lets them in again.
+ */
+export async function cuttableRelay(targetHost: string, targetPort: number) {
+  const open = new Set<net.Socket>();
+  let cut = false;
+  const server = net.createServer((client) => {
+    if (cut) {
+      client.destroy();
+      return;
+    }
+    const upstream = net.connect(targetPort, targetHost);
+    open.add(client).add(upstream);
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+      open.delete(client);
+      open.delete(upstream);
+    };
+    client.on('error', end).on('close', end);
+    upstream.on('error', end).on('close', end);
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onTestFinished(() => {
+    for (const socket of open) socket.destroy();
+    server.close();
+  });
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    cut() {
+      cut = true;
+      for (const socket of open) socket.destroy();
+    },
+    restore() {
+      cut = false;
+    },
+  };
 }

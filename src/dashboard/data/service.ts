@@ -48,6 +48,12 @@ export interface DataServiceDeps {
   importMaxBytes?: number;
   /** Where the one import slot is held: in this process, or shared by every instance. */
   locks?: Locks;
+  /**
+   * How long a look at the store's version and seasons stands before the next request looks
+   * again (0: every request). A database across the network costs a round trip per look,
+   * which is most of a summary's time; what another instance wrote still shows within it.
+   */
+  freshForMs?: number;
 }
 
 const IMPORT_LOCK = 'dashboard:import';
@@ -106,6 +112,8 @@ export class CsvImport {
  */
 export class DashboardDataService {
   private columns: { version: number; ready: Promise<VisitColumns> } | undefined;
+  private versionLook: { at: number; version: Promise<number> } | undefined;
+  private seasonsLook: { at: number; seasons: Promise<Season[]> } | undefined;
   private readonly locks: Locks;
   readonly importMaxBytes: number;
 
@@ -115,7 +123,7 @@ export class DashboardDataService {
   }
 
   async filters(viewer: Viewer): Promise<FiltersView> {
-    const [columns, seasons] = await Promise.all([this.current(), this.deps.seasons.list()]);
+    const [columns, seasons] = await Promise.all([this.current(), this.seasons()]);
     const access = accessOf(viewer);
     const options = filterOptions(columns, access);
     return {
@@ -133,12 +141,12 @@ export class DashboardDataService {
   }
 
   async summary(viewer: Viewer, filters: DataFilters): Promise<Summary> {
-    const [columns, seasons] = await Promise.all([this.current(), this.deps.seasons.list()]);
+    const [columns, seasons] = await Promise.all([this.current(), this.seasons()]);
     return summarize(columns, selectionOf(accessOf(viewer), filters, seasons));
   }
 
   async compare(viewer: Viewer, filters: DataFilters, a: Period, b: Period): Promise<Comparison> {
-    const [columns, seasons] = await Promise.all([this.current(), this.deps.seasons.list()]);
+    const [columns, seasons] = await Promise.all([this.current(), this.seasons()]);
     const side = (period: Period): CompareSide => {
       if ('year' in period) return { label: String(period.year), dates: [yearRange(period.year)] };
       const season = seasons.find((s) => s.id === period.seasonId);
@@ -150,7 +158,7 @@ export class DashboardDataService {
 
   /** The CSV text of exactly the rows the summary would count, in chunks. */
   async exportCsv(viewer: Viewer, filters: DataFilters): Promise<Iterable<string>> {
-    const [columns, seasons] = await Promise.all([this.current(), this.deps.seasons.list()]);
+    const [columns, seasons] = await Promise.all([this.current(), this.seasons()]);
     return visitsCsv(selectedRows(columns, selectionOf(accessOf(viewer), filters, seasons)));
   }
 
@@ -164,6 +172,7 @@ export class DashboardDataService {
   /** Rebuilds the in-memory copy from the store now; reads arriving meanwhile wait for it. */
   async refresh(): Promise<void> {
     this.columns = undefined;
+    this.versionLook = undefined;
     await this.current();
   }
 
@@ -172,24 +181,55 @@ export class DashboardDataService {
   }
 
   async createSeason(input: NewSeason): Promise<Season> {
+    this.seasonsLook = undefined;
     return this.deps.seasons.create(checkedSeason(input));
   }
 
   async updateSeason(id: number, change: Partial<NewSeason>): Promise<Season> {
     const current = await this.deps.seasons.get(id);
     if (!current) throw new NotFound('No such season', 'SEASON_NOT_FOUND');
+    this.seasonsLook = undefined;
     const updated = await this.deps.seasons.update(id, checkedSeason({ ...current, ...change }));
     if (!updated) throw new NotFound('No such season', 'SEASON_NOT_FOUND');
     return updated;
   }
 
   async deleteSeason(id: number): Promise<void> {
+    this.seasonsLook = undefined;
     if (!(await this.deps.seasons.delete(id))) throw new NotFound('No such season', 'SEASON_NOT_FOUND');
+  }
+
+  /** The seasons as last looked at, looking again once that look is older than `freshForMs`. */
+  private seasons(): Promise<Season[]> {
+    const now = Date.now();
+    if (!this.seasonsLook || now - this.seasonsLook.at >= (this.deps.freshForMs ?? 0)) {
+      const seasons = this.deps.seasons.list();
+      const look = { at: now, seasons };
+      this.seasonsLook = look;
+      seasons.catch(() => {
+        if (this.seasonsLook === look) this.seasonsLook = undefined;
+      });
+    }
+    return this.seasonsLook.seasons;
+  }
+
+  /** The store's version as last looked at, looking again once that look is older than `freshForMs`. */
+  private version(): Promise<number> {
+    const now = Date.now();
+    if (!this.versionLook || now - this.versionLook.at >= (this.deps.freshForMs ?? 0)) {
+      const version = this.deps.visits.version();
+      const look = { at: now, version };
+      this.versionLook = look;
+      version.catch(() => {
+        if (this.versionLook === look) this.versionLook = undefined;
+      });
+    }
+    return this.versionLook.version;
   }
 
   /** The copy matching the store's current version, building it when it is missing or stale. */
   private async current(): Promise<VisitColumns> {
-    const version = await this.deps.visits.version();
+    const version = await this.version();
     if (!this.columns || this.columns.version !== version) {
       const ready = this.build();
       this.columns = { version, ready };

@@ -1,0 +1,47 @@
+import { expect, it } from 'vitest';
+import { cuttableRelay } from '../support/net';
+import { describePostgres, freshDatabase } from '../support/postgres';
+import { request } from '../support/http';
+import { buildWorkspace } from '../support/workspace';
+
+/** The app on a fresh PostgreSQL database reached through a relay the test can cut. */
+async function behindRelay() {
+  const url = new URL(await freshDatabase());
+  const relay = await cuttableRelay(url.hostname, Number(url.port));
+  url.port = String(relay.port);
+  const ws = await buildWorkspace({ engine: 'postgres', env: { DATABASE_URL: url.toString() } });
+  return { ws, relay };
+}
+
+describePostgres('PostgreSQL out of reach while the server runs', () => {
+  it('when the database stops answering, then /healthz is 503 naming it and requests answer 503 UNAVAILABLE within 10 s, and service resumes by itself with nothing acknowledged lost', async () => {
+    const { ws, relay } = await behindRelay();
+    const brand = await ws.brand('Kept');
+    const admin = await ws.user('superadmin', { brandIds: [brand.id] });
+    const created = await ws.as(admin).post('/api/campaigns').send({ name: 'Before the outage', brandId: brand.id });
+    expect(created.status).toBe(201);
+    expect((await request(ws.app).get('/healthz')).status).toBe(200);
+
+    relay.cut();
+    const health = await request(ws.app).get('/healthz');
+    expect(health.status).toBe(503);
+    expect(health.body).toEqual({ ok: false, failing: ['database'] });
+    for (const [method, path] of [
+      ['get', '/api/campaigns'],
+      ['post', '/api/campaigns'],
+    ] as const) {
+      const started = Date.now();
+      const res = await ws.as(admin)[method](path).send(method === 'post' ? { name: 'During', brandId: brand.id } : undefined);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ code: 'UNAVAILABLE' });
+      expect(JSON.stringify(res.body)).not.toMatch(/at .*\.js|ECONN|stack/);
+    }
+
+    relay.restore();
+    await expect.poll(async () => (await request(ws.app).get('/healthz')).status, { timeout: 10_000, interval: 200 }).toBe(200);
+    const listed = await ws.as(admin).get('/api/campaigns');
+    expect(listed.status).toBe(200);
+    expect(listed.body.campaigns.map((c: { name: string }) => c.name)).toEqual(['Before the outage']);
+  });
+});
