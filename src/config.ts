@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { S3Settings } from './platform/s3-file-store';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -31,6 +32,12 @@ const schema = z.object({
   DATABASE_URL: optionalText.pipe(z.string().regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// URL').optional()),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
   REDIS_URL: optionalText.pipe(z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL').optional()),
+  S3_BUCKET: optionalText.pipe(z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name (3 to 63 lower-case letters, digits, dots and hyphens)').optional()),
+  S3_ENDPOINT: optionalText.pipe(z.url().optional()),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false'),
 });
 
 export interface Config {
@@ -52,7 +59,11 @@ export interface Config {
   database: { url: string; poolMax: number } | undefined;
   /** Sessions, attempt counts and notices shared by every instance when set; process memory otherwise. */
   redisUrl: string | undefined;
+  /** Uploads in this bucket of an S3-compatible store when set; under uploadDir otherwise. */
+  s3: S3Settings | undefined;
 }
+
+
 
 export class ConfigError extends Error {}
 
@@ -95,5 +106,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     database: e.DATABASE_URL ? { url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX } : undefined,
     redisUrl: e.REDIS_URL,
+    s3: e.S3_BUCKET
+      ? {
+          bucket: e.S3_BUCKET,
+          endpoint: e.S3_ENDPOINT,
+          region: e.S3_REGION,
+          credentials: s3Credentials(e.S3_ACCESS_KEY_ID, e.S3_SECRET_ACCESS_KEY),
+          forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
+        }
+      : undefined,
   };
+}
+
+function s3Credentials(accessKeyId: string | undefined, secretAccessKey: string | undefined): S3Settings['credentials'] {
+  if (accessKeyId === undefined && secretAccessKey === undefined) return undefined;
+  if (accessKeyId === undefined || secretAccessKey === undefined) {
+    throw new ConfigError('Invalid environment variable S3_ACCESS_KEY_ID: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together or not at all');
+  }
+  return { accessKeyId, secretAccessKey };
 }

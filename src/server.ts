@@ -50,7 +50,8 @@ async function main(): Promise<void> {
   const { dashboard, workspace } = stores.records;
   await prepareDashboard(dashboard, logger);
   await prepareWorkspace(workspace, config.defaultAdmin, logger);
-  await removeOrphanFiles(stores.files, new SqlAssetRepository(workspace), logger);
+  // Only this instance writes its own disk; in a shared bucket another instance may be mid-upload.
+  if (!stores.filesShared) await removeOrphanFiles(stores.files, new SqlAssetRepository(workspace), logger);
 
   const app = createApp({ config: appConfig, clock: systemClock, logger, stores });
   const stopSweeping = sweepEvery(stores.dashboardSessions, systemClock, 10 * 60 * 1000);

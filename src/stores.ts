@@ -12,6 +12,7 @@ import { AirtableUserRecordStore } from './dashboard/users/airtable-repository';
 import { SqlIdMarks, SqlUserRecordStore, type UserRecordStore } from './dashboard/users/repository';
 import type { Clock } from './platform/clock';
 import { LocalFileStore, type FileStore } from './platform/file-store';
+import { isObjectStoreUnreachable, ObjectStoreUnavailable, S3FileStore } from './platform/s3-file-store';
 import type { Logger } from './platform/logger';
 import { MemoryAttemptCounter, type AttemptCounter } from './platform/rate-limit';
 import { MIGRATIONS_DIR } from './platform/paths';
@@ -100,6 +101,8 @@ export interface Stores {
   notices: Notices;
   /** Work that runs once at a time across every instance. */
   locks: Locks;
+  /** Whether the files are shared by every instance (an object store), rather than this machine's own. */
+  filesShared: boolean;
   /** Names the configured engines that do not answer now (empty when all do). */
   unreachable(): Promise<string[]>;
   /** The 503 for an error that says an engine is out of reach, or undefined. */
@@ -122,6 +125,8 @@ export async function buildStores(config: Config, deps: { logger: Logger; clock:
     await records.close();
     throw err;
   }
+  const objects = config.s3 ? new S3FileStore(config.s3) : undefined;
+  const files = objects ?? new LocalFileStore(config.uploadDir);
   const dashboardUsers = config.airtable
     ? new AirtableUserRecordStore({ ...config.airtable, ids: new SqlIdMarks(records.dashboard) })
     : new SqlUserRecordStore(records.dashboard);
@@ -131,19 +136,22 @@ export async function buildStores(config: Config, deps: { logger: Logger; clock:
     dashboardSessions: redis ? new RedisSessionStore(redis.client, deps.clock) : new MemorySessionStore(),
     workspaceSessions: redis ? new RedisCookieSessions(redis.client) : undefined,
     attempts: redis ? new RedisAttemptCounter(redis.client) : new MemoryAttemptCounter(deps.clock),
-    files: new LocalFileStore(config.uploadDir),
+    files,
+    filesShared: objects !== undefined,
     notices: redisNotices ?? new LocalNotices(),
     locks: redis ? new RedisLocks(redis.client) : new LocalLocks(),
     async unreachable() {
-      const [database, shared] = await Promise.all([records.unreachable(), redis?.ping(HEALTH_TIMEOUT_MS)]);
-      return [...database, ...(shared === false ? ['redis'] : [])];
+      const [database, shared, bucket] = await Promise.all([records.unreachable(), redis?.ping(HEALTH_TIMEOUT_MS), objects?.ping(HEALTH_TIMEOUT_MS)]);
+      return [...database, ...(shared === false ? ['redis'] : []), ...(bucket === false ? ['s3'] : [])];
     },
     recognise(err) {
       if (records.workspace.engine.isUnreachable(err)) return new DatabaseUnavailable(err);
       if (redis && isRedisUnreachable(err)) return new RedisUnavailable(err);
+      if (objects && isObjectStoreUnreachable(err)) return err instanceof ObjectStoreUnavailable ? err : new ObjectStoreUnavailable(err);
       return undefined;
     },
     async close() {
+      objects?.close();
       await redis?.close();
       await records.close();
     },

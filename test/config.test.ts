@@ -106,6 +106,9 @@ describe('loadConfig bad values', () => {
     ['AIRTABLE_ENDPOINT_URL', 'not a url'],
     ['DEFAULT_ADMIN_EMAIL', 'nobody'],
     ['DEFAULT_ADMIN_PASSWORD', 'short'],
+    ['S3_BUCKET', 'Not_A_Bucket'],
+    ['S3_ENDPOINT', 'not a url'],
+    ['S3_FORCE_PATH_STYLE', 'yes'],
   ])('when %s=%s, then ConfigError on one line naming the variable', (name, value) => {
     const err = configError({ [name]: value });
     expect(err.message).toContain(name);
@@ -139,5 +142,45 @@ describe('loadConfig Airtable selection', () => {
     ['only the endpoint', { AIRTABLE_ENDPOINT_URL: 'http://127.0.0.1:9999' }],
   ])('when %s is set, then the embedded SQLite store stays selected', (_label, env) => {
     expect(loadConfig(env).airtable).toBeUndefined();
+  });
+});
+
+describe('loadConfig object store selection', () => {
+  it('when S3_BUCKET is unset, then uploads stay under UPLOAD_DIR and no other S3 setting matters', () => {
+    expect(loadConfig({ S3_ENDPOINT: 'http://minio:9000' }).s3).toBeUndefined();
+  });
+
+  it('when S3_BUCKET is set alone, then AWS in us-east-1 with the SDK\'s own credentials and virtual-host addressing', () => {
+    expect(loadConfig({ S3_BUCKET: 'museum-uploads' }).s3).toEqual({
+      bucket: 'museum-uploads',
+      endpoint: undefined,
+      region: 'us-east-1',
+      credentials: undefined,
+      forcePathStyle: false,
+    });
+  });
+
+  it('when every S3 setting is given, then all of them are kept', () => {
+    const s3 = loadConfig({
+      S3_BUCKET: 'museum-uploads',
+      S3_ENDPOINT: 'http://minio.internal:9000',
+      S3_REGION: 'eu-west-1',
+      S3_ACCESS_KEY_ID: 'key',
+      S3_SECRET_ACCESS_KEY: 'secret',
+      S3_FORCE_PATH_STYLE: 'true',
+    }).s3;
+    expect(s3).toEqual({
+      bucket: 'museum-uploads',
+      endpoint: 'http://minio.internal:9000',
+      region: 'eu-west-1',
+      credentials: { accessKeyId: 'key', secretAccessKey: 'secret' },
+      forcePathStyle: true,
+    });
+  });
+
+  it('when only one half of the key pair is given, then ConfigError naming it', () => {
+    const err = configError({ S3_BUCKET: 'museum-uploads', S3_ACCESS_KEY_ID: 'key' });
+    expect(err.message).toContain('S3_ACCESS_KEY_ID');
+    expect(err.message).not.toContain('\n');
   });
 });
