@@ -1,0 +1,63 @@
+import fs from 'node:fs';
+import { ConfigError, loadConfig, type Config } from '../config';
+import { LocalFileStore } from '../platform/file-store';
+import { S3FileStore } from '../platform/s3-file-store';
+
+export class CopyRefused extends Error {}
+
+/**
+ * Copies every file of UPLOAD_DIR into the empty bucket of S3_BUCKET, a line per hundred
+ * files, then checks that every key is there with its size. A bucket that already holds
+ * objects is refused before anything is written, so a second run cannot mix two stores.
+ * Answers how many files and bytes went.
+ */
+export async function copyUploads(config: Config, progress: (line: string) => void): Promise<{ files: number; bytes: number }> {
+  if (!config.s3) throw new CopyRefused('S3_BUCKET is not set: name the bucket to copy the uploads into');
+  if (!fs.existsSync(config.uploadDir)) throw new CopyRefused(`UPLOAD_DIR ${config.uploadDir} does not exist`);
+  const source = new LocalFileStore(config.uploadDir);
+  const target = new S3FileStore(config.s3);
+  try {
+    for await (const key of target.keys()) throw new CopyRefused(`The bucket ${config.s3.bucket} already holds objects (${key}, …): copy into an empty bucket`);
+    const sizes = new Map<string, number>();
+    for await (const key of source.keys()) {
+      const body = await source.get(key);
+      if (!body) continue;
+      const { size } = await target.put(key, body);
+      sizes.set(key, size);
+      if (sizes.size % 100 === 0) progress(`${sizes.size} files copied`);
+    }
+    let bytes = 0;
+    for (const [key, size] of sizes) {
+      const stored = await target.stat(key);
+      const local = await source.stat(key);
+      if (!stored || !local || stored.size !== local.size || size !== local.size) throw new Error(`${key} arrived with ${stored?.size ?? 'no'} bytes of ${local?.size ?? size}`);
+      bytes += size;
+    }
+    progress(`${sizes.size} files, ${bytes} bytes: every one checked in the bucket`);
+    return { files: sizes.size, bytes };
+  } finally {
+    target.close();
+  }
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  try {
+    const { files } = await copyUploads(config, (line) => process.stdout.write(`${line}\n`));
+    process.stdout.write(`Copied ${files.toLocaleString('en')} files from ${config.uploadDir} into ${config.s3!.bucket}.\n`);
+  } catch (err) {
+    process.stderr.write(`uploads:copy: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(err instanceof CopyRefused ? 2 : 1);
+  }
+}
+
+if (require.main === module) void main();
