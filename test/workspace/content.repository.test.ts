@@ -164,7 +164,7 @@ describeEngines('workspace repositories, one contract', (kind) => {
     const clock = new ManualClock();
     const store = new SqlSessionStore(r.records, clock, 60_000);
     const call = <T>(fn: (cb: (err: unknown, value?: T) => void) => void) =>
-      new Promise<T | undefined>((resolve, reject) => fn((err, value) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(value))));
+      new Promise<T | undefined>((resolve, reject) => fn((err, value) => (err ? reject(err instanceof Error ? err : new Error('the session store failed', { cause: err })) : resolve(value))));
     const member = async (email: string) =>
       (await r.users.create({ name: email, email, passwordHash: 'h', role: 'contributor', mustChangePassword: false, brandIds: [], createdAt: LATE })) as { id: number };
     const [first, second] = [await member('one@x.test'), await member('two@x.test')];
