@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import { ConfigError, loadConfig, type Config } from '../config';
+import type { Config } from '../config';
+import { CopyRefused, runCommand } from './cli';
 import { openPostgres } from '../platform/db/postgres';
 import { createLogger } from '../platform/logger';
 import type { SecretsTables } from '../platform/secrets';
@@ -34,7 +35,7 @@ const TABLES: { app: 'dashboard' | 'workspace'; table: string; id?: string }[] =
 /** Rows per INSERT: well under PostgreSQL's 65,535 parameters for the widest table. */
 const BATCH = 2_000;
 
-export class CopyRefused extends Error {}
+export { CopyRefused };
 
 type AnyDb = Kysely<Record<string, Record<string, unknown>>>;
 
@@ -134,24 +135,15 @@ async function copySecrets(config: Config, trx: Kysely<unknown>): Promise<void> 
 }
 
 async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(2);
-    }
-    throw err;
-  }
-  try {
-    const counts = await copyRecords(config, (line) => process.stdout.write(`${line}\n`));
-    const total = Object.values(counts).reduce((a, b) => a + b, 0);
-    process.stdout.write(`Copied ${total.toLocaleString('en')} rows from ${config.dataDir} into the database; row counts checked.\n`);
-  } catch (err) {
-    process.stderr.write(`db:copy: ${err instanceof Error ? err.message : String(err)}\nNothing was written.\n`);
-    process.exit(err instanceof CopyRefused ? 2 : 1);
-  }
+  await runCommand(
+    'db:copy',
+    async (config, progress) => {
+      const counts = await copyRecords(config, progress);
+      const total = Object.values(counts).reduce((a, b) => a + b, 0);
+      return `Copied ${total.toLocaleString('en')} rows from ${config.dataDir} into the database; row counts checked.`;
+    },
+    'Nothing was written.\n',
+  );
 }
 
 if (require.main === module) void main();

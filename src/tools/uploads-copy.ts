@@ -1,9 +1,10 @@
 import fs from 'node:fs';
-import { ConfigError, loadConfig, type Config } from '../config';
+import type { Config } from '../config';
+import { CopyRefused, runCommand } from './cli';
 import { LocalFileStore } from '../platform/file-store';
 import { S3FileStore } from '../platform/s3-file-store';
 
-export class CopyRefused extends Error {}
+export { CopyRefused };
 
 /**
  * Copies every file of UPLOAD_DIR into the empty bucket of S3_BUCKET, a line per hundred
@@ -41,23 +42,10 @@ export async function copyUploads(config: Config, progress: (line: string) => vo
 }
 
 async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(2);
-    }
-    throw err;
-  }
-  try {
-    const { files } = await copyUploads(config, (line) => process.stdout.write(`${line}\n`));
-    process.stdout.write(`Copied ${files.toLocaleString('en')} files from ${config.uploadDir} into ${config.s3!.bucket}.\n`);
-  } catch (err) {
-    process.stderr.write(`uploads:copy: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(err instanceof CopyRefused ? 2 : 1);
-  }
+  await runCommand('uploads:copy', async (config, progress) => {
+    const { files } = await copyUploads(config, progress);
+    return `Copied ${files.toLocaleString('en')} files from ${config.uploadDir} into ${config.s3!.bucket}.`;
+  });
 }
 
 if (require.main === module) void main();

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { describe, inject, onTestFinished } from 'vitest';
+import { inject, onTestFinished } from 'vitest';
+import { describeWhenAvailable } from './engine-suite';
 
 const engine = inject('postgres');
 
@@ -8,17 +9,7 @@ const engine = inject('postgres');
  * Suites that need PostgreSQL. Without it they are skipped and say why; in CI (CI=true) a
  * missing PostgreSQL fails the run instead of skipping.
  */
-export const describePostgres: typeof describe =
-  'url' in engine
-    ? describe
-    : process.env.CI
-      ? (((name: string) =>
-          describe(name, () => {
-            throw new Error(engine.missing);
-          })) as typeof describe)
-      : (describe.skip as typeof describe);
-
-if (!('url' in engine) && !process.env.CI) console.warn(engine.missing);
+export const describePostgres = describeWhenAvailable('url' in engine ? undefined : engine.missing);
 
 function adminUrl(): string {
   if (!('url' in engine)) throw new Error(engine.missing);

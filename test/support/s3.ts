@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { describe, inject } from 'vitest';
+import { inject } from 'vitest';
+import { describeWhenAvailable } from './engine-suite';
 
 const engine = inject('s3');
 
@@ -11,15 +12,7 @@ const CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
  * Suites that need the S3-compatible server. Without it they are skipped and say why; in CI
  * (CI=true) they fail instead.
  */
-export const describeS3: typeof describe =
-  'endpoint' in engine
-    ? describe
-    : process.env.CI
-      ? (((name: string) =>
-          describe(name, () => {
-            throw new Error(engine.missing);
-          })) as typeof describe)
-      : (describe.skip as typeof describe);
+export const describeS3 = describeWhenAvailable('endpoint' in engine ? undefined : engine.missing);
 
 export function s3Endpoint(): string {
   if (!('endpoint' in engine)) throw new Error(engine.missing);

@@ -112,14 +112,16 @@ export class CsvImport {
  */
 export class DashboardDataService {
   private columns: { version: number; ready: Promise<VisitColumns> } | undefined;
-  private versionLook: { at: number; version: Promise<number> } | undefined;
-  private seasonsLook: { at: number; seasons: Promise<Season[]> } | undefined;
+  private readonly versionLook: RecentLook<number>;
+  private readonly seasonsLook: RecentLook<Season[]>;
   private readonly locks: Locks;
   readonly importMaxBytes: number;
 
   constructor(private readonly deps: DataServiceDeps) {
     this.importMaxBytes = deps.importMaxBytes ?? DEFAULT_IMPORT_MAX_BYTES;
     this.locks = deps.locks ?? new LocalLocks();
+    this.versionLook = new RecentLook(deps.freshForMs ?? 0);
+    this.seasonsLook = new RecentLook(deps.freshForMs ?? 0);
   }
 
   async filters(viewer: Viewer): Promise<FiltersView> {
@@ -172,7 +174,7 @@ export class DashboardDataService {
   /** Rebuilds the in-memory copy from the store now; reads arriving meanwhile wait for it. */
   async refresh(): Promise<void> {
     this.columns = undefined;
-    this.versionLook = undefined;
+    this.versionLook.forget();
     await this.current();
   }
 
@@ -181,55 +183,32 @@ export class DashboardDataService {
   }
 
   async createSeason(input: NewSeason): Promise<Season> {
-    this.seasonsLook = undefined;
+    this.seasonsLook.forget();
     return this.deps.seasons.create(checkedSeason(input));
   }
 
   async updateSeason(id: number, change: Partial<NewSeason>): Promise<Season> {
     const current = await this.deps.seasons.get(id);
     if (!current) throw new NotFound('No such season', 'SEASON_NOT_FOUND');
-    this.seasonsLook = undefined;
+    this.seasonsLook.forget();
     const updated = await this.deps.seasons.update(id, checkedSeason({ ...current, ...change }));
     if (!updated) throw new NotFound('No such season', 'SEASON_NOT_FOUND');
     return updated;
   }
 
   async deleteSeason(id: number): Promise<void> {
-    this.seasonsLook = undefined;
+    this.seasonsLook.forget();
     if (!(await this.deps.seasons.delete(id))) throw new NotFound('No such season', 'SEASON_NOT_FOUND');
   }
 
   /** The seasons as last looked at, looking again once that look is older than `freshForMs`. */
   private seasons(): Promise<Season[]> {
-    const now = Date.now();
-    if (!this.seasonsLook || now - this.seasonsLook.at >= (this.deps.freshForMs ?? 0)) {
-      const seasons = this.deps.seasons.list();
-      const look = { at: now, seasons };
-      this.seasonsLook = look;
-      seasons.catch(() => {
-        if (this.seasonsLook === look) this.seasonsLook = undefined;
-      });
-    }
-    return this.seasonsLook.seasons;
-  }
-
-  /** The store's version as last looked at, looking again once that look is older than `freshForMs`. */
-  private version(): Promise<number> {
-    const now = Date.now();
-    if (!this.versionLook || now - this.versionLook.at >= (this.deps.freshForMs ?? 0)) {
-      const version = this.deps.visits.version();
-      const look = { at: now, version };
-      this.versionLook = look;
-      version.catch(() => {
-        if (this.versionLook === look) this.versionLook = undefined;
-      });
-    }
-    return this.versionLook.version;
+    return this.seasonsLook.get(() => this.deps.seasons.list());
   }
 
   /** The copy matching the store's current version, building it when it is missing or stale. */
   private async current(): Promise<VisitColumns> {
-    const version = await this.version();
+    const version = await this.versionLook.get(() => this.deps.visits.version());
     if (!this.columns || this.columns.version !== version) {
       const ready = this.build();
       this.columns = { version, ready };
@@ -249,6 +228,29 @@ export class DashboardDataService {
     const columns = builder.finish();
     this.deps.logger.info({ rows: columns.rowCount, ms: Date.now() - started }, 'dashboard visits loaded into memory');
     return columns;
+  }
+}
+
+/** The answer of the last look, while it is younger than `freshForMs`; a failed look is not kept. */
+class RecentLook<T> {
+  private last: { at: number; value: Promise<T> } | undefined;
+
+  constructor(private readonly freshForMs: number) {}
+
+  get(look: () => Promise<T>): Promise<T> {
+    const now = Date.now();
+    if (!this.last || now - this.last.at >= this.freshForMs) {
+      const last = { at: now, value: look() };
+      this.last = last;
+      last.value.catch(() => {
+        if (this.last === last) this.last = undefined;
+      });
+    }
+    return this.last.value;
+  }
+
+  forget(): void {
+    this.last = undefined;
   }
 }
 
