@@ -39,6 +39,7 @@ export function createDashboard(deps: DashboardDeps) {
     visits: new SqliteVisitRepository(deps.records.handle!),
     seasons: new SqliteSeasonRepository(deps.records.handle!),
     logger: deps.logger,
+    clock: deps.clock,
   });
   const devices = new DeviceCookies({ name: DEVICE_COOKIE, path: '/auth', secret: deps.secret, secure: deps.cookieSecure, clock: deps.clock });
   const router = Router();

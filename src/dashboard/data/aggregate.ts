@@ -3,9 +3,12 @@ import {
   formatDay,
   intersectRanges,
   monthLabel,
+  MAX_YEAR,
+  MIN_YEAR,
   parseDay,
   unionRanges,
   yearRange,
+  type Day,
   type DayRange,
 } from './dates';
 import { narrow, type Access } from './permissions';
@@ -18,6 +21,9 @@ export interface DataFilters {
   district: string[];
   year: number[];
   season: number[];
+  /** Inclusive bounds as days (see dates.ts); either may be left open. */
+  from?: Day;
+  to?: Day;
 }
 
 /** What one request looks at, after the permission filter: rows pass every part. */
@@ -89,15 +95,17 @@ export function seasonRange(season: Season): DayRange {
 }
 
 /**
- * Applies the permission filter first, then the user's filters inside it. Years and seasons
- * narrow the dates (a chosen year and a chosen season must both hold); an unknown season
+ * Applies the permission filter first, then the user's filters inside it. Years, seasons and
+ * the from/to range each narrow the dates (every one chosen must hold); an unknown season
  * id covers no day.
  */
 export function selectionOf(access: Access, filters: DataFilters, seasons: readonly Season[]): Selection {
   const years = filters.year.length > 0 ? unionRanges(filters.year.map(yearRange)) : undefined;
   const wanted = new Set(filters.season);
   const inSeasons = filters.season.length > 0 ? unionRanges(seasons.filter((s) => wanted.has(s.id)).map(seasonRange)) : undefined;
-  const dates = years && inSeasons ? intersectRanges(years, inSeasons) : (years ?? inSeasons ?? 'all');
+  const range = filters.from !== undefined || filters.to !== undefined ? [boundedRange(filters.from, filters.to)] : undefined;
+  const chosen = [years, inSeasons, range].filter((r): r is DayRange[] => r !== undefined);
+  const dates = chosen.length === 0 ? 'all' : chosen.reduce((a, b) => intersectRanges(a, b));
   return {
     access,
     museums: narrow(access.museums, filters.museum),
@@ -105,6 +113,11 @@ export function selectionOf(access: Access, filters: DataFilters, seasons: reado
     districts: filters.district.length > 0 ? new Set(filters.district) : 'all',
     dates,
   };
+}
+
+/** An inclusive range whose open ends reach the first or last representable day. */
+export function boundedRange(from: Day | undefined, to: Day | undefined): DayRange {
+  return { from: from ?? yearRange(MIN_YEAR).from, to: to ?? yearRange(MAX_YEAR).to };
 }
 
 /**

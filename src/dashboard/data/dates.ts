@@ -82,3 +82,27 @@ export function intersectRanges(a: readonly DayRange[], b: readonly DayRange[]):
   }
   return out;
 }
+
+export const PRESETS = ['last7', 'last30', 'last90', 'monthToDate', 'quarterToDate', 'yearToDate', 'lastYear'] as const;
+export type Preset = (typeof PRESETS)[number];
+
+/**
+ * The ranges the page offers by name. Data runs to yesterday (today's figures are not in
+ * yet), so every range that reaches the present ends there.
+ */
+export function presetRanges(today: Day): Record<Preset, DayRange> {
+  const end = today - 1;
+  const d = new Date(end * DAY_MS);
+  const year = d.getUTCFullYear();
+  const month = d.getUTCMonth();
+  const thisYear = new Date(today * DAY_MS).getUTCFullYear();
+  return {
+    last7: { from: end - 6, to: end },
+    last30: { from: end - 29, to: end },
+    last90: { from: end - 89, to: end },
+    monthToDate: { from: Date.UTC(year, month, 1) / DAY_MS, to: end },
+    quarterToDate: { from: Date.UTC(year, month - (month % 3), 1) / DAY_MS, to: end },
+    yearToDate: { from: Date.UTC(year, 0, 1) / DAY_MS, to: end },
+    lastYear: yearRange(thisYear - 1),
+  };
+}

@@ -29,16 +29,30 @@ const year = z
   .refine((y) => y >= MIN_YEAR && y <= MAX_YEAR, `must be between ${MIN_YEAR} and ${MAX_YEAR}`);
 const seasonId = z.string().regex(/^[1-9]\d{0,9}$/, 'must be a season id').transform(Number);
 
+const isoDate = z.string().refine((v) => parseDay(v) !== undefined, `must be a date written YYYY-MM-DD, between ${MIN_YEAR} and ${MAX_YEAR}`);
+const day = isoDate.transform((v) => parseDay(v)!);
+
+const rangeFields = { from: day.optional(), to: day.optional() };
+
+/** `from` and `to` are inclusive; a range that ends before it starts is refused, never read as empty. */
+function orderedRange<T extends z.ZodType<{ from?: number; to?: number }>>(schema: T) {
+  return schema.refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, {
+    message: 'must not be before from',
+    path: ['to'],
+  });
+}
+
 const filterFields = {
   museum: repeatable(name),
   channel: repeatable(name),
   district: repeatable(name),
   year: repeatable(year),
   season: repeatable(seasonId),
+  ...rangeFields,
   /** Read by the language middleware; allowed so page URLs can be passed on whole. */
   lang: z.string().optional(),
 };
-const filtersQuery = z.strictObject(filterFields);
+const filtersQuery = orderedRange(z.strictObject(filterFields));
 
 const period = z.union([
   year.transform((y): Period => ({ year: y })),
@@ -47,10 +61,9 @@ const period = z.union([
     .regex(/^season:[1-9]\d{0,9}$/, 'must be a year like 2025 or season:<id>')
     .transform((v): Period => ({ seasonId: Number(v.slice('season:'.length)) })),
 ]);
-const compareQuery = z.strictObject({ ...filterFields, a: period, b: period });
-const noQuery = z.strictObject({ lang: z.string().optional() });
+const compareQuery = orderedRange(z.strictObject({ ...filterFields, a: period, b: period }));
+const optionsQuery = orderedRange(z.strictObject({ ...rangeFields, lang: z.string().optional() }));
 
-const isoDate = z.string().refine((v) => parseDay(v) !== undefined, `must be a date written YYYY-MM-DD, between ${MIN_YEAR} and ${MAX_YEAR}`);
 const seasonName = singleLine(200);
 const seasonBody = z.strictObject({ name: seasonName, startDate: isoDate, endDate: isoDate });
 const seasonPatch = z
@@ -58,7 +71,15 @@ const seasonPatch = z
   .refine((b) => Object.keys(b).length > 0, 'nothing to change');
 
 function filtersOf(query: z.output<typeof filtersQuery>): DataFilters {
-  return { museum: query.museum, channel: query.channel, district: query.district, year: query.year, season: query.season };
+  return {
+    museum: query.museum,
+    channel: query.channel,
+    district: query.district,
+    year: query.year,
+    season: query.season,
+    from: query.from,
+    to: query.to,
+  };
 }
 
 /** Mounted behind the dashboard session, so there always is one here. */
@@ -79,8 +100,8 @@ export function dashboardDataRoutes(data: DashboardDataService) {
 
   router.get(
     '/filters',
-    validated({ query: noQuery }, async (_input, req, res) => {
-      res.json(await data.filters(viewer(req)));
+    validated({ query: optionsQuery }, async ({ query }, req, res) => {
+      res.json(await data.filters(viewer(req), { from: query.from, to: query.to }));
     }),
   );
 

@@ -1,8 +1,10 @@
 import type { Readable } from 'node:stream';
 import { BadRequest, Conflict, NotFound } from '../../platform/errors';
+import type { Clock } from '../../platform/clock';
 import type { Logger } from '../../platform/logger';
 import type { DashboardSession } from '../auth/session-store';
 import {
+  boundedRange,
   compareSides,
   filterOptions,
   selectedRows,
@@ -16,7 +18,7 @@ import {
 } from './aggregate';
 import { ColumnsBuilder, type VisitColumns } from './columns';
 import { visitsCsv, readVisitsCsv } from './csv';
-import { parseDay, yearRange } from './dates';
+import { dayOf, formatDay, parseDay, presetRanges, yearRange, type Day, type Preset } from './dates';
 import { accessOf, isRestricted } from './permissions';
 import type { NewSeason, Season, SeasonRepository, VisitRepository } from './repository';
 
@@ -29,6 +31,10 @@ export interface FiltersView {
   years: number[];
   districts: string[];
   seasons: Season[];
+  /** Today by the server's clock; data runs to the day before. */
+  today: string;
+  /** The named ranges the page offers, worked out from `today`. */
+  presets: Record<Preset, { from: string; to: string }>;
   /** How much of the data the session sees, so a page can say "2 of 6 museums". */
   access: {
     museums: { visible: number; total: number };
@@ -44,6 +50,7 @@ export interface DataServiceDeps {
   visits: VisitRepository;
   seasons: SeasonRepository;
   logger: Logger;
+  clock: Clock;
   importMaxBytes?: number;
 }
 
@@ -106,16 +113,24 @@ export class DashboardDataService {
     this.importMaxBytes = deps.importMaxBytes ?? DEFAULT_IMPORT_MAX_BYTES;
   }
 
-  async filters(viewer: Viewer): Promise<FiltersView> {
+  /** The options of the filters; a from/to range narrows the years offered to those it touches. */
+  async filters(viewer: Viewer, range: { from?: Day; to?: Day } = {}): Promise<FiltersView> {
     const [columns, seasons] = await Promise.all([this.current(), this.deps.seasons.list()]);
     const access = accessOf(viewer);
     const options = filterOptions(columns, access);
+    const { from, to } = boundedRange(range.from, range.to);
+    const today = dayOf(new Date(this.deps.clock.now()));
+    const presets = Object.fromEntries(
+      Object.entries(presetRanges(today)).map(([name, r]) => [name, { from: formatDay(r.from), to: formatDay(r.to) }]),
+    ) as FiltersView['presets'];
     return {
       museums: options.museums,
       channels: options.channels,
-      years: options.years,
+      years: options.years.filter((y) => yearRange(y).to >= from && yearRange(y).from <= to),
       districts: options.districts,
       seasons,
+      today: formatDay(today),
+      presets,
       access: {
         museums: { visible: options.museums.length, total: columns.museums.length },
         channels: { visible: options.channels.length, total: columns.channels.length },

@@ -24,6 +24,12 @@ const ATTEMPTS: { query: string; keep: (r: VisitRow) => boolean }[] = [
   { query: `museum=${q(BETA)}&year=2024`, keep: (r) => r.date.startsWith('2024') },
   { query: `year=2025&district=South&museum=${q(GAMMA)}`, keep: (r) => r.date.startsWith('2025') && r.district === 'South' },
   { query: 'channel=Partner', keep: (r) => r.channel === 'Partner' },
+  { query: 'from=2024-01-15&to=2025-01-01', keep: (r) => r.date >= '2024-01-15' && r.date <= '2025-01-01' },
+  { query: `from=2024-01-01&to=2024-01-01&museum=${q(BETA)}`, keep: (r) => r.date === '2024-01-01' },
+  { query: 'from=2025-01-01', keep: (r) => r.date >= '2025-01-01' },
+  { query: 'to=2024-02-01&channel=Online', keep: (r) => r.date <= '2024-02-01' && r.channel === 'Online' },
+  { query: 'from=2024-06-01&year=2025', keep: (r) => r.date.startsWith('2025') },
+  { query: 'from=2024-01-02&to=2024-12-31&year=2024&district=South', keep: (r) => r.date >= '2024-01-02' && r.date.startsWith('2024') && r.district === 'South' },
 ];
 
 /** Query strings that are refused outright, whoever sends them. */
@@ -39,6 +45,13 @@ const MALFORMED = [
   'season=0',
   'season=-1',
   `museum=${'x'.repeat(201)}`,
+  'from=2024-02-30',
+  'from=24-01-01',
+  'to=2024-1-5',
+  'from=1899-12-31',
+  'to=yesterday',
+  'from=2025-01-02&to=2025-01-01',
+  'from=2024-01-01&from=2024-02-01',
 ];
 
 function alpha(keep: (r: VisitRow) => boolean) {
@@ -146,9 +159,9 @@ describe('a viewer restricted to one museum', () => {
   it('when any mix of query parameters is sent to any data route, then no other museum ever shows', async () => {
     const t = await dataApp();
     const viewer = await t.viewer(JSON.stringify([ALPHA]));
-    const key = fc.constantFrom('museum', 'channel', 'district', 'year', 'season', 'a', 'b', 'museum[]', 'museum[0]', 'lang', 'Museum');
+    const key = fc.constantFrom('museum', 'channel', 'district', 'year', 'season', 'a', 'b', 'from', 'to', 'museum[]', 'museum[0]', 'lang', 'Museum');
     const value = fc.oneof(
-      fc.constantFrom(ALPHA, BETA, GAMMA, 'Online', 'Partner', 'South', '2024', '2025', 'season:1', '1', '', ' ', BETA.toUpperCase()),
+      fc.constantFrom(ALPHA, BETA, GAMMA, 'Online', 'Partner', 'South', '2024', '2025', 'season:1', '1', '', ' ', BETA.toUpperCase(), '2024-01-01', '2025-03-01'),
       fc.string({ maxLength: 12 }),
     );
     const route = fc.constantFrom('/api/dashboard/summary', '/api/dashboard/compare', '/api/dashboard/export.csv', '/api/dashboard/filters');
@@ -254,13 +267,84 @@ describe('GET /api/dashboard/filters', () => {
       years: [2024, 2025],
       districts: ['North', 'South'],
       seasons: [{ id: 1, name: 'Winter', startDate: '2024-12-01', endDate: '2025-02-28' }],
+      today: '2026-01-15',
+      presets: {
+        last7: { from: '2026-01-08', to: '2026-01-14' },
+        last30: { from: '2025-12-16', to: '2026-01-14' },
+        last90: { from: '2025-10-17', to: '2026-01-14' },
+        monthToDate: { from: '2026-01-01', to: '2026-01-14' },
+        quarterToDate: { from: '2026-01-01', to: '2026-01-14' },
+        yearToDate: { from: '2026-01-01', to: '2026-01-14' },
+        lastYear: { from: '2025-01-01', to: '2025-12-31' },
+      },
       access: { museums: { visible: 3, total: 3 }, channels: { visible: 3, total: 3 }, restricted: false },
     });
+  });
+
+  it('when today is the first of a month, then the "to date" presets end yesterday in the month before', async () => {
+    const t = await dataApp();
+    t.clock.set(Date.UTC(2026, 6, 1, 9));
+    const { body } = await t.get('/api/dashboard/filters', await t.admin());
+    expect(body.today).toBe('2026-07-01');
+    expect(body.presets.monthToDate).toEqual({ from: '2026-06-01', to: '2026-06-30' });
+    expect(body.presets.quarterToDate).toEqual({ from: '2026-04-01', to: '2026-06-30' });
+    expect(body.presets.yearToDate).toEqual({ from: '2026-01-01', to: '2026-06-30' });
+  });
+
+  it('when a range is given, then only the years it touches are offered', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/filters?from=2024-12-01&to=2024-12-31', await t.admin());
+    expect(res.status).toBe(200);
+    expect(res.body.years).toEqual([2024]);
+  });
+
+  it.each(['from=2025-01-02&to=2025-01-01', 'from=2025-13-01', 'to=x'])('when the range is malformed (%s), then 400 naming the field', async (query) => {
+    const t = await dataApp();
+    const res = await t.get(`/api/dashboard/filters?${query}`, await t.admin());
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('VALIDATION');
+    expect(res.body.details.issues[0].path).toMatch(/^query\.(from|to)$/);
   });
 
   it('when an unknown query parameter is sent, then 400', async () => {
     const t = await dataApp();
     expect((await t.get('/api/dashboard/filters?museum=x', await t.admin())).status).toBe(400);
+  });
+});
+
+describe('date ranges', () => {
+  it('when from and to are given, then both ends count and the days outside do not', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/summary?from=2024-01-15&to=2025-01-01', await t.admin());
+    expect(res.status).toBe(200);
+    expect(res.body.range).toEqual({ start: '2024-01-15', end: '2025-01-01' });
+    expect(res.body.totals).toEqual(expectedTotals((r) => r.date >= '2024-01-15' && r.date <= '2025-01-01'));
+  });
+
+  it('when to comes before from, then 400 with a message on to', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/summary?from=2025-01-02&to=2025-01-01', await t.admin());
+    expect(res.status).toBe(400);
+    expect(res.body.details.issues).toEqual([{ path: 'query.to', message: 'must not be before from' }]);
+  });
+
+  it('when the range lies outside the data, then the summary is empty', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/summary?from=2030-01-01&to=2030-12-31', await t.admin());
+    expect(res.body.totals).toEqual({ visitors: 0, revenue: 0, days: 0 });
+  });
+
+  it('when a range narrows a comparison, then both sides are cut to it', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/compare?a=2024&b=2025&from=2024-01-02&to=2025-01-01', await t.admin());
+    expect(res.body.a.totals).toEqual(expectedTotals((r) => r.date >= '2024-01-02' && r.date.startsWith('2024')));
+    expect(res.body.b.totals).toEqual(expectedTotals((r) => r.date === '2025-01-01'));
+  });
+
+  it('when a range is exported, then only its rows are in the file', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/export.csv?from=2024-02-01&to=2024-02-03', await t.admin());
+    expect(exportedRows(res.text).map((r) => r[0])).toEqual(['2024-02-01', '2024-02-03']);
   });
 });
 

@@ -6,6 +6,7 @@ import { demoPeriod } from '../../../src/dashboard/data/demo';
 import { SqliteSeasonRepository, SqliteVisitRepository } from '../../../src/dashboard/data/repository';
 import { DashboardDataService } from '../../../src/dashboard/data/service';
 import { SqliteUserRecordStore } from '../../../src/dashboard/users/repository';
+import { ManualClock } from '../../../src/platform/clock';
 import { Conflict } from '../../../src/platform/errors';
 import { createLogger } from '../../../src/platform/logger';
 import { openDatabase } from '../../../src/platform/sqlite';
@@ -21,7 +22,7 @@ function store() {
     db.close();
   });
   const visits = new SqliteVisitRepository(db);
-  const data = new DashboardDataService({ visits, seasons: new SqliteSeasonRepository(db), logger: createLogger('silent') });
+  const data = new DashboardDataService({ visits, seasons: new SqliteSeasonRepository(db), logger: createLogger('silent'), clock: new ManualClock() });
   return { db, visits, data };
 }
 
