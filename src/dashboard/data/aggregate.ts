@@ -1,5 +1,9 @@
-import type { Aggregate, NameSet, VisitColumns, VisitRow } from './columns';
+import type { Aggregate, DailySums, NameSet, VisitColumns, VisitRow } from './columns';
 import {
+  autoGranularity,
+  bucketLabel,
+  bucketOf,
+  monthIndexOf,
   formatDay,
   intersectRanges,
   monthLabel,
@@ -10,6 +14,7 @@ import {
   yearRange,
   type Day,
   type DayRange,
+  type Granularity,
 } from './dates';
 import { narrow, type Access } from './permissions';
 import type { Season } from './repository';
@@ -57,9 +62,25 @@ export interface Summary {
   /** The same filters over the same number of days just before `range`. */
   previous: Totals & { start: string | null; end: string | null };
   monthly: { month: string; visitors: number; revenue: number }[];
+  /** The unit of `series`: the one asked for, else chosen from the length of `range`. */
+  granularity: Granularity;
+  /** One point per day, ISO week or month from `range.start` to `range.end`, zeros included. */
+  series: SeriesPoint[];
   byMuseum: Breakdown[];
   byChannel: Breakdown[];
   byDistrict: Breakdown[];
+}
+
+export interface SeriesPoint {
+  /** The bucket's calendar bounds (a whole week or month, even where the selection cuts it). */
+  start: string;
+  end: string;
+  /** `YYYY-MM-DD`, `YYYY-Www` (ISO week) or `YYYY-MM`. */
+  label: string;
+  visitors: number;
+  revenue: number;
+  /** The selection covers only some of the bucket's days, so it must not read as a fall. */
+  partial: boolean;
 }
 
 export interface ComparedRow {
@@ -174,16 +195,69 @@ function previousPeriod(columns: VisitColumns, keep: Uint8Array, ranges: readonl
   return { start: formatDay(before.from), end: formatDay(before.to), ...totalsOf(columns.aggregate(keep, [before])) };
 }
 
-export function summarize(columns: VisitColumns, selection: Selection): Summary {
+/** How many of the selected days fall in `bucket`; `ranges` sorted, non-overlapping. */
+function selectedDaysIn(bucket: DayRange, ranges: readonly DayRange[]): number {
+  let n = 0;
+  for (const r of ranges) {
+    const from = Math.max(r.from, bucket.from);
+    const to = Math.min(r.to, bucket.to);
+    if (from <= to) n += to - from + 1;
+  }
+  return n;
+}
+
+/** The series by `unit`: months come from the scan's own month sums, days and weeks from per-day totals. */
+function seriesOf(ranges: readonly DayRange[], unit: Granularity, scan: Aggregate, daily: DailySums | undefined): SeriesPoint[] {
+  if (ranges.length === 0) return [];
+  const first = ranges[0].from;
+  const last = ranges[ranges.length - 1].to;
+  const out: SeriesPoint[] = [];
+  const months = new Map(scan.months.map((m) => [m.month, m]));
+  for (let start = bucketOf(first, unit).from; start <= last; ) {
+    const bucket = bucketOf(start, unit);
+    let visitors = 0;
+    let cents = 0;
+    if (daily) {
+      for (let d = Math.max(bucket.from, first); d <= Math.min(bucket.to, last); d += 1) {
+        visitors += daily.visitors[d - daily.firstDay];
+        cents += daily.revenueCents[d - daily.firstDay];
+      }
+    } else {
+      const m = months.get(monthIndexOf(bucket.from));
+      visitors = m?.visitors ?? 0;
+      cents = m?.revenueCents ?? 0;
+    }
+    out.push({
+      start: formatDay(bucket.from),
+      end: formatDay(bucket.to),
+      label: bucketLabel(bucket, unit),
+      visitors,
+      revenue: cents / 100,
+      partial: selectedDaysIn(bucket, ranges) < bucket.to - bucket.from + 1,
+    });
+    start = bucket.to + 1;
+  }
+  return out;
+}
+
+export function summarize(columns: VisitColumns, selection: Selection, granularity?: Granularity): Summary {
   const keep = columns.keepMask(selection.museums, selection.channels, selection.districts);
   const ranges = datesIn(columns, selection);
-  const scan = columns.aggregate(keep, ranges);
+  const length = ranges.length > 0 ? ranges[ranges.length - 1].to - ranges[0].from + 1 : 0;
+  const unit = granularity ?? autoGranularity(length);
+  const daily: DailySums | undefined =
+    unit === 'month' || ranges.length === 0
+      ? undefined
+      : { firstDay: ranges[0].from, visitors: new Float64Array(length), revenueCents: new Float64Array(length) };
+  const scan = columns.aggregate(keep, ranges, true, daily);
   return {
     range: ranges.length > 0 ? { start: formatDay(ranges[0].from), end: formatDay(ranges[ranges.length - 1].to) } : null,
     totals: totalsOf(scan),
     previous: previousPeriod(columns, keep, ranges),
     // Every month the selected days touch, zeros included, so the series has no holes.
     monthly: scan.months.map((m) => ({ month: monthLabel(m.month), visitors: m.visitors, revenue: m.revenueCents / 100 })),
+    granularity: unit,
+    series: seriesOf(ranges, unit, scan, daily),
     byMuseum: breakdown(scan, columns.comboMuseum, columns.museums),
     byChannel: breakdown(scan, columns.comboChannel, columns.channels),
     byDistrict: breakdown(scan, columns.comboDistrict, columns.districts),

@@ -106,3 +106,43 @@ export function presetRanges(today: Day): Record<Preset, DayRange> {
     lastYear: yearRange(thisYear - 1),
   };
 }
+
+export const GRANULARITIES = ['day', 'week', 'month'] as const;
+export type Granularity = (typeof GRANULARITIES)[number];
+
+/** The Monday of the ISO week holding `day` (1970-01-01 was a Thursday). */
+export function weekStart(day: Day): Day {
+  return day - ((((day + 3) % 7) + 7) % 7);
+}
+
+/** `YYYY-Www`: the ISO week's year is the year of its Thursday. */
+export function isoWeekLabel(monday: Day): string {
+  const thursday = monday + 3;
+  const year = yearOf(thursday);
+  const week = Math.floor((thursday - yearRange(year).from) / 7) + 1;
+  return `${year}-W${String(week).padStart(2, '0')}`;
+}
+
+/** The calendar bucket of a given unit that holds `day`. */
+export function bucketOf(day: Day, unit: Granularity): DayRange {
+  if (unit === 'day') return { from: day, to: day };
+  if (unit === 'week') {
+    const from = weekStart(day);
+    return { from, to: from + 6 };
+  }
+  const month = monthIndexOf(day);
+  return { from: firstDayOfMonth(month), to: firstDayOfMonth(month + 1) - 1 };
+}
+
+export function bucketLabel(bucket: DayRange, unit: Granularity): string {
+  if (unit === 'day') return formatDay(bucket.from);
+  if (unit === 'week') return isoWeekLabel(bucket.from);
+  return monthLabel(monthIndexOf(bucket.from));
+}
+
+/** A readable number of points: days up to a month, weeks up to half a year, months beyond. */
+export function autoGranularity(days: number): Granularity {
+  if (days <= 31) return 'day';
+  if (days <= 183) return 'week';
+  return 'month';
+}

@@ -7,7 +7,7 @@ import { idParam, validated } from '../../platform/validate';
 import { requireDashboardAdmin } from '../auth/middleware';
 import type { DashboardSession } from '../auth/session-store';
 import type { DataFilters } from './aggregate';
-import { MAX_YEAR, MIN_YEAR, parseDay } from './dates';
+import { GRANULARITIES, MAX_YEAR, MIN_YEAR, parseDay } from './dates';
 import type { DashboardDataService, Period } from './service';
 import { currentImport, receiveCsv } from './upload';
 
@@ -53,6 +53,7 @@ const filterFields = {
   lang: z.string().optional(),
 };
 const filtersQuery = orderedRange(z.strictObject(filterFields));
+const summaryQuery = orderedRange(z.strictObject({ ...filterFields, granularity: z.enum(GRANULARITIES).optional() }));
 
 const period = z.union([
   year.transform((y): Period => ({ year: y })),
@@ -107,8 +108,8 @@ export function dashboardDataRoutes(data: DashboardDataService) {
 
   router.get(
     '/summary',
-    validated({ query: filtersQuery }, async ({ query }, req, res) => {
-      res.json(await data.summary(viewer(req), filtersOf(query)));
+    validated({ query: summaryQuery }, async ({ query }, req, res) => {
+      res.json(await data.summary(viewer(req), filtersOf(query), query.granularity));
     }),
   );
 

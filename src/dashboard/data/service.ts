@@ -18,7 +18,7 @@ import {
 } from './aggregate';
 import { ColumnsBuilder, type VisitColumns } from './columns';
 import { visitsCsv, readVisitsCsv } from './csv';
-import { dayOf, formatDay, parseDay, presetRanges, yearRange, type Day, type Preset } from './dates';
+import { dayOf, formatDay, parseDay, presetRanges, yearRange, type Day, type Granularity, type Preset } from './dates';
 import { accessOf, isRestricted } from './permissions';
 import type { NewSeason, Season, SeasonRepository, VisitRepository } from './repository';
 
@@ -139,9 +139,9 @@ export class DashboardDataService {
     };
   }
 
-  async summary(viewer: Viewer, filters: DataFilters): Promise<Summary> {
+  async summary(viewer: Viewer, filters: DataFilters, granularity?: Granularity): Promise<Summary> {
     const [columns, seasons] = await Promise.all([this.current(), this.deps.seasons.list()]);
-    return summarize(columns, selectionOf(accessOf(viewer), filters, seasons));
+    return summarize(columns, selectionOf(accessOf(viewer), filters, seasons), granularity);
   }
 
   async compare(viewer: Viewer, filters: DataFilters, a: Period, b: Period): Promise<Comparison> {

@@ -77,7 +77,7 @@ describe('GET /api/dashboard/summary', () => {
     const res = await t.get('/api/dashboard/summary', await t.admin());
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).toBe('private, no-store');
-    expect(Object.keys(res.body).sort()).toEqual(['byChannel', 'byDistrict', 'byMuseum', 'monthly', 'previous', 'range', 'totals']);
+    expect(Object.keys(res.body).sort()).toEqual(['byChannel', 'byDistrict', 'byMuseum', 'granularity', 'monthly', 'previous', 'range', 'series', 'totals']);
     expect(res.body.totals).toEqual({ visitors: 69, revenue: 551.75, days: 8 });
     expect(res.body.byMuseum.map((b: { key: string }) => b.key)).toEqual([ALPHA, BETA, GAMMA]);
     expect(res.body.monthly[0]).toEqual({ month: '2024-01', visitors: 35, revenue: 275.75 });
@@ -345,6 +345,71 @@ describe('date ranges', () => {
     const t = await dataApp();
     const res = await t.get('/api/dashboard/export.csv?from=2024-02-01&to=2024-02-03', await t.admin());
     expect(exportedRows(res.text).map((r) => r[0])).toEqual(['2024-02-01', '2024-02-03']);
+  });
+});
+
+describe('granularity', () => {
+  it('when a month is asked without a granularity, then it is drawn by day with every day present', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/summary?from=2024-01-01&to=2024-01-31', await t.admin());
+    expect(res.body.granularity).toBe('day');
+    expect(res.body.series).toHaveLength(31);
+    expect(res.body.series[0]).toEqual({ start: '2024-01-01', end: '2024-01-01', label: '2024-01-01', visitors: 30, revenue: 250.5, partial: false });
+    expect(res.body.series[14].visitors).toBe(5);
+    expect(res.body.series.every((p: { partial: boolean }) => !p.partial)).toBe(true);
+  });
+
+  it('when the range runs a quarter, then weeks are chosen; beyond half a year, months', async () => {
+    const t = await dataApp();
+    const admin = await t.admin();
+    expect((await t.get('/api/dashboard/summary?from=2024-01-01&to=2024-03-31', admin)).body.granularity).toBe('week');
+    expect((await t.get('/api/dashboard/summary?from=2024-01-01&to=2024-12-31', admin)).body.granularity).toBe('month');
+  });
+
+  it('when weeks cut by the range are asked for, then they are whole ISO weeks flagged partial', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/summary?from=2024-01-10&to=2024-02-03&granularity=week', await t.admin());
+    expect(res.status).toBe(200);
+    const weeks = res.body.series;
+    expect(weeks.map((w: { label: string }) => w.label)).toEqual(['2024-W02', '2024-W03', '2024-W04', '2024-W05']);
+    expect(weeks[0]).toMatchObject({ start: '2024-01-08', end: '2024-01-14', partial: true, visitors: 0 });
+    expect(weeks[1]).toMatchObject({ start: '2024-01-15', partial: false, visitors: 5 });
+    expect(weeks[3]).toMatchObject({ start: '2024-01-29', end: '2024-02-04', partial: true, visitors: 10, revenue: 100 });
+  });
+
+  it('when the data ends inside the last month, then that month is partial, not a fall', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/summary?year=2025&granularity=month', await t.admin());
+    expect(res.body.series.map((m: { label: string; partial: boolean }) => [m.label, m.partial])).toEqual([
+      ['2025-01', false],
+      ['2025-02', false],
+      ['2025-03', true],
+    ]);
+  });
+
+  it('when the series is by day, week or month, then its sums equal the totals', async () => {
+    const t = await dataApp();
+    const admin = await t.admin();
+    for (const unit of ['day', 'week', 'month']) {
+      const { body } = await t.get(`/api/dashboard/summary?from=2024-01-02&to=2025-02-20&granularity=${unit}`, admin);
+      const sum = body.series.reduce((n: number, p: { visitors: number }) => n + p.visitors, 0);
+      expect(sum, unit).toBe(body.totals.visitors);
+    }
+  });
+
+  it.each(['granularity=year', 'granularity=', 'granularity=day&granularity=week'])('when the granularity is malformed (%s), then 400', async (query) => {
+    const t = await dataApp();
+    expect((await t.get(`/api/dashboard/summary?${query}`, await t.admin())).status).toBe(400);
+  });
+
+  it.each(['day', 'week', 'month'])('when a viewer restricted to one museum asks by %s, then the series holds only its rows', async (unit) => {
+    const t = await dataApp();
+    const viewer = await t.viewer(JSON.stringify([ALPHA]));
+    const res = await t.get(`/api/dashboard/summary?granularity=${unit}&from=2024-01-01&to=2025-03-01&museum=${q(BETA)}`, viewer);
+    expect(mentionsOthers(res.text)).toBe(false);
+    const sum = res.body.series.reduce((n: number, p: { visitors: number }) => n + p.visitors, 0);
+    expect(sum).toBe(expectedTotals(alpha(() => true)).visitors);
+    expect(res.body.range).toEqual({ start: '2024-01-01', end: '2025-02-10' });
   });
 });
 
