@@ -97,9 +97,20 @@ export interface CompareSide {
   dates: DayRange[];
 }
 
+/** One figure on both sides, with its absolute and relative change. */
+export interface MetricChange {
+  a: number;
+  b: number;
+  change: number;
+  /** Percent; null when `a` is 0. */
+  changePct: number | null;
+}
+
 export interface Comparison {
-  a: { label: string; totals: Totals };
-  b: { label: string; totals: Totals };
+  /** `start`/`end`: the first and last day the side asks for, so a page can print both ranges. */
+  a: { label: string; start: string | null; end: string | null; totals: Totals };
+  b: { label: string; start: string | null; end: string | null; totals: Totals };
+  metrics: { visitors: MetricChange; revenue: MetricChange; revenuePerVisitor: MetricChange };
   byMuseum: ComparedRow[];
   byChannel: ComparedRow[];
 }
@@ -288,9 +299,22 @@ export function compareSides(columns: VisitColumns, selection: Selection, a: Com
   };
   const scanA = scanOf(a);
   const scanB = scanOf(b);
+  const totalsA = totalsOf(scanA);
+  const totalsB = totalsOf(scanB);
+  const bounds = (side: CompareSide) =>
+    side.dates.length > 0
+      ? { start: formatDay(side.dates[0].from), end: formatDay(side.dates[side.dates.length - 1].to) }
+      : { start: null, end: null };
+  const metric = (x: number, y: number): MetricChange => ({ a: x, b: y, change: y - x, changePct: percentChange(x, y) });
+  const perVisitor = (t: Totals) => (t.visitors > 0 ? Math.round((t.revenue / t.visitors) * 100) / 100 : 0);
   return {
-    a: { label: a.label, totals: totalsOf(scanA) },
-    b: { label: b.label, totals: totalsOf(scanB) },
+    a: { label: a.label, ...bounds(a), totals: totalsA },
+    b: { label: b.label, ...bounds(b), totals: totalsB },
+    metrics: {
+      visitors: metric(totalsA.visitors, totalsB.visitors),
+      revenue: metric(totalsA.revenue, totalsB.revenue),
+      revenuePerVisitor: metric(perVisitor(totalsA), perVisitor(totalsB)),
+    },
     byMuseum: compareRows(scanA, scanB, columns.comboMuseum, columns.museums),
     byChannel: compareRows(scanA, scanB, columns.comboChannel, columns.channels),
   };

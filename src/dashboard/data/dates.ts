@@ -146,3 +146,25 @@ export function autoGranularity(days: number): Granularity {
   if (days <= 183) return 'week';
   return 'month';
 }
+
+export const AGAINST = ['previous', 'year', 'yearWeekday'] as const;
+/** What a range is compared with: the period of the same length just before, the same dates a year earlier, or the same weekdays 52 weeks earlier. */
+export type Against = (typeof AGAINST)[number];
+
+/** The same month and day a year earlier; 29 February becomes the 28th. */
+function yearEarlier(day: Day): Day {
+  const d = new Date(day * DAY_MS);
+  const year = d.getUTCFullYear() - 1;
+  const month = d.getUTCMonth();
+  const last = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  return Date.UTC(year, month, Math.min(d.getUTCDate(), last)) / DAY_MS;
+}
+
+export function earlierRange(range: DayRange, against: Against): DayRange {
+  if (against === 'previous') {
+    const length = range.to - range.from + 1;
+    return { from: range.from - length, to: range.from - 1 };
+  }
+  if (against === 'yearWeekday') return { from: range.from - 364, to: range.to - 364 };
+  return { from: yearEarlier(range.from), to: yearEarlier(range.to) };
+}

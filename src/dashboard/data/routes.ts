@@ -7,7 +7,7 @@ import { idParam, validated } from '../../platform/validate';
 import { requireDashboardAdmin } from '../auth/middleware';
 import type { DashboardSession } from '../auth/session-store';
 import type { DataFilters } from './aggregate';
-import { GRANULARITIES, MAX_YEAR, MIN_YEAR, parseDay } from './dates';
+import { AGAINST, GRANULARITIES, MAX_YEAR, MIN_YEAR, parseDay } from './dates';
 import type { DashboardDataService, Period } from './service';
 import { currentImport, receiveCsv } from './upload';
 
@@ -62,7 +62,15 @@ const period = z.union([
     .regex(/^season:[1-9]\d{0,9}$/, 'must be a year like 2025 or season:<id>')
     .transform((v): Period => ({ seasonId: Number(v.slice('season:'.length)) })),
 ]);
-const compareQuery = orderedRange(z.strictObject({ ...filterFields, a: period, b: period }));
+/** Either two named sides (`a`, `b`), or `against` an earlier period for the from/to range (year to date when absent). */
+const compareQuery = orderedRange(
+  z
+    .strictObject({ ...filterFields, a: period.optional(), b: period.optional(), against: z.enum(AGAINST).optional() })
+    .refine((q) => (q.against ? q.a === undefined && q.b === undefined : q.a !== undefined && q.b !== undefined), {
+      message: 'give both a and b, or against (previous, year or yearWeekday) without them',
+      path: ['against'],
+    }),
+);
 const optionsQuery = orderedRange(z.strictObject({ ...rangeFields, lang: z.string().optional() }));
 
 const seasonName = singleLine(200);
@@ -116,7 +124,12 @@ export function dashboardDataRoutes(data: DashboardDataService) {
   router.get(
     '/compare',
     validated({ query: compareQuery }, async ({ query }, req, res) => {
-      res.json(await data.compare(viewer(req), filtersOf(query), query.a, query.b));
+      const filters = filtersOf(query);
+      res.json(
+        query.against
+          ? await data.compareAgainst(viewer(req), filters, query.against)
+          : await data.compare(viewer(req), filters, query.a!, query.b!),
+      );
     }),
   );
 

@@ -18,12 +18,12 @@ import {
 } from './aggregate';
 import { ColumnsBuilder, type VisitColumns } from './columns';
 import { visitsCsv, readVisitsCsv } from './csv';
-import { dayOf, formatDay, parseDay, presetRanges, yearRange, type Day, type Granularity, type Preset } from './dates';
+import { dayOf, formatDay, parseDay, presetRanges, yearRange, earlierRange, type Against, type Day, type DayRange, type Granularity, type Preset } from './dates';
 import { accessOf, isRestricted } from './permissions';
 import type { NewSeason, Season, SeasonRepository, VisitRepository } from './repository';
 
-/** One side of a comparison: a calendar year or a season. */
-export type Period = { year: number } | { seasonId: number };
+/** One side of a comparison: a calendar year, a season or a range of days. */
+export type Period = { year: number } | { seasonId: number } | DayRange;
 
 export interface FiltersView {
   museums: string[];
@@ -148,11 +148,24 @@ export class DashboardDataService {
     const [columns, seasons] = await Promise.all([this.current(), this.deps.seasons.list()]);
     const side = (period: Period): CompareSide => {
       if ('year' in period) return { label: String(period.year), dates: [yearRange(period.year)] };
+      if ('from' in period) return { label: `${formatDay(period.from)} – ${formatDay(period.to)}`, dates: [period] };
       const season = seasons.find((s) => s.id === period.seasonId);
       if (!season) throw new NotFound(`No season with id ${period.seasonId}`, 'SEASON_NOT_FOUND');
       return { label: season.name, dates: [seasonRange(season)] };
     };
     return compareSides(columns, selectionOf(accessOf(viewer), filters, seasons), side(a), side(b));
+  }
+
+  /**
+   * A range (year to date when none is given) against an earlier one of the same length;
+   * the range is a side here, so it does not also narrow the filters.
+   */
+  async compareAgainst(viewer: Viewer, filters: DataFilters, against: Against): Promise<Comparison> {
+    const today = dayOf(new Date(this.deps.clock.now()));
+    const current =
+      filters.from !== undefined || filters.to !== undefined ? boundedRange(filters.from, filters.to) : presetRanges(today).yearToDate;
+    const open = { ...filters, from: undefined, to: undefined };
+    return this.compare(viewer, open, earlierRange(current, against), current);
   }
 
   /** The CSV text of exactly the rows the summary would count, in chunks. */

@@ -235,8 +235,13 @@ describe.each([
     expect(summary.body).toEqual(EMPTY_SUMMARY);
     const compare = await t.get('/api/dashboard/compare?a=2024&b=2025', viewer);
     expect(compare.body).toEqual({
-      a: { label: '2024', totals: { visitors: 0, revenue: 0, days: 0 } },
-      b: { label: '2025', totals: { visitors: 0, revenue: 0, days: 0 } },
+      a: { label: '2024', start: '2024-01-01', end: '2024-12-31', totals: { visitors: 0, revenue: 0, days: 0 } },
+      b: { label: '2025', start: '2025-01-01', end: '2025-12-31', totals: { visitors: 0, revenue: 0, days: 0 } },
+      metrics: {
+        visitors: { a: 0, b: 0, change: 0, changePct: null },
+        revenue: { a: 0, b: 0, change: 0, changePct: null },
+        revenuePerVisitor: { a: 0, b: 0, change: 0, changePct: null },
+      },
       byMuseum: [],
       byChannel: [],
     });
@@ -418,8 +423,11 @@ describe('GET /api/dashboard/compare', () => {
     const t = await dataApp();
     const res = await t.get('/api/dashboard/compare?a=2024&b=2025', await t.admin());
     expect(res.status).toBe(200);
-    expect(res.body.a).toEqual({ label: '2024', totals: { visitors: 45, revenue: 375.75, days: 4 } });
-    expect(res.body.b).toEqual({ label: '2025', totals: { visitors: 24, revenue: 176, days: 4 } });
+    expect(res.body.a).toEqual({ label: '2024', start: '2024-01-01', end: '2024-12-31', totals: { visitors: 45, revenue: 375.75, days: 4 } });
+    expect(res.body.b).toEqual({ label: '2025', start: '2025-01-01', end: '2025-12-31', totals: { visitors: 24, revenue: 176, days: 4 } });
+    expect(res.body.metrics.visitors).toEqual({ a: 45, b: 24, change: -21, changePct: ((24 - 45) / 45) * 100 });
+    expect(res.body.metrics.revenue).toEqual({ a: 375.75, b: 176, change: 176 - 375.75, changePct: ((176 - 375.75) / 375.75) * 100 });
+    expect(res.body.metrics.revenuePerVisitor).toMatchObject({ a: 8.35, b: 7.33 });
     expect(res.body.byMuseum[2]).toEqual({ key: GAMMA, a: 0, b: 4, change: 4, changePct: null });
     expect(res.body.byChannel[0]).toEqual({ key: 'Box office', a: 8, b: 8, change: 0, changePct: 0 });
   });
@@ -429,7 +437,7 @@ describe('GET /api/dashboard/compare', () => {
     const admin = await t.admin();
     const { body } = await t.send('post', '/api/seasons', admin).send({ name: 'February 2024', startDate: '2024-02-01', endDate: '2024-02-29' });
     const res = await t.get(`/api/dashboard/compare?a=season:${body.season.id}&b=2025`, admin);
-    expect(res.body.a).toEqual({ label: 'February 2024', totals: { visitors: 10, revenue: 100, days: 2 } });
+    expect(res.body.a).toEqual({ label: 'February 2024', start: '2024-02-01', end: '2024-02-29', totals: { visitors: 10, revenue: 100, days: 2 } });
   });
 
   it('when a side names an unknown season, then 404', async () => {
@@ -438,7 +446,50 @@ describe('GET /api/dashboard/compare', () => {
     expect(res.status).toBe(404);
   });
 
-  it.each(['', 'a=2024', 'b=2024', 'a=2024&b=x', 'a=season:x&b=2024', 'a=2024&a=2025&b=2024', 'a=season:&b=2024'])(
+  it('when a range is compared with the same dates a year earlier, then both ranges and all three figures come back', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/compare?from=2025-01-01&to=2025-03-01&against=year', await t.admin());
+    expect(res.status).toBe(200);
+    expect(res.body.a).toMatchObject({ start: '2024-01-01', end: '2024-03-01', totals: expectedTotals((r) => r.date <= '2024-03-01') });
+    expect(res.body.b).toMatchObject({ start: '2025-01-01', end: '2025-03-01', totals: expectedTotals((r) => r.date >= '2025-01-01') });
+    expect(Object.keys(res.body.metrics)).toEqual(['visitors', 'revenue', 'revenuePerVisitor']);
+  });
+
+  it('when the previous period is asked, then it has the same length and ends the day before', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/compare?from=2024-02-01&to=2024-02-29&against=previous', await t.admin());
+    expect(res.body.a).toMatchObject({ start: '2024-01-03', end: '2024-01-31', totals: expectedTotals((r) => r.date === '2024-01-15') });
+  });
+
+  it('when the weekday-aligned year is asked, then the earlier side starts 52 weeks before, on the same weekday', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/compare?from=2025-01-02&to=2025-01-02&against=yearWeekday', await t.admin());
+    expect(res.body.a).toMatchObject({ start: '2024-01-04', end: '2024-01-04' });
+  });
+
+  it('when a leap day is compared with a year earlier, then it meets the 28th of February', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/compare?from=2024-02-29&to=2024-02-29&against=year', await t.admin());
+    expect(res.body.a).toMatchObject({ start: '2023-02-28', end: '2023-02-28' });
+  });
+
+  it('when only "against" is given, then year to date meets the same days of last year (the clock says 2026-01-15)', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/compare?against=year', await t.admin());
+    expect(res.body.a).toMatchObject({ start: '2025-01-01', end: '2025-01-14', totals: expectedTotals((r) => r.date >= '2025-01-01' && r.date <= '2025-01-14') });
+    expect(res.body.b).toMatchObject({ start: '2026-01-01', end: '2026-01-14' });
+  });
+
+  it.each(['previous', 'year', 'yearWeekday'])('when a viewer restricted to one museum compares against %s, then only that museum counts', async (against) => {
+    const t = await dataApp();
+    const viewer = await t.viewer(JSON.stringify([ALPHA]));
+    const res = await t.get(`/api/dashboard/compare?from=2025-01-01&to=2025-03-01&against=${against}&museum=${q(BETA)}`, viewer);
+    expect(res.status).toBe(200);
+    expect(mentionsOthers(res.text)).toBe(false);
+    expect(res.body.b.totals).toEqual(expectedTotals(alpha((r) => r.date >= '2025-01-01')));
+  });
+
+  it.each(['', 'a=2024', 'b=2024', 'a=2024&b=x', 'a=2024&b=2025&against=year', 'against=month', 'a=2024&against=previous', 'against=year&from=2025-02-01&to=2025-01-01', 'a=season:x&b=2024', 'a=2024&a=2025&b=2024', 'a=season:&b=2024'])(
     'when the sides are missing or malformed (%s), then 400',
     async (query) => {
       const t = await dataApp();
