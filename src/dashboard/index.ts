@@ -43,6 +43,7 @@ export function createDashboard(deps: DashboardDeps) {
     visits: new SqlVisitRepository(deps.records),
     seasons: new SqlSeasonRepository(deps.records),
     logger: deps.logger,
+    clock: deps.clock,
     locks: deps.locks,
     // A version check on SQLite costs microseconds; across the network to PostgreSQL, a round trip per request.
     freshForMs: deps.records.engine.kind === 'postgres' ? FRESH_FOR_MS : 0,

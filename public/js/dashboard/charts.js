@@ -94,22 +94,41 @@ function draw(canvas, config) {
 }
 
 /**
- * Monthly visitors (area, first axis) and revenue (dashed line, second axis).
+ * Visitors (area, first axis) and revenue (dashed line, second axis) per day, week or month.
+ * A partial bucket (cut by the range or by the data's end) is drawn as a hollow point reached
+ * by a dotted, paler line, so its lower figure does not read as a fall.
  * @param {HTMLCanvasElement} canvas
  * @param {string[]} labels
  * @param {number[]} visitors
  * @param {number[]} revenue
  * @param {{ visitors: string, revenue: string }} names
+ * @param {boolean[]} [partial]
  */
-export function drawTrend(canvas, labels, visitors, revenue, names) {
+export function drawTrend(canvas, labels, visitors, revenue, names, partial = []) {
   const start = isRtl ? 'right' : 'left';
   const end = isRtl ? 'left' : 'right';
+  /** @param {{ p0DataIndex: number, p1DataIndex: number }} ctx */
+  const touchesPartial = (ctx) => Boolean(partial[ctx.p0DataIndex] || partial[ctx.p1DataIndex]);
+  const pale = 'rgba(31, 95, 191, 0.45)';
   return draw(canvas, {
     type: 'line',
     data: {
       labels,
       datasets: [
-        { label: names.visitors, data: visitors, yAxisID: 'visitors', borderColor: PALETTE[0], backgroundColor: 'rgba(31, 95, 191, 0.12)', fill: true, tension: 0.3, pointRadius: 2, borderWidth: 2 },
+        {
+          label: names.visitors,
+          data: visitors,
+          yAxisID: 'visitors',
+          borderColor: PALETTE[0],
+          backgroundColor: 'rgba(31, 95, 191, 0.12)',
+          fill: true,
+          tension: 0.3,
+          borderWidth: 2,
+          pointRadius: visitors.map((_, i) => (partial[i] ? 4 : 2)),
+          pointBackgroundColor: visitors.map((_, i) => (partial[i] ? '#fff' : PALETTE[0])),
+          pointBorderColor: visitors.map((_, i) => (partial[i] ? pale : PALETTE[0])),
+          segment: { borderDash: (ctx) => (touchesPartial(ctx) ? [3, 4] : undefined), borderColor: (ctx) => (touchesPartial(ctx) ? pale : undefined) },
+        },
         { label: names.revenue, data: revenue, yAxisID: 'revenue', borderColor: PALETTE[2], backgroundColor: PALETTE[2], borderDash: [6, 4], tension: 0.3, pointRadius: 0, borderWidth: 2 },
       ],
     },

@@ -17,6 +17,8 @@ import { call } from './common.js';
  * @property {number[]} years
  * @property {string[]} districts
  * @property {Season[]} seasons
+ * @property {string} today
+ * @property {Record<string, { from: string, to: string }>} presets
  * @property {{ museums: Scope, channels: Scope, restricted: boolean }} access
  */
 
@@ -216,6 +218,7 @@ export async function loadFilters(view) {
   }
   if (!showAccess(requireElement('#access-notice', HTMLElement), filters.access)) {
     requireElement('[data-filters]', HTMLElement).hidden = true;
+    document.querySelector('[data-range]')?.setAttribute('hidden', '');
     view.results.hidden = true;
     return null;
   }

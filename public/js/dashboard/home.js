@@ -1,21 +1,26 @@
-// The Dashboard page: filters kept in the address, totals, the monthly trend and the
-// breakdowns by museum, channel and district (each a chart and a table).
-import { requireElement } from '../core/dom.js';
-import { formatAmount, formatChange, formatDecimal, formatMonth, formatNumber, formatShare } from '../core/format.js';
+// The Dashboard page: dates and filters kept in the address, totals, the trend by day, week
+// or month, and the breakdowns by museum, channel and district (each a chart and a table).
+import { element, requireElement } from '../core/dom.js';
+import { formatAmount, formatChange, formatDate, formatDecimal, formatMonth, formatNumber, formatShare } from '../core/format.js';
 import { t, tn } from '../core/i18n.js';
 import { drawBars, drawDoughnut, drawTrend, fitRows } from './charts.js';
 import { cell, deltaNode, fillRows, percentChange, resultsView, syncAddress } from './common.js';
 import { createFilterBar, loadFilters } from './filters.js';
+import { createRangePicker } from './range.js';
 
 /** @typedef {import('./common.js').Totals} Totals */
 /** @typedef {{ key: string, visitors: number, revenue: number }} Breakdown */
+/** @typedef {{ start: string, end: string, label: string, visitors: number, revenue: number, partial: boolean }} SeriesPoint */
 
 /**
  * The answer of GET /api/dashboard/summary.
  * @typedef {object} Summary
+ * @property {{ start: string, end: string } | null} range
  * @property {Totals} totals
  * @property {Totals | null} [previous] the same filters over as many days just before
  * @property {{ month: string, visitors: number, revenue: number }[]} monthly
+ * @property {'day' | 'week' | 'month'} granularity
+ * @property {SeriesPoint[]} series
  * @property {Breakdown[]} byMuseum
  * @property {Breakdown[]} byChannel
  * @property {Breakdown[]} byDistrict
@@ -23,10 +28,25 @@ import { createFilterBar, loadFilters } from './filters.js';
 
 const exportLink = requireElement('#export-link', HTMLAnchorElement);
 const filtersRoot = requireElement('[data-filters]', HTMLElement);
+const rangeRoot = requireElement('[data-range]', HTMLElement);
 const view = resultsView(() => (filterBar ? refresh() : start()));
 
 /** @type {ReturnType<typeof createFilterBar> | undefined} */
 let filterBar;
+/** @type {ReturnType<typeof createRangePicker> | undefined} */
+let rangePicker;
+
+const UNIT_KEYS = { day: 'range.unitDay', week: 'range.unitWeek', month: 'range.unitMonth' };
+
+/**
+ * @param {SeriesPoint} point
+ * @param {Summary['granularity']} unit
+ */
+function pointLabel(point, unit) {
+  if (unit === 'month') return formatMonth(point.label);
+  if (unit === 'week') return t('range.weekOf', { day: formatDate(point.start) });
+  return formatDate(point.start);
+}
 
 /**
  * The change against the previous period, or `otherwise` when there is none to compare with.
@@ -93,13 +113,28 @@ function render(answer) {
   if (summary.totals.visitors === 0 && summary.monthly.length === 0) return view.showState('empty');
   view.showState(null);
   renderTotals(summary);
-  const months = [...summary.monthly].sort((a, b) => a.month.localeCompare(b.month));
+  rangePicker?.describe(summary.range, summary.granularity);
+  const unit = summary.granularity;
+  const labels = summary.series.map((p) => pointLabel(p, unit));
+  const partial = summary.series.map((p) => p.partial);
+  requireElement('#trend-note', HTMLElement).textContent = t('charts.trendNote', { unit: t(UNIT_KEYS[unit]) });
+  requireElement('#trend-partial', HTMLElement).hidden = !partial.some(Boolean);
   drawTrend(
     requireElement('#trend-chart', HTMLCanvasElement),
-    months.map((m) => formatMonth(m.month)),
-    months.map((m) => m.visitors),
-    months.map((m) => m.revenue),
+    labels,
+    summary.series.map((p) => p.visitors),
+    summary.series.map((p) => p.revenue),
     { visitors: t('charts.visitors'), revenue: t('charts.revenue') },
+    partial,
+  );
+  requireElement('#trend-rows', HTMLTableSectionElement).replaceChildren(
+    ...summary.series.map((p, i) =>
+      element('tr', { className: p.partial ? 'is-partial' : undefined }, [
+        element('th', { scope: 'row' }, [labels[i], p.partial ? ` (${t('range.partial')})` : '']),
+        cell(formatNumber(p.visitors), 'num'),
+        cell(formatAmount(p.revenue), 'num'),
+      ]),
+    ),
   );
   for (const section of view.results.querySelectorAll('[data-breakdown]')) {
     if (!(section instanceof HTMLElement)) continue;
@@ -108,13 +143,17 @@ function render(answer) {
   }
 }
 
+/** @param {URLSearchParams} params */
+const queryOf = (params) => (params.toString() ? `?${params}` : '');
+
 function refresh() {
-  if (!filterBar) return;
-  const params = filterBar.appendTo(new URLSearchParams());
-  syncAddress(params);
-  const query = params.toString() ? `?${params}` : '';
-  exportLink.href = `/api/dashboard/export.csv${query}`;
-  return view.load(`/api/dashboard/summary${query}`, render);
+  if (!filterBar || !rangePicker) return;
+  syncAddress(rangePicker.appendAddress(filterBar.appendTo(new URLSearchParams())));
+  const data = rangePicker.appendQuery(filterBar.appendTo(new URLSearchParams()));
+  const exported = new URLSearchParams(data);
+  exported.delete('granularity');
+  exportLink.href = `/api/dashboard/export.csv${queryOf(exported)}`;
+  return view.load(`/api/dashboard/summary${queryOf(data)}`, render);
 }
 
 async function start() {
@@ -123,6 +162,8 @@ async function start() {
     exportLink.hidden = true;
     return;
   }
+  rangePicker = createRangePicker(rangeRoot, filters, () => void refresh());
+  rangePicker.restore(new URLSearchParams(window.location.search));
   filterBar = createFilterBar(filtersRoot, filters, () => void refresh());
   filterBar.restore(new URLSearchParams(window.location.search));
   await refresh();

@@ -1,12 +1,20 @@
-import type { Aggregate, NameSet, VisitColumns, VisitRow } from './columns';
+import type { Aggregate, DailySums, NameSet, VisitColumns, VisitRow } from './columns';
 import {
+  autoGranularity,
+  bucketLabel,
+  bucketOf,
+  monthIndexOf,
   formatDay,
   intersectRanges,
   monthLabel,
+  MAX_YEAR,
+  MIN_YEAR,
   parseDay,
   unionRanges,
   yearRange,
+  type Day,
   type DayRange,
+  type Granularity,
 } from './dates';
 import { narrow, type Access } from './permissions';
 import type { Season } from './repository';
@@ -18,6 +26,9 @@ export interface DataFilters {
   district: string[];
   year: number[];
   season: number[];
+  /** Inclusive bounds as days (see dates.ts); either may be left open. */
+  from?: Day;
+  to?: Day;
 }
 
 /** What one request looks at, after the permission filter: rows pass every part. */
@@ -51,9 +62,25 @@ export interface Summary {
   /** The same filters over the same number of days just before `range`. */
   previous: Totals & { start: string | null; end: string | null };
   monthly: { month: string; visitors: number; revenue: number }[];
+  /** The unit of `series`: the one asked for, else chosen from the length of `range`. */
+  granularity: Granularity;
+  /** One point per day, ISO week or month from `range.start` to `range.end`, zeros included. */
+  series: SeriesPoint[];
   byMuseum: Breakdown[];
   byChannel: Breakdown[];
   byDistrict: Breakdown[];
+}
+
+export interface SeriesPoint {
+  /** The bucket's calendar bounds (a whole week or month, even where the selection cuts it). */
+  start: string;
+  end: string;
+  /** `YYYY-MM-DD`, `YYYY-Www` (ISO week) or `YYYY-MM`. */
+  label: string;
+  visitors: number;
+  revenue: number;
+  /** The selection covers only some of the bucket's days, so it must not read as a fall. */
+  partial: boolean;
 }
 
 export interface ComparedRow {
@@ -70,9 +97,20 @@ export interface CompareSide {
   dates: DayRange[];
 }
 
+/** One figure on both sides, with its absolute and relative change. */
+export interface MetricChange {
+  a: number;
+  b: number;
+  change: number;
+  /** Percent; null when `a` is 0. */
+  changePct: number | null;
+}
+
 export interface Comparison {
-  a: { label: string; totals: Totals };
-  b: { label: string; totals: Totals };
+  /** `start`/`end`: the first and last day the side asks for, so a page can print both ranges. */
+  a: { label: string; start: string | null; end: string | null; totals: Totals };
+  b: { label: string; start: string | null; end: string | null; totals: Totals };
+  metrics: { visitors: MetricChange; revenue: MetricChange; revenuePerVisitor: MetricChange };
   byMuseum: ComparedRow[];
   byChannel: ComparedRow[];
 }
@@ -89,15 +127,17 @@ export function seasonRange(season: Season): DayRange {
 }
 
 /**
- * Applies the permission filter first, then the user's filters inside it. Years and seasons
- * narrow the dates (a chosen year and a chosen season must both hold); an unknown season
+ * Applies the permission filter first, then the user's filters inside it. Years, seasons and
+ * the from/to range each narrow the dates (every one chosen must hold); an unknown season
  * id covers no day.
  */
 export function selectionOf(access: Access, filters: DataFilters, seasons: readonly Season[]): Selection {
   const years = filters.year.length > 0 ? unionRanges(filters.year.map(yearRange)) : undefined;
   const wanted = new Set(filters.season);
   const inSeasons = filters.season.length > 0 ? unionRanges(seasons.filter((s) => wanted.has(s.id)).map(seasonRange)) : undefined;
-  const dates = years && inSeasons ? intersectRanges(years, inSeasons) : (years ?? inSeasons ?? 'all');
+  const range = filters.from !== undefined || filters.to !== undefined ? [boundedRange(filters.from, filters.to)] : undefined;
+  const chosen = [years, inSeasons, range].filter((r): r is DayRange[] => r !== undefined);
+  const dates = chosen.length === 0 ? 'all' : chosen.reduce((a, b) => intersectRanges(a, b));
   return {
     access,
     museums: narrow(access.museums, filters.museum),
@@ -105,6 +145,11 @@ export function selectionOf(access: Access, filters: DataFilters, seasons: reado
     districts: filters.district.length > 0 ? new Set(filters.district) : 'all',
     dates,
   };
+}
+
+/** An inclusive range whose open ends reach the first or last representable day. */
+export function boundedRange(from: Day | undefined, to: Day | undefined): DayRange {
+  return { from: from ?? yearRange(MIN_YEAR).from, to: to ?? yearRange(MAX_YEAR).to };
 }
 
 /**
@@ -161,16 +206,69 @@ function previousPeriod(columns: VisitColumns, keep: Uint8Array, ranges: readonl
   return { start: formatDay(before.from), end: formatDay(before.to), ...totalsOf(columns.aggregate(keep, [before])) };
 }
 
-export function summarize(columns: VisitColumns, selection: Selection): Summary {
+/** How many of the selected days fall in `bucket`; `ranges` sorted, non-overlapping. */
+function selectedDaysIn(bucket: DayRange, ranges: readonly DayRange[]): number {
+  let n = 0;
+  for (const r of ranges) {
+    const from = Math.max(r.from, bucket.from);
+    const to = Math.min(r.to, bucket.to);
+    if (from <= to) n += to - from + 1;
+  }
+  return n;
+}
+
+/** The series by `unit`: months come from the scan's own month sums, days and weeks from per-day totals. */
+function seriesOf(ranges: readonly DayRange[], unit: Granularity, scan: Aggregate, daily: DailySums | undefined): SeriesPoint[] {
+  if (ranges.length === 0) return [];
+  const first = ranges[0].from;
+  const last = ranges[ranges.length - 1].to;
+  const out: SeriesPoint[] = [];
+  const months = new Map(scan.months.map((m) => [m.month, m]));
+  for (let start = bucketOf(first, unit).from; start <= last; ) {
+    const bucket = bucketOf(start, unit);
+    let visitors = 0;
+    let cents = 0;
+    if (daily) {
+      for (let d = Math.max(bucket.from, first); d <= Math.min(bucket.to, last); d += 1) {
+        visitors += daily.visitors[d - daily.firstDay];
+        cents += daily.revenueCents[d - daily.firstDay];
+      }
+    } else {
+      const m = months.get(monthIndexOf(bucket.from));
+      visitors = m?.visitors ?? 0;
+      cents = m?.revenueCents ?? 0;
+    }
+    out.push({
+      start: formatDay(bucket.from),
+      end: formatDay(bucket.to),
+      label: bucketLabel(bucket, unit),
+      visitors,
+      revenue: cents / 100,
+      partial: selectedDaysIn(bucket, ranges) < bucket.to - bucket.from + 1,
+    });
+    start = bucket.to + 1;
+  }
+  return out;
+}
+
+export function summarize(columns: VisitColumns, selection: Selection, granularity?: Granularity): Summary {
   const keep = columns.keepMask(selection.museums, selection.channels, selection.districts);
   const ranges = datesIn(columns, selection);
-  const scan = columns.aggregate(keep, ranges);
+  const length = ranges.length > 0 ? ranges[ranges.length - 1].to - ranges[0].from + 1 : 0;
+  const unit = granularity ?? autoGranularity(length);
+  const daily: DailySums | undefined =
+    unit === 'month' || ranges.length === 0
+      ? undefined
+      : { firstDay: ranges[0].from, visitors: new Float64Array(length), revenueCents: new Float64Array(length) };
+  const scan = columns.aggregate(keep, ranges, true, daily);
   return {
     range: ranges.length > 0 ? { start: formatDay(ranges[0].from), end: formatDay(ranges[ranges.length - 1].to) } : null,
     totals: totalsOf(scan),
     previous: previousPeriod(columns, keep, ranges),
     // Every month the selected days touch, zeros included, so the series has no holes.
     monthly: scan.months.map((m) => ({ month: monthLabel(m.month), visitors: m.visitors, revenue: m.revenueCents / 100 })),
+    granularity: unit,
+    series: seriesOf(ranges, unit, scan, daily),
     byMuseum: breakdown(scan, columns.comboMuseum, columns.museums),
     byChannel: breakdown(scan, columns.comboChannel, columns.channels),
     byDistrict: breakdown(scan, columns.comboDistrict, columns.districts),
@@ -201,9 +299,22 @@ export function compareSides(columns: VisitColumns, selection: Selection, a: Com
   };
   const scanA = scanOf(a);
   const scanB = scanOf(b);
+  const totalsA = totalsOf(scanA);
+  const totalsB = totalsOf(scanB);
+  const bounds = (side: CompareSide) =>
+    side.dates.length > 0
+      ? { start: formatDay(side.dates[0].from), end: formatDay(side.dates[side.dates.length - 1].to) }
+      : { start: null, end: null };
+  const metric = (x: number, y: number): MetricChange => ({ a: x, b: y, change: y - x, changePct: percentChange(x, y) });
+  const perVisitor = (t: Totals) => (t.visitors > 0 ? Math.round((t.revenue / t.visitors) * 100) / 100 : 0);
   return {
-    a: { label: a.label, totals: totalsOf(scanA) },
-    b: { label: b.label, totals: totalsOf(scanB) },
+    a: { label: a.label, ...bounds(a), totals: totalsA },
+    b: { label: b.label, ...bounds(b), totals: totalsB },
+    metrics: {
+      visitors: metric(totalsA.visitors, totalsB.visitors),
+      revenue: metric(totalsA.revenue, totalsB.revenue),
+      revenuePerVisitor: metric(perVisitor(totalsA), perVisitor(totalsB)),
+    },
     byMuseum: compareRows(scanA, scanB, columns.comboMuseum, columns.museums),
     byChannel: compareRows(scanA, scanB, columns.comboChannel, columns.channels),
   };

@@ -20,6 +20,13 @@ export interface MonthSums {
   revenueCents: number;
 }
 
+/** Totals per day from `firstDay` on, filled by an aggregation that is asked for them. */
+export interface DailySums {
+  firstDay: Day;
+  visitors: Float64Array;
+  revenueCents: Float64Array;
+}
+
 /** The sums of one aggregation. */
 export interface Aggregate {
   /** Per combination (a museum × channel × district that occurs in the data). */
@@ -176,9 +183,10 @@ export class VisitColumns {
 
   /**
    * Sums the rows of kept combinations on the given days (sorted, non-overlapping).
-   * `useRollup: false` sums every row, which tests use to check the rollup against.
+   * `useRollup: false` sums every row, which tests use to check the rollup against; `daily`
+   * also collects the totals of each day, which the rollup cannot give, so it reads rows.
    */
-  aggregate(keep: Uint8Array, ranges: readonly DayRange[], useRollup = true): Aggregate {
+  aggregate(keep: Uint8Array, ranges: readonly DayRange[], useRollup = true, daily?: DailySums): Aggregate {
     const K = this.comboCount;
     const sums = { visitors: new Float64Array(K), revenueCents: new Float64Array(K), rows: new Uint32Array(K), days: 0 };
     const months: MonthSums[] = [];
@@ -189,7 +197,7 @@ export class VisitColumns {
         const from = Math.max(range.from, monthFirst);
         const to = Math.min(range.to, monthLast);
         const whole = from === monthFirst && to === monthLast;
-        const part = whole && useRollup && this.rollup ? this.fromRollup(m, keep, sums) : this.fromRows(from, to, keep, sums);
+        const part = whole && useRollup && this.rollup && !daily ? this.fromRollup(m, keep, sums) : this.fromRows(from, to, keep, sums, daily);
         const last = months[months.length - 1];
         if (last?.month === m) {
           last.visitors += part.visitors;
@@ -202,7 +210,7 @@ export class VisitColumns {
     return { ...sums, months };
   }
 
-  private fromRows(from: Day, to: Day, keep: Uint8Array, sums: Omit<Aggregate, 'months'>) {
+  private fromRows(from: Day, to: Day, keep: Uint8Array, sums: Omit<Aggregate, 'months'>, daily?: DailySums) {
     const { combo, visitors, revenueCents, dayStart } = this;
     const { visitors: cv, revenueCents: cr, rows: cn } = sums;
     const first = Math.max(from - this.firstDay, 0);
@@ -211,6 +219,8 @@ export class VisitColumns {
     let totalCents = 0;
     for (let d = first; d <= last; d += 1) {
       let n = 0;
+      const visitorsBefore = totalVisitors;
+      const centsBefore = totalCents;
       const end = dayStart[d + 1];
       for (let i = dayStart[d]; i < end; i += 1) {
         const c = combo[i];
@@ -226,6 +236,11 @@ export class VisitColumns {
         }
       }
       if (n > 0) sums.days += 1;
+      if (daily && n > 0) {
+        const at = this.firstDay + d - daily.firstDay;
+        daily.visitors[at] += totalVisitors - visitorsBefore;
+        daily.revenueCents[at] += totalCents - centsBefore;
+      }
     }
     return { visitors: totalVisitors, revenueCents: totalCents };
   }

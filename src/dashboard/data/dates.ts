@@ -82,3 +82,89 @@ export function intersectRanges(a: readonly DayRange[], b: readonly DayRange[]):
   }
   return out;
 }
+
+export const PRESETS = ['last7', 'last30', 'last90', 'monthToDate', 'quarterToDate', 'yearToDate', 'lastYear'] as const;
+export type Preset = (typeof PRESETS)[number];
+
+/**
+ * The ranges the page offers by name. Data runs to yesterday (today's figures are not in
+ * yet), so every range that reaches the present ends there.
+ */
+export function presetRanges(today: Day): Record<Preset, DayRange> {
+  const end = today - 1;
+  const d = new Date(end * DAY_MS);
+  const year = d.getUTCFullYear();
+  const month = d.getUTCMonth();
+  const thisYear = new Date(today * DAY_MS).getUTCFullYear();
+  return {
+    last7: { from: end - 6, to: end },
+    last30: { from: end - 29, to: end },
+    last90: { from: end - 89, to: end },
+    monthToDate: { from: Date.UTC(year, month, 1) / DAY_MS, to: end },
+    quarterToDate: { from: Date.UTC(year, month - (month % 3), 1) / DAY_MS, to: end },
+    yearToDate: { from: Date.UTC(year, 0, 1) / DAY_MS, to: end },
+    lastYear: yearRange(thisYear - 1),
+  };
+}
+
+export const GRANULARITIES = ['day', 'week', 'month'] as const;
+export type Granularity = (typeof GRANULARITIES)[number];
+
+/** The Monday of the ISO week holding `day` (1970-01-01 was a Thursday). */
+export function weekStart(day: Day): Day {
+  return day - ((((day + 3) % 7) + 7) % 7);
+}
+
+/** `YYYY-Www`: the ISO week's year is the year of its Thursday. */
+export function isoWeekLabel(monday: Day): string {
+  const thursday = monday + 3;
+  const year = yearOf(thursday);
+  const week = Math.floor((thursday - yearRange(year).from) / 7) + 1;
+  return `${year}-W${String(week).padStart(2, '0')}`;
+}
+
+/** The calendar bucket of a given unit that holds `day`. */
+export function bucketOf(day: Day, unit: Granularity): DayRange {
+  if (unit === 'day') return { from: day, to: day };
+  if (unit === 'week') {
+    const from = weekStart(day);
+    return { from, to: from + 6 };
+  }
+  const month = monthIndexOf(day);
+  return { from: firstDayOfMonth(month), to: firstDayOfMonth(month + 1) - 1 };
+}
+
+export function bucketLabel(bucket: DayRange, unit: Granularity): string {
+  if (unit === 'day') return formatDay(bucket.from);
+  if (unit === 'week') return isoWeekLabel(bucket.from);
+  return monthLabel(monthIndexOf(bucket.from));
+}
+
+/** A readable number of points: days up to a month, weeks up to half a year, months beyond. */
+export function autoGranularity(days: number): Granularity {
+  if (days <= 31) return 'day';
+  if (days <= 183) return 'week';
+  return 'month';
+}
+
+export const AGAINST = ['previous', 'year', 'yearWeekday'] as const;
+/** What a range is compared with: the period of the same length just before, the same dates a year earlier, or the same weekdays 52 weeks earlier. */
+export type Against = (typeof AGAINST)[number];
+
+/** The same month and day a year earlier; 29 February becomes the 28th. */
+function yearEarlier(day: Day): Day {
+  const d = new Date(day * DAY_MS);
+  const year = d.getUTCFullYear() - 1;
+  const month = d.getUTCMonth();
+  const last = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  return Date.UTC(year, month, Math.min(d.getUTCDate(), last)) / DAY_MS;
+}
+
+export function earlierRange(range: DayRange, against: Against): DayRange {
+  if (against === 'previous') {
+    const length = range.to - range.from + 1;
+    return { from: range.from - length, to: range.from - 1 };
+  }
+  if (against === 'yearWeekday') return { from: range.from - 364, to: range.to - 364 };
+  return { from: yearEarlier(range.from), to: yearEarlier(range.to) };
+}

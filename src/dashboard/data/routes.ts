@@ -7,7 +7,7 @@ import { idParam, validated } from '../../platform/validate';
 import { requireDashboardAdmin } from '../auth/middleware';
 import type { DashboardSession } from '../auth/session-store';
 import type { DataFilters } from './aggregate';
-import { MAX_YEAR, MIN_YEAR, parseDay } from './dates';
+import { AGAINST, GRANULARITIES, MAX_YEAR, MIN_YEAR, parseDay } from './dates';
 import type { DashboardDataService, Period } from './service';
 import { currentImport, receiveCsv } from './upload';
 
@@ -29,16 +29,31 @@ const year = z
   .refine((y) => y >= MIN_YEAR && y <= MAX_YEAR, `must be between ${MIN_YEAR} and ${MAX_YEAR}`);
 const seasonId = z.string().regex(/^[1-9]\d{0,9}$/, 'must be a season id').transform(Number);
 
+const isoDate = z.string().refine((v) => parseDay(v) !== undefined, `must be a date written YYYY-MM-DD, between ${MIN_YEAR} and ${MAX_YEAR}`);
+const day = isoDate.transform((v) => parseDay(v)!);
+
+const rangeFields = { from: day.optional(), to: day.optional() };
+
+/** `from` and `to` are inclusive; a range that ends before it starts is refused, never read as empty. */
+function orderedRange<T extends z.ZodType<{ from?: number; to?: number }>>(schema: T) {
+  return schema.refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, {
+    message: 'must not be before from',
+    path: ['to'],
+  });
+}
+
 const filterFields = {
   museum: repeatable(name),
   channel: repeatable(name),
   district: repeatable(name),
   year: repeatable(year),
   season: repeatable(seasonId),
+  ...rangeFields,
   /** Read by the language middleware; allowed so page URLs can be passed on whole. */
   lang: z.string().optional(),
 };
-const filtersQuery = z.strictObject(filterFields);
+const filtersQuery = orderedRange(z.strictObject(filterFields));
+const summaryQuery = orderedRange(z.strictObject({ ...filterFields, granularity: z.enum(GRANULARITIES).optional() }));
 
 const period = z.union([
   year.transform((y): Period => ({ year: y })),
@@ -47,10 +62,17 @@ const period = z.union([
     .regex(/^season:[1-9]\d{0,9}$/, 'must be a year like 2025 or season:<id>')
     .transform((v): Period => ({ seasonId: Number(v.slice('season:'.length)) })),
 ]);
-const compareQuery = z.strictObject({ ...filterFields, a: period, b: period });
-const noQuery = z.strictObject({ lang: z.string().optional() });
+/** Either two named sides (`a`, `b`), or `against` an earlier period for the from/to range (year to date when absent). */
+const compareQuery = orderedRange(
+  z
+    .strictObject({ ...filterFields, a: period.optional(), b: period.optional(), against: z.enum(AGAINST).optional() })
+    .refine((q) => (q.against ? q.a === undefined && q.b === undefined : q.a !== undefined && q.b !== undefined), {
+      message: 'give both a and b, or against (previous, year or yearWeekday) without them',
+      path: ['against'],
+    }),
+);
+const optionsQuery = orderedRange(z.strictObject({ ...rangeFields, lang: z.string().optional() }));
 
-const isoDate = z.string().refine((v) => parseDay(v) !== undefined, `must be a date written YYYY-MM-DD, between ${MIN_YEAR} and ${MAX_YEAR}`);
 const seasonName = singleLine(200);
 const seasonBody = z.strictObject({ name: seasonName, startDate: isoDate, endDate: isoDate });
 const seasonPatch = z
@@ -58,7 +80,15 @@ const seasonPatch = z
   .refine((b) => Object.keys(b).length > 0, 'nothing to change');
 
 function filtersOf(query: z.output<typeof filtersQuery>): DataFilters {
-  return { museum: query.museum, channel: query.channel, district: query.district, year: query.year, season: query.season };
+  return {
+    museum: query.museum,
+    channel: query.channel,
+    district: query.district,
+    year: query.year,
+    season: query.season,
+    from: query.from,
+    to: query.to,
+  };
 }
 
 /** Mounted behind the dashboard session, so there always is one here. */
@@ -79,22 +109,27 @@ export function dashboardDataRoutes(data: DashboardDataService) {
 
   router.get(
     '/filters',
-    validated({ query: noQuery }, async (_input, req, res) => {
-      res.json(await data.filters(viewer(req)));
+    validated({ query: optionsQuery }, async ({ query }, req, res) => {
+      res.json(await data.filters(viewer(req), { from: query.from, to: query.to }));
     }),
   );
 
   router.get(
     '/summary',
-    validated({ query: filtersQuery }, async ({ query }, req, res) => {
-      res.json(await data.summary(viewer(req), filtersOf(query)));
+    validated({ query: summaryQuery }, async ({ query }, req, res) => {
+      res.json(await data.summary(viewer(req), filtersOf(query), query.granularity));
     }),
   );
 
   router.get(
     '/compare',
     validated({ query: compareQuery }, async ({ query }, req, res) => {
-      res.json(await data.compare(viewer(req), filtersOf(query), query.a, query.b));
+      const filters = filtersOf(query);
+      res.json(
+        query.against
+          ? await data.compareAgainst(viewer(req), filters, query.against)
+          : await data.compare(viewer(req), filters, query.a!, query.b!),
+      );
     }),
   );
 

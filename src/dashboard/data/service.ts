@@ -1,8 +1,10 @@
 import type { Readable } from 'node:stream';
 import { BadRequest, Conflict, NotFound } from '../../platform/errors';
+import type { Clock } from '../../platform/clock';
 import type { Logger } from '../../platform/logger';
 import type { DashboardSession } from '../auth/session-store';
 import {
+  boundedRange,
   compareSides,
   filterOptions,
   selectedRows,
@@ -16,13 +18,13 @@ import {
 } from './aggregate';
 import { ColumnsBuilder, type VisitColumns } from './columns';
 import { visitsCsv, readVisitsCsv } from './csv';
-import { parseDay, yearRange } from './dates';
+import { dayOf, formatDay, parseDay, presetRanges, yearRange, earlierRange, type Against, type Day, type DayRange, type Granularity, type Preset } from './dates';
 import { accessOf, isRestricted } from './permissions';
 import type { NewSeason, Season, SeasonRepository, VisitRepository } from './repository';
 import { LocalLocks, type Locks, type Release } from '../../platform/locks';
 
-/** One side of a comparison: a calendar year or a season. */
-export type Period = { year: number } | { seasonId: number };
+/** One side of a comparison: a calendar year, a season or a range of days. */
+export type Period = { year: number } | { seasonId: number } | DayRange;
 
 export interface FiltersView {
   museums: string[];
@@ -30,6 +32,10 @@ export interface FiltersView {
   years: number[];
   districts: string[];
   seasons: Season[];
+  /** Today by the server's clock; data runs to the day before. */
+  today: string;
+  /** The named ranges the page offers, worked out from `today`. */
+  presets: Record<Preset, { from: string; to: string }>;
   /** How much of the data the session sees, so a page can say "2 of 6 museums". */
   access: {
     museums: { visible: number; total: number };
@@ -45,6 +51,7 @@ export interface DataServiceDeps {
   visits: VisitRepository;
   seasons: SeasonRepository;
   logger: Logger;
+  clock: Clock;
   importMaxBytes?: number;
   /** Where the one import slot is held: in this process, or shared by every instance. */
   locks?: Locks;
@@ -124,16 +131,24 @@ export class DashboardDataService {
     this.seasonsLook = new RecentLook(deps.freshForMs ?? 0);
   }
 
-  async filters(viewer: Viewer): Promise<FiltersView> {
+  /** The options of the filters; a from/to range narrows the years offered to those it touches. */
+  async filters(viewer: Viewer, range: { from?: Day; to?: Day } = {}): Promise<FiltersView> {
     const [columns, seasons] = await Promise.all([this.current(), this.seasons()]);
     const access = accessOf(viewer);
     const options = filterOptions(columns, access);
+    const { from, to } = boundedRange(range.from, range.to);
+    const today = dayOf(new Date(this.deps.clock.now()));
+    const presets = Object.fromEntries(
+      Object.entries(presetRanges(today)).map(([name, r]) => [name, { from: formatDay(r.from), to: formatDay(r.to) }]),
+    ) as FiltersView['presets'];
     return {
       museums: options.museums,
       channels: options.channels,
-      years: options.years,
+      years: options.years.filter((y) => yearRange(y).to >= from && yearRange(y).from <= to),
       districts: options.districts,
       seasons,
+      today: formatDay(today),
+      presets,
       access: {
         museums: { visible: options.museums.length, total: columns.museums.length },
         channels: { visible: options.channels.length, total: columns.channels.length },
@@ -142,20 +157,33 @@ export class DashboardDataService {
     };
   }
 
-  async summary(viewer: Viewer, filters: DataFilters): Promise<Summary> {
+  async summary(viewer: Viewer, filters: DataFilters, granularity?: Granularity): Promise<Summary> {
     const [columns, seasons] = await Promise.all([this.current(), this.seasons()]);
-    return summarize(columns, selectionOf(accessOf(viewer), filters, seasons));
+    return summarize(columns, selectionOf(accessOf(viewer), filters, seasons), granularity);
   }
 
   async compare(viewer: Viewer, filters: DataFilters, a: Period, b: Period): Promise<Comparison> {
     const [columns, seasons] = await Promise.all([this.current(), this.seasons()]);
     const side = (period: Period): CompareSide => {
       if ('year' in period) return { label: String(period.year), dates: [yearRange(period.year)] };
+      if ('from' in period) return { label: `${formatDay(period.from)} – ${formatDay(period.to)}`, dates: [period] };
       const season = seasons.find((s) => s.id === period.seasonId);
       if (!season) throw new NotFound(`No season with id ${period.seasonId}`, 'SEASON_NOT_FOUND');
       return { label: season.name, dates: [seasonRange(season)] };
     };
     return compareSides(columns, selectionOf(accessOf(viewer), filters, seasons), side(a), side(b));
+  }
+
+  /**
+   * A range (year to date when none is given) against an earlier one of the same length;
+   * the range is a side here, so it does not also narrow the filters.
+   */
+  async compareAgainst(viewer: Viewer, filters: DataFilters, against: Against): Promise<Comparison> {
+    const today = dayOf(new Date(this.deps.clock.now()));
+    const current =
+      filters.from !== undefined || filters.to !== undefined ? boundedRange(filters.from, filters.to) : presetRanges(today).yearToDate;
+    const open = { ...filters, from: undefined, to: undefined };
+    return this.compare(viewer, open, earlierRange(current, against), current);
   }
 
   /** The CSV text of exactly the rows the summary would count, in chunks. */

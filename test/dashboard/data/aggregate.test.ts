@@ -164,8 +164,8 @@ describe('compareSides', () => {
 
   it('when two years are compared, then totals, per-museum and per-channel changes are worked out', () => {
     const c = compareSides(columnsOf(), selectionOf(ALL, NONE, SEASONS), year(2024), year(2025));
-    expect(c.a).toEqual({ label: '2024', totals: { visitors: 45, revenue: 375.75, days: 4 } });
-    expect(c.b).toEqual({ label: '2025', totals: { visitors: 24, revenue: 176, days: 4 } });
+    expect(c.a).toEqual({ label: '2024', start: '2024-01-01', end: '2024-12-31', totals: { visitors: 45, revenue: 375.75, days: 4 } });
+    expect(c.b).toEqual({ label: '2025', start: '2025-01-01', end: '2025-12-31', totals: { visitors: 24, revenue: 176, days: 4 } });
     expect(c.byMuseum).toEqual([
       { key: ALPHA, a: 22, b: 20, change: -2, changePct: expect.closeTo(-9.0909, 3) },
       { key: BETA, a: 23, b: 0, change: -23, changePct: -100 },

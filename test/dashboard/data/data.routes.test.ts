@@ -24,6 +24,12 @@ const ATTEMPTS: { query: string; keep: (r: VisitRow) => boolean }[] = [
   { query: `museum=${q(BETA)}&year=2024`, keep: (r) => r.date.startsWith('2024') },
   { query: `year=2025&district=South&museum=${q(GAMMA)}`, keep: (r) => r.date.startsWith('2025') && r.district === 'South' },
   { query: 'channel=Partner', keep: (r) => r.channel === 'Partner' },
+  { query: 'from=2024-01-15&to=2025-01-01', keep: (r) => r.date >= '2024-01-15' && r.date <= '2025-01-01' },
+  { query: `from=2024-01-01&to=2024-01-01&museum=${q(BETA)}`, keep: (r) => r.date === '2024-01-01' },
+  { query: 'from=2025-01-01', keep: (r) => r.date >= '2025-01-01' },
+  { query: 'to=2024-02-01&channel=Online', keep: (r) => r.date <= '2024-02-01' && r.channel === 'Online' },
+  { query: 'from=2024-06-01&year=2025', keep: (r) => r.date.startsWith('2025') },
+  { query: 'from=2024-01-02&to=2024-12-31&year=2024&district=South', keep: (r) => r.date >= '2024-01-02' && r.date.startsWith('2024') && r.district === 'South' },
 ];
 
 /** Query strings that are refused outright, whoever sends them. */
@@ -39,6 +45,13 @@ const MALFORMED = [
   'season=0',
   'season=-1',
   `museum=${'x'.repeat(201)}`,
+  'from=2024-02-30',
+  'from=24-01-01',
+  'to=2024-1-5',
+  'from=1899-12-31',
+  'to=yesterday',
+  'from=2025-01-02&to=2025-01-01',
+  'from=2024-01-01&from=2024-02-01',
 ];
 
 function alpha(keep: (r: VisitRow) => boolean) {
@@ -64,7 +77,7 @@ describe('GET /api/dashboard/summary', () => {
     const res = await t.get('/api/dashboard/summary', await t.admin());
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).toBe('private, no-store');
-    expect(Object.keys(res.body).sort()).toEqual(['byChannel', 'byDistrict', 'byMuseum', 'monthly', 'previous', 'range', 'totals']);
+    expect(Object.keys(res.body).sort()).toEqual(['byChannel', 'byDistrict', 'byMuseum', 'granularity', 'monthly', 'previous', 'range', 'series', 'totals']);
     expect(res.body.totals).toEqual({ visitors: 69, revenue: 551.75, days: 8 });
     expect(res.body.byMuseum.map((b: { key: string }) => b.key)).toEqual([ALPHA, BETA, GAMMA]);
     expect(res.body.monthly[0]).toEqual({ month: '2024-01', visitors: 35, revenue: 275.75 });
@@ -146,9 +159,9 @@ describe('a viewer restricted to one museum', () => {
   it('when any mix of query parameters is sent to any data route, then no other museum ever shows', async () => {
     const t = await dataApp();
     const viewer = await t.viewer(JSON.stringify([ALPHA]));
-    const key = fc.constantFrom('museum', 'channel', 'district', 'year', 'season', 'a', 'b', 'museum[]', 'museum[0]', 'lang', 'Museum');
+    const key = fc.constantFrom('museum', 'channel', 'district', 'year', 'season', 'a', 'b', 'from', 'to', 'museum[]', 'museum[0]', 'lang', 'Museum');
     const value = fc.oneof(
-      fc.constantFrom(ALPHA, BETA, GAMMA, 'Online', 'Partner', 'South', '2024', '2025', 'season:1', '1', '', ' ', BETA.toUpperCase()),
+      fc.constantFrom(ALPHA, BETA, GAMMA, 'Online', 'Partner', 'South', '2024', '2025', 'season:1', '1', '', ' ', BETA.toUpperCase(), '2024-01-01', '2025-03-01'),
       fc.string({ maxLength: 12 }),
     );
     const route = fc.constantFrom('/api/dashboard/summary', '/api/dashboard/compare', '/api/dashboard/export.csv', '/api/dashboard/filters');
@@ -222,8 +235,13 @@ describe.each([
     expect(summary.body).toEqual(EMPTY_SUMMARY);
     const compare = await t.get('/api/dashboard/compare?a=2024&b=2025', viewer);
     expect(compare.body).toEqual({
-      a: { label: '2024', totals: { visitors: 0, revenue: 0, days: 0 } },
-      b: { label: '2025', totals: { visitors: 0, revenue: 0, days: 0 } },
+      a: { label: '2024', start: '2024-01-01', end: '2024-12-31', totals: { visitors: 0, revenue: 0, days: 0 } },
+      b: { label: '2025', start: '2025-01-01', end: '2025-12-31', totals: { visitors: 0, revenue: 0, days: 0 } },
+      metrics: {
+        visitors: { a: 0, b: 0, change: 0, changePct: null },
+        revenue: { a: 0, b: 0, change: 0, changePct: null },
+        revenuePerVisitor: { a: 0, b: 0, change: 0, changePct: null },
+      },
       byMuseum: [],
       byChannel: [],
     });
@@ -254,8 +272,43 @@ describe('GET /api/dashboard/filters', () => {
       years: [2024, 2025],
       districts: ['North', 'South'],
       seasons: [{ id: 1, name: 'Winter', startDate: '2024-12-01', endDate: '2025-02-28' }],
+      today: '2026-01-15',
+      presets: {
+        last7: { from: '2026-01-08', to: '2026-01-14' },
+        last30: { from: '2025-12-16', to: '2026-01-14' },
+        last90: { from: '2025-10-17', to: '2026-01-14' },
+        monthToDate: { from: '2026-01-01', to: '2026-01-14' },
+        quarterToDate: { from: '2026-01-01', to: '2026-01-14' },
+        yearToDate: { from: '2026-01-01', to: '2026-01-14' },
+        lastYear: { from: '2025-01-01', to: '2025-12-31' },
+      },
       access: { museums: { visible: 3, total: 3 }, channels: { visible: 3, total: 3 }, restricted: false },
     });
+  });
+
+  it('when today is the first of a month, then the "to date" presets end yesterday in the month before', async () => {
+    const t = await dataApp();
+    t.clock.set(Date.UTC(2026, 6, 1, 9));
+    const { body } = await t.get('/api/dashboard/filters', await t.admin());
+    expect(body.today).toBe('2026-07-01');
+    expect(body.presets.monthToDate).toEqual({ from: '2026-06-01', to: '2026-06-30' });
+    expect(body.presets.quarterToDate).toEqual({ from: '2026-04-01', to: '2026-06-30' });
+    expect(body.presets.yearToDate).toEqual({ from: '2026-01-01', to: '2026-06-30' });
+  });
+
+  it('when a range is given, then only the years it touches are offered', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/filters?from=2024-12-01&to=2024-12-31', await t.admin());
+    expect(res.status).toBe(200);
+    expect(res.body.years).toEqual([2024]);
+  });
+
+  it.each(['from=2025-01-02&to=2025-01-01', 'from=2025-13-01', 'to=x'])('when the range is malformed (%s), then 400 naming the field', async (query) => {
+    const t = await dataApp();
+    const res = await t.get(`/api/dashboard/filters?${query}`, await t.admin());
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('VALIDATION');
+    expect(res.body.details.issues[0].path).toMatch(/^query\.(from|to)$/);
   });
 
   it('when an unknown query parameter is sent, then 400', async () => {
@@ -264,13 +317,117 @@ describe('GET /api/dashboard/filters', () => {
   });
 });
 
+describe('date ranges', () => {
+  it('when from and to are given, then both ends count and the days outside do not', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/summary?from=2024-01-15&to=2025-01-01', await t.admin());
+    expect(res.status).toBe(200);
+    expect(res.body.range).toEqual({ start: '2024-01-15', end: '2025-01-01' });
+    expect(res.body.totals).toEqual(expectedTotals((r) => r.date >= '2024-01-15' && r.date <= '2025-01-01'));
+  });
+
+  it('when to comes before from, then 400 with a message on to', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/summary?from=2025-01-02&to=2025-01-01', await t.admin());
+    expect(res.status).toBe(400);
+    expect(res.body.details.issues).toEqual([{ path: 'query.to', message: 'must not be before from' }]);
+  });
+
+  it('when the range lies outside the data, then the summary is empty', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/summary?from=2030-01-01&to=2030-12-31', await t.admin());
+    expect(res.body.totals).toEqual({ visitors: 0, revenue: 0, days: 0 });
+  });
+
+  it('when a range narrows a comparison, then both sides are cut to it', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/compare?a=2024&b=2025&from=2024-01-02&to=2025-01-01', await t.admin());
+    expect(res.body.a.totals).toEqual(expectedTotals((r) => r.date >= '2024-01-02' && r.date.startsWith('2024')));
+    expect(res.body.b.totals).toEqual(expectedTotals((r) => r.date === '2025-01-01'));
+  });
+
+  it('when a range is exported, then only its rows are in the file', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/export.csv?from=2024-02-01&to=2024-02-03', await t.admin());
+    expect(exportedRows(res.text).map((r) => r[0])).toEqual(['2024-02-01', '2024-02-03']);
+  });
+});
+
+describe('granularity', () => {
+  it('when a month is asked without a granularity, then it is drawn by day with every day present', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/summary?from=2024-01-01&to=2024-01-31', await t.admin());
+    expect(res.body.granularity).toBe('day');
+    expect(res.body.series).toHaveLength(31);
+    expect(res.body.series[0]).toEqual({ start: '2024-01-01', end: '2024-01-01', label: '2024-01-01', visitors: 30, revenue: 250.5, partial: false });
+    expect(res.body.series[14].visitors).toBe(5);
+    expect(res.body.series.every((p: { partial: boolean }) => !p.partial)).toBe(true);
+  });
+
+  it('when the range runs a quarter, then weeks are chosen; beyond half a year, months', async () => {
+    const t = await dataApp();
+    const admin = await t.admin();
+    expect((await t.get('/api/dashboard/summary?from=2024-01-01&to=2024-03-31', admin)).body.granularity).toBe('week');
+    expect((await t.get('/api/dashboard/summary?from=2024-01-01&to=2024-12-31', admin)).body.granularity).toBe('month');
+  });
+
+  it('when weeks cut by the range are asked for, then they are whole ISO weeks flagged partial', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/summary?from=2024-01-10&to=2024-02-03&granularity=week', await t.admin());
+    expect(res.status).toBe(200);
+    const weeks = res.body.series;
+    expect(weeks.map((w: { label: string }) => w.label)).toEqual(['2024-W02', '2024-W03', '2024-W04', '2024-W05']);
+    expect(weeks[0]).toMatchObject({ start: '2024-01-08', end: '2024-01-14', partial: true, visitors: 0 });
+    expect(weeks[1]).toMatchObject({ start: '2024-01-15', partial: false, visitors: 5 });
+    expect(weeks[3]).toMatchObject({ start: '2024-01-29', end: '2024-02-04', partial: true, visitors: 10, revenue: 100 });
+  });
+
+  it('when the data ends inside the last month, then that month is partial, not a fall', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/summary?year=2025&granularity=month', await t.admin());
+    expect(res.body.series.map((m: { label: string; partial: boolean }) => [m.label, m.partial])).toEqual([
+      ['2025-01', false],
+      ['2025-02', false],
+      ['2025-03', true],
+    ]);
+  });
+
+  it('when the series is by day, week or month, then its sums equal the totals', async () => {
+    const t = await dataApp();
+    const admin = await t.admin();
+    for (const unit of ['day', 'week', 'month']) {
+      const { body } = await t.get(`/api/dashboard/summary?from=2024-01-02&to=2025-02-20&granularity=${unit}`, admin);
+      const sum = body.series.reduce((n: number, p: { visitors: number }) => n + p.visitors, 0);
+      expect(sum, unit).toBe(body.totals.visitors);
+    }
+  });
+
+  it.each(['granularity=year', 'granularity=', 'granularity=day&granularity=week'])('when the granularity is malformed (%s), then 400', async (query) => {
+    const t = await dataApp();
+    expect((await t.get(`/api/dashboard/summary?${query}`, await t.admin())).status).toBe(400);
+  });
+
+  it.each(['day', 'week', 'month'])('when a viewer restricted to one museum asks by %s, then the series holds only its rows', async (unit) => {
+    const t = await dataApp();
+    const viewer = await t.viewer(JSON.stringify([ALPHA]));
+    const res = await t.get(`/api/dashboard/summary?granularity=${unit}&from=2024-01-01&to=2025-03-01&museum=${q(BETA)}`, viewer);
+    expect(mentionsOthers(res.text)).toBe(false);
+    const sum = res.body.series.reduce((n: number, p: { visitors: number }) => n + p.visitors, 0);
+    expect(sum).toBe(expectedTotals(alpha(() => true)).visitors);
+    expect(res.body.range).toEqual({ start: '2024-01-01', end: '2025-02-10' });
+  });
+});
+
 describe('GET /api/dashboard/compare', () => {
   it('when two years are compared, then both sides and the changes come back', async () => {
     const t = await dataApp();
     const res = await t.get('/api/dashboard/compare?a=2024&b=2025', await t.admin());
     expect(res.status).toBe(200);
-    expect(res.body.a).toEqual({ label: '2024', totals: { visitors: 45, revenue: 375.75, days: 4 } });
-    expect(res.body.b).toEqual({ label: '2025', totals: { visitors: 24, revenue: 176, days: 4 } });
+    expect(res.body.a).toEqual({ label: '2024', start: '2024-01-01', end: '2024-12-31', totals: { visitors: 45, revenue: 375.75, days: 4 } });
+    expect(res.body.b).toEqual({ label: '2025', start: '2025-01-01', end: '2025-12-31', totals: { visitors: 24, revenue: 176, days: 4 } });
+    expect(res.body.metrics.visitors).toEqual({ a: 45, b: 24, change: -21, changePct: ((24 - 45) / 45) * 100 });
+    expect(res.body.metrics.revenue).toEqual({ a: 375.75, b: 176, change: 176 - 375.75, changePct: ((176 - 375.75) / 375.75) * 100 });
+    expect(res.body.metrics.revenuePerVisitor).toMatchObject({ a: 8.35, b: 7.33 });
     expect(res.body.byMuseum[2]).toEqual({ key: GAMMA, a: 0, b: 4, change: 4, changePct: null });
     expect(res.body.byChannel[0]).toEqual({ key: 'Box office', a: 8, b: 8, change: 0, changePct: 0 });
   });
@@ -280,7 +437,7 @@ describe('GET /api/dashboard/compare', () => {
     const admin = await t.admin();
     const { body } = await t.send('post', '/api/seasons', admin).send({ name: 'February 2024', startDate: '2024-02-01', endDate: '2024-02-29' });
     const res = await t.get(`/api/dashboard/compare?a=season:${body.season.id}&b=2025`, admin);
-    expect(res.body.a).toEqual({ label: 'February 2024', totals: { visitors: 10, revenue: 100, days: 2 } });
+    expect(res.body.a).toEqual({ label: 'February 2024', start: '2024-02-01', end: '2024-02-29', totals: { visitors: 10, revenue: 100, days: 2 } });
   });
 
   it('when a side names an unknown season, then 404', async () => {
@@ -289,7 +446,50 @@ describe('GET /api/dashboard/compare', () => {
     expect(res.status).toBe(404);
   });
 
-  it.each(['', 'a=2024', 'b=2024', 'a=2024&b=x', 'a=season:x&b=2024', 'a=2024&a=2025&b=2024', 'a=season:&b=2024'])(
+  it('when a range is compared with the same dates a year earlier, then both ranges and all three figures come back', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/compare?from=2025-01-01&to=2025-03-01&against=year', await t.admin());
+    expect(res.status).toBe(200);
+    expect(res.body.a).toMatchObject({ start: '2024-01-01', end: '2024-03-01', totals: expectedTotals((r) => r.date <= '2024-03-01') });
+    expect(res.body.b).toMatchObject({ start: '2025-01-01', end: '2025-03-01', totals: expectedTotals((r) => r.date >= '2025-01-01') });
+    expect(Object.keys(res.body.metrics)).toEqual(['visitors', 'revenue', 'revenuePerVisitor']);
+  });
+
+  it('when the previous period is asked, then it has the same length and ends the day before', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/compare?from=2024-02-01&to=2024-02-29&against=previous', await t.admin());
+    expect(res.body.a).toMatchObject({ start: '2024-01-03', end: '2024-01-31', totals: expectedTotals((r) => r.date === '2024-01-15') });
+  });
+
+  it('when the weekday-aligned year is asked, then the earlier side starts 52 weeks before, on the same weekday', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/compare?from=2025-01-02&to=2025-01-02&against=yearWeekday', await t.admin());
+    expect(res.body.a).toMatchObject({ start: '2024-01-04', end: '2024-01-04' });
+  });
+
+  it('when a leap day is compared with a year earlier, then it meets the 28th of February', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/compare?from=2024-02-29&to=2024-02-29&against=year', await t.admin());
+    expect(res.body.a).toMatchObject({ start: '2023-02-28', end: '2023-02-28' });
+  });
+
+  it('when only "against" is given, then year to date meets the same days of last year (the clock says 2026-01-15)', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/compare?against=year', await t.admin());
+    expect(res.body.a).toMatchObject({ start: '2025-01-01', end: '2025-01-14', totals: expectedTotals((r) => r.date >= '2025-01-01' && r.date <= '2025-01-14') });
+    expect(res.body.b).toMatchObject({ start: '2026-01-01', end: '2026-01-14' });
+  });
+
+  it.each(['previous', 'year', 'yearWeekday'])('when a viewer restricted to one museum compares against %s, then only that museum counts', async (against) => {
+    const t = await dataApp();
+    const viewer = await t.viewer(JSON.stringify([ALPHA]));
+    const res = await t.get(`/api/dashboard/compare?from=2025-01-01&to=2025-03-01&against=${against}&museum=${q(BETA)}`, viewer);
+    expect(res.status).toBe(200);
+    expect(mentionsOthers(res.text)).toBe(false);
+    expect(res.body.b.totals).toEqual(expectedTotals(alpha((r) => r.date >= '2025-01-01')));
+  });
+
+  it.each(['', 'a=2024', 'b=2024', 'a=2024&b=x', 'a=2024&b=2025&against=year', 'against=month', 'a=2024&against=previous', 'against=year&from=2025-02-01&to=2025-01-01', 'a=season:x&b=2024', 'a=2024&a=2025&b=2024', 'a=season:&b=2024'])(
     'when the sides are missing or malformed (%s), then 400',
     async (query) => {
       const t = await dataApp();

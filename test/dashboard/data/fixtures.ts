@@ -30,6 +30,8 @@ export const EMPTY_SUMMARY = {
   totals: { visitors: 0, revenue: 0, days: 0 },
   previous: { start: null, end: null, visitors: 0, revenue: 0, days: 0 },
   monthly: [],
+  granularity: 'day',
+  series: [],
   byMuseum: [],
   byChannel: [],
   byDistrict: [],

@@ -5,6 +5,7 @@ import { demoPeriod } from '../../../src/dashboard/data/demo';
 import { SqlSeasonRepository, SqlVisitRepository } from '../../../src/dashboard/data/repository';
 import { DashboardDataService } from '../../../src/dashboard/data/service';
 import { SqlUserRecordStore } from '../../../src/dashboard/users/repository';
+import { ManualClock } from '../../../src/platform/clock';
 import type { EngineKind } from '../../../src/platform/db/engine';
 import { Conflict } from '../../../src/platform/errors';
 import { createLogger } from '../../../src/platform/logger';
@@ -17,7 +18,7 @@ const NONE = { museum: [], channel: [], district: [], year: [], season: [] };
 async function store(kind: EngineKind) {
   const db = (await testRecords(kind)).dashboard;
   const visits = new SqlVisitRepository(db);
-  const data = new DashboardDataService({ visits, seasons: new SqlSeasonRepository(db), logger: createLogger('silent') });
+  const data = new DashboardDataService({ visits, seasons: new SqlSeasonRepository(db), logger: createLogger('silent'), clock: new ManualClock() });
   return { db, visits, data };
 }
 

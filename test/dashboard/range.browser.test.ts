@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { request } from '../support/http';
+import { buildApp, cookieFrom } from '../support/app';
+import { describeBrowser, launchBrowser, screenshot, serve, seriousViolations } from '../support/browser';
+
+const ADMIN_PIN = '999999';
+const MUSEUMS = ['National Museum', 'Maritime Museum'];
+
+/** One row per museum and day from 2025-01-01 to 2026-01-14, the day before the test clock's today. */
+function dailyCsv(): string {
+  const lines = ['date,museum,channel,district,visitors,revenue'];
+  for (let day = Date.UTC(2025, 0, 1); day <= Date.UTC(2026, 0, 14); day += 86_400_000) {
+    const date = new Date(day).toISOString().slice(0, 10);
+    const weekday = new Date(day).getUTCDay();
+    MUSEUMS.forEach((museum, m) => {
+      const visitors = 300 - m * 90 + (weekday === 5 || weekday === 6 ? 120 : 0) + (day / 86_400_000) % 17;
+      lines.push(`${date},${museum},Online,Old Town,${visitors},${(visitors * 35).toFixed(2)}`);
+    });
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+async function setup() {
+  const built = await buildApp();
+  const login = await request(built.app).post('/auth/login').send({ pin: ADMIN_PIN });
+  const cookie = `service_session=${cookieFrom(login, 'service_session')}`;
+  const imported = await request(built.app)
+    .post('/api/dashboard/import')
+    .set('Cookie', cookie)
+    .set('Sec-Fetch-Site', 'same-origin')
+    .set('Content-Type', 'text/csv')
+    .send(dailyCsv());
+  expect(imported.status).toBe(200);
+  return { ...built, server: await serve(built.app) };
+}
+
+async function figuresShown(page: Page) {
+  await page.waitForSelector('#results[aria-busy="false"]');
+  expect(await page.isHidden('#state-card')).toBe(true);
+}
+
+async function trendRows(page: Page) {
+  return page.$$eval('#trend-rows tr', (rows) => rows.map((r) => ({ text: r.querySelector('th')?.textContent ?? '', partial: r.classList.contains('is-partial') })));
+}
+
+describeBrowser('Dashboard dates and grouping on /dashboard in a browser', () => {
+  let browser: Browser;
+  let app: Awaited<ReturnType<typeof setup>>;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    app = await setup();
+  });
+  afterAll(async () => {
+    await app?.server.close();
+    await browser?.close();
+  });
+
+  async function signedIn(width: number, lang: string) {
+    const page = await browser.newPage({ viewport: { width, height: 900 }, reducedMotion: 'reduce' });
+    await page.goto(`${app.server.url}/dashboard/login?lang=${lang}`);
+    await page.fill('#pin', ADMIN_PIN);
+    await page.click('button[type="submit"]');
+    await page.waitForURL(`${app.server.url}/dashboard`);
+    await figuresShown(page);
+    return page;
+  }
+
+  for (const lang of ['en', 'ar']) {
+    for (const width of [390, 1440]) {
+      it(`when "last 30 days" is chosen (${lang}, ${width} px), then the address keeps it, 30 days are drawn and both dates are printed`, async () => {
+        const page = await signedIn(width, lang);
+        try {
+          await page.selectOption('[data-range-preset]', 'last30');
+          await page.waitForURL(/range=last30/);
+          await figuresShown(page);
+          const rows = await trendRows(page);
+          expect(rows).toHaveLength(30);
+          expect(rows.some((r) => r.partial)).toBe(false);
+          const note = await page.textContent('[data-range-note]');
+          expect(note).toMatch(lang === 'en' ? /Showing Dec 16, 2025\s*–\s*Jan 14, 2026/ : /المعروض/);
+          expect(await page.getAttribute('#export-link', 'href')).toBe('/api/dashboard/export.csv?from=2025-12-16&to=2026-01-14');
+          expect(await page.$eval('html', (h) => h.dir)).toBe(lang === 'ar' ? 'rtl' : 'ltr');
+          await page.click('.trend-table summary');
+          expect(await seriousViolations(page)).toEqual([]);
+          await screenshot(page, `dashboard-range-last30-${lang}-${width}`);
+        } finally {
+          await page.close();
+        }
+      }, 90_000);
+
+      it(`when a custom range and a grouping are chosen (${lang}, ${width} px), then weeks cut by the range are marked partial and the address can be reopened`, async () => {
+        const page = await signedIn(width, lang);
+        try {
+          await page.selectOption('[data-range-preset]', 'custom');
+          await page.fill('[data-range-from]', '2025-03-05');
+          await page.fill('[data-range-to]', '2025-02-01');
+          await page.click('[data-range-apply]');
+          expect(await page.isVisible('[data-range-error]')).toBe(true);
+          await page.fill('[data-range-to]', '2025-05-20');
+          await page.click('[data-range-apply]');
+          await page.waitForURL(/from=2025-03-05&to=2025-05-20/);
+          await figuresShown(page);
+          expect(await page.isHidden('[data-range-error]')).toBe(true);
+          await page.selectOption('[data-range-granularity]', 'week');
+          await page.waitForURL(/granularity=week/);
+          await figuresShown(page);
+          const weeks = await trendRows(page);
+          expect(weeks[0].partial).toBe(true);
+          expect(weeks[weeks.length - 1].partial).toBe(true);
+          expect(weeks.slice(1, -1).every((w) => !w.partial)).toBe(true);
+          expect(await page.isVisible('#trend-partial')).toBe(true);
+          await page.click('.trend-table summary');
+          expect(await seriousViolations(page)).toEqual([]);
+          await screenshot(page, `dashboard-range-custom-week-${lang}-${width}`);
+
+          await page.reload();
+          await figuresShown(page);
+          expect(await page.inputValue('[data-range-preset]')).toBe('custom');
+          expect(await page.inputValue('[data-range-from]')).toBe('2025-03-05');
+          expect(await page.inputValue('[data-range-granularity]')).toBe('week');
+          await page.selectOption('[data-range-granularity]', 'month');
+          await figuresShown(page);
+          await page.waitForURL(/granularity=month/);
+          expect((await trendRows(page)).map((r) => r.partial)).toEqual([true, false, true]);
+        } finally {
+          await page.close();
+        }
+      }, 90_000);
+    }
+  }
+});
