@@ -1,13 +1,16 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { tempDir } from '../support/app';
 import { freePort } from '../support/postgres-server';
 import { describePostgres, freshDatabase } from '../support/postgres';
 import { useServerProcesses } from '../support/workspace';
 
 const start = useServerProcesses();
+/** A server that migrates and fills a fresh database takes its time on a busy machine. */
+const START_MS = 60_000;
+vi.setConfig({ testTimeout: 120_000 });
 const ADMIN = { email: 'admin@pg.test', password: 'First-start-2026' };
 
 function env(database: string, dataDir: string) {
@@ -18,7 +21,7 @@ describePostgres('the server on PostgreSQL (DATABASE_URL)', () => {
   it('when it runs and restarts with an empty DATA_DIR, then it wrote no SQLite file and sign-ins made before stay valid', async () => {
     const database = await freshDatabase();
     const first = tempDir();
-    let server = await start(env(database, first));
+    let server = await start(env(database, first), START_MS);
     const login = await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(ADMIN) });
     expect(login.status).toBe(200);
     const { token } = (await login.json()) as { token: string };
@@ -27,7 +30,7 @@ describePostgres('the server on PostgreSQL (DATABASE_URL)', () => {
     await server.exited;
     expect(fs.readdirSync(first).filter((f) => /\.db(-wal|-shm)?$|secrets\.json/.test(f))).toEqual([]);
 
-    server = await start(env(database, tempDir()));
+    server = await start(env(database, tempDir()), START_MS);
     expect((await fetch(`${server.url}/api/auth/me`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
     expect((await fetch(`${server.url}/api/auth/me`, { headers: { Cookie: cookie } })).status).toBe(200);
   });

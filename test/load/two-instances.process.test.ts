@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../support/app';
 import { pdf } from '../support/files';
 import { describePostgres, freshDatabase } from '../support/postgres';
@@ -14,6 +14,9 @@ const PASSWORD = 'Both-instances-1';
 const WITHIN_MS = 1_000;
 
 const start = useServerProcesses();
+/** Two servers that migrate and fill a fresh database together take their time on a busy machine. */
+const START_MS = 60_000;
+vi.setConfig({ testTimeout: 120_000 });
 
 /** A browser of its own: one cookie jar, sending what the pages send. */
 class Browser {
@@ -59,7 +62,7 @@ async function twoInstances() {
       SESSION_SECRET: '',
     };
   };
-  const [a, b] = await Promise.all([start(env()), start(env())]);
+  const [a, b] = await Promise.all([start(env(), START_MS), start(env(), START_MS)]);
   return { a, b };
 }
 

@@ -4,6 +4,7 @@ import { createApp, type AppConfig } from '../../src/app';
 import { ManualClock } from '../../src/platform/clock';
 import { createLogger } from '../../src/platform/logger';
 import { buildStores } from '../../src/stores';
+import { EVERYTHING } from '../../src/platform/notices';
 import { cookieFrom, tempDir, testConfig } from '../support/app';
 import { request } from '../support/http';
 import { describeRedis, freshRedis } from '../support/redis';
@@ -104,6 +105,16 @@ describeRedis('REDIS_URL: dashboard sessions and throttles shared by instances',
     expect(current).toBeDefined();
     await stale!();
     expect(await a.stores.locks.acquire('some-work', 60_000)).toBeUndefined();
+  });
+
+  it('when the connection to Redis was lost and comes back, then every cache hears that notices may have been missed', async () => {
+    const redis = await freshRedis();
+    const [a] = await twoInstances(redis.url);
+    const heard: string[] = [];
+    a.stores.notices.subscribe((notice) => heard.push(notice.topic));
+    redis.kill();
+    await redis.start();
+    await expect.poll(() => heard, { timeout: 10_000, interval: 100 }).toContain(EVERYTHING);
   });
 
   it('when Redis stops, then /healthz names it and requests needing it answer 503 UNAVAILABLE quickly, and service resumes when it is back', async () => {

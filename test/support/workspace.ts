@@ -179,7 +179,7 @@ export function startServer(env: Record<string, string>, timeoutMs = 15_000): Pr
  * For a test file that runs the real server: builds dist/ once, and kills (SIGKILL) every
  * server its tests started as each test ends. Returns what starts one.
  */
-export function useServerProcesses(): (env: Record<string, string>) => Promise<ServerProcess> {
+export function useServerProcesses(): (env: Record<string, string>, timeoutMs?: number) => Promise<ServerProcess> {
   let running: ServerProcess[] = [];
   beforeAll(buildDist, 150_000);
   afterEach(async () => {
@@ -187,8 +187,8 @@ export function useServerProcesses(): (env: Record<string, string>) => Promise<S
     await Promise.all(running.map((s) => s.exited));
     running = [];
   });
-  return async (env) => {
-    const server = await startServer(env);
+  return async (env, timeoutMs) => {
+    const server = await startServer(env, timeoutMs);
     running.push(server);
     return server;
   };
