@@ -59,6 +59,7 @@ export function createApp(deps: AppDeps): Express {
     cookieSecure: config.cookieSecure,
     secret: config.sessionSecret,
     attempts,
+    currency: config.dashboardCurrency,
   });
   app.use(dashboard.router);
   const settings = {

@@ -31,6 +31,10 @@ const schema = z.object({
   DATABASE_URL: optionalText.pipe(z.string().regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// URL').optional()),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
   REDIS_URL: optionalText.pipe(z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL').optional()),
+  DASHBOARD_CURRENCY: z
+    .string()
+    .default('QAR')
+    .refine((v) => Intl.supportedValuesOf('currency').includes(v), 'must be an ISO 4217 currency code in capitals, such as QAR or EUR'),
 });
 
 export interface Config {
@@ -52,6 +56,8 @@ export interface Config {
   database: { url: string; poolMax: number } | undefined;
   /** Sessions, attempt counts and notices shared by every instance when set; process memory otherwise. */
   redisUrl: string | undefined;
+  /** ISO 4217 code of the dashboard's revenue figures. */
+  dashboardCurrency: string;
 }
 
 export class ConfigError extends Error {}
@@ -95,5 +101,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     database: e.DATABASE_URL ? { url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX } : undefined,
     redisUrl: e.REDIS_URL,
+    dashboardCurrency: e.DASHBOARD_CURRENCY,
   };
 }

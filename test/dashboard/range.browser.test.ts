@@ -89,6 +89,7 @@ describeBrowser('Dashboard dates and grouping on /dashboard in a browser', () =>
           expect(await page.$eval('html', (h) => h.dir)).toBe(lang === 'ar' ? 'rtl' : 'ltr');
           await page.click('.trend-table summary');
           expect(await seriousViolations(page)).toEqual([]);
+          expect(await page.evaluate(() => document.documentElement.scrollWidth), 'scrolls sideways').toBe(width);
           await screenshot(page, `dashboard-range-last30-${lang}-${width}`);
         } finally {
           await page.close();

@@ -3,11 +3,11 @@
 // under the same filters; both date ranges printed, key figures and per-museum and
 // per-channel values with absolute and percent change, and grouped bar charts.
 import { element, requireElement } from '../core/dom.js';
-import { formatAmount, formatChange, formatDateRange, formatNumber, formatSigned, formatYear } from '../core/format.js';
+import { formatChange, formatDateRange, formatNumber, formatSigned, formatYear } from '../core/format.js';
 import { t, tn } from '../core/i18n.js';
 import { isRtl } from '../core/page.js';
 import { drawGrouped, fitRows } from './charts.js';
-import { cell, deltaNode, fillRows, percentChange, resultsView, syncAddress } from './common.js';
+import { cell, deltaNode, money, fillRows, percentChange, resultsView, syncAddress } from './common.js';
 import { createFilterBar, loadFilters } from './filters.js';
 import { createRangePicker } from './range.js';
 
@@ -128,8 +128,8 @@ function renderMetrics(metrics) {
   /** @type {[string, MetricChange, (n: number) => string][]} */
   const rows = [
     [t('totals.visitors'), metrics.visitors, formatNumber],
-    [t('totals.revenue'), metrics.revenue, formatAmount],
-    [t('comparison.revenuePerVisitor'), metrics.revenuePerVisitor, formatAmount],
+    [t('totals.revenue'), metrics.revenue, money],
+    [t('comparison.revenuePerVisitor'), metrics.revenuePerVisitor, money],
   ];
   requireElement('tbody', HTMLTableSectionElement, table).replaceChildren(
     ...rows.map(([name, m, format]) =>
