@@ -33,6 +33,7 @@ const sidesCard = requireElement('#sides', HTMLElement);
 const filtersRoot = requireElement('[data-filters]', HTMLElement);
 const rangeRoot = requireElement('[data-range]', HTMLElement);
 const mode = requireElement('#compare-mode', HTMLSelectElement);
+const exportLink = requireElement('#export-link', HTMLAnchorElement);
 const MODES = ['year', 'yearWeekday', 'previous', 'sides'];
 /** The labels of the two sides in the last answer: the dates when the sides are ranges. */
 const shownLabels = { a: '', b: '' };
@@ -183,11 +184,13 @@ function refresh() {
     const params = new URLSearchParams({ a: sides.a.value, b: sides.b.value });
     filterBar.appendTo(params);
     syncAddress(params);
+    exportLink.href = `/api/dashboard/compare.csv?${params}`;
     return view.load(`/api/dashboard/compare?${params}`, render);
   }
   const address = rangePicker.appendAddress(filterBar.appendTo(new URLSearchParams({ against: mode.value })));
   syncAddress(address);
   const query = rangePicker.appendQuery(filterBar.appendTo(new URLSearchParams({ against: mode.value })));
+  exportLink.href = `/api/dashboard/compare.csv?${query}`;
   return view.load(`/api/dashboard/compare?${query}`, render);
 }
 
@@ -195,6 +198,7 @@ async function start() {
   const filters = await loadFilters(view);
   if (!filters) {
     sidesCard.hidden = true;
+    exportLink.hidden = true;
     return;
   }
   if (!fillSides(filters)) {
