@@ -59,6 +59,7 @@ export function createApp(deps: AppDeps): Express {
     secret: config.sessionSecret,
     attempts,
     locks: stores.locks,
+    currency: config.dashboardCurrency,
   });
   app.use(dashboard.router);
   const settings = {

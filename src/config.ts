@@ -38,6 +38,10 @@ const schema = z.object({
   S3_ACCESS_KEY_ID: optionalText,
   S3_SECRET_ACCESS_KEY: optionalText,
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false'),
+  DASHBOARD_CURRENCY: z
+    .string()
+    .default('QAR')
+    .refine((v) => Intl.supportedValuesOf('currency').includes(v), 'must be an ISO 4217 currency code in capitals, such as QAR or EUR'),
 });
 
 export interface Config {
@@ -61,6 +65,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** Uploads in this bucket of an S3-compatible store when set; under uploadDir otherwise. */
   s3: S3Settings | undefined;
+  /** ISO 4217 code of the dashboard's revenue figures. */
+  dashboardCurrency: string;
 }
 
 
@@ -115,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
         }
       : undefined,
+    dashboardCurrency: e.DASHBOARD_CURRENCY,
   };
 }
 

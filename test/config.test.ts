@@ -28,7 +28,16 @@ describe('loadConfig defaults (DESIGN.md §3)', () => {
       cookieSecure: false,
       trustProxy: undefined,
       logLevel: 'info',
+      dashboardCurrency: 'QAR',
     });
+  });
+
+  it.each(['qar', 'QA', 'XYZ1', 'Riyal'])('when DASHBOARD_CURRENCY is %s, then the start stops naming the variable', (value) => {
+    expect(configError({ DASHBOARD_CURRENCY: value }).message).toMatch(/^Invalid environment variable DASHBOARD_CURRENCY: must be an ISO 4217/);
+  });
+
+  it('when DASHBOARD_CURRENCY is EUR, then the dashboard counts in euros', () => {
+    expect(loadConfig({ DASHBOARD_CURRENCY: 'EUR' }).dashboardCurrency).toBe('EUR');
   });
 
   it('when the variables are blank, as in a copied .env.example, then they count as unset', () => {

@@ -33,6 +33,8 @@ export interface DashboardDeps {
   secret: string;
   attempts: AttemptCounter;
   locks: Locks;
+  /** ISO 4217 code the pages format revenue in. */
+  currency: string;
 }
 
 /** Application A: its routes, under /auth, /api/users, /api/dashboard, /api/seasons and /dashboard, with its own session. */
@@ -54,6 +56,6 @@ export function createDashboard(deps: DashboardDeps) {
   router.use('/api/users', dashboardAccess(auth, 'admin'), usersRoutes({ users, attempts: deps.attempts, clock: deps.clock }));
   router.use('/api/dashboard', dashboardAccess(auth, 'session'), dashboardDataRoutes(data));
   router.use('/api/seasons', dashboardAccess(auth, 'session'), seasonsRoutes(data));
-  router.use('/dashboard', dashboardAccess(auth, 'anyone'), dashboardPages());
+  router.use('/dashboard', dashboardAccess(auth, 'anyone'), dashboardPages(deps.currency));
   return { router, auth, users, data };
 }

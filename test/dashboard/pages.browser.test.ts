@@ -142,7 +142,7 @@ describeBrowser('Dashboard pages /dashboard, /dashboard/comparison, /dashboard/s
       expect(await page.getByText('Settings', { exact: true }).count()).toBe(0);
       await screenshot(page, 'dashboard-viewer-restricted-en-1440');
 
-      await page.goto(`${server.url}/dashboard/comparison`);
+      await page.goto(`${server.url}/dashboard/comparison?a=2024&b=2025`);
       await figuresShown(page);
       expect((await museumOptions(page)).sort()).toEqual([...ALLOWED].sort());
       expect(await page.locator('a[href*="/dashboard/settings"]').count()).toBe(0);
@@ -439,7 +439,8 @@ describeBrowser('Dashboard pages /dashboard, /dashboard/comparison, /dashboard/s
           await signIn(page, server.url, ADMIN_PIN, lang);
           for (const [name, path] of [
             ['dashboard', '/dashboard'],
-            ['comparison', '/dashboard/comparison'],
+            // The data ends in 2025 and the clock stands in January 2026: two chosen years, not year to date.
+            ['comparison', '/dashboard/comparison?a=2024&b=2025'],
           ]) {
             await page.goto(`${server.url}${path}`);
             await figuresShown(page);

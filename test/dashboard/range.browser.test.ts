@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { request } from '../support/http';
 import { buildApp, cookieFrom } from '../support/app';
@@ -36,8 +36,10 @@ async function setup() {
 }
 
 async function figuresShown(page: Page) {
+  await page.waitForSelector('#results[aria-busy="false"], #state-card:not([hidden])', { state: 'attached' });
+  const problem = await page.$eval('#state-card', (card) => ((card as HTMLElement).hidden ? '' : card.textContent?.trim()));
+  expect(problem, 'the page shows an error or empty state instead of figures').toBe('');
   await page.waitForSelector('#results[aria-busy="false"]');
-  expect(await page.isHidden('#state-card')).toBe(true);
 }
 
 async function trendRows(page: Page) {
@@ -49,10 +51,14 @@ describeBrowser('Dashboard dates and grouping on /dashboard in a browser', () =>
   let app: Awaited<ReturnType<typeof setup>>;
   beforeAll(async () => {
     browser = await launchBrowser();
+  });
+  beforeEach(async () => {
     app = await setup();
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await app?.server.close();
+  });
+  afterAll(async () => {
     await browser?.close();
   });
 
@@ -83,6 +89,7 @@ describeBrowser('Dashboard dates and grouping on /dashboard in a browser', () =>
           expect(await page.$eval('html', (h) => h.dir)).toBe(lang === 'ar' ? 'rtl' : 'ltr');
           await page.click('.trend-table summary');
           expect(await seriousViolations(page)).toEqual([]);
+          expect(await page.evaluate(() => document.documentElement.scrollWidth), 'scrolls sideways').toBe(width);
           await screenshot(page, `dashboard-range-last30-${lang}-${width}`);
         } finally {
           await page.close();
@@ -128,5 +135,28 @@ describeBrowser('Dashboard dates and grouping on /dashboard in a browser', () =>
         }
       }, 90_000);
     }
+
+    it(`when the comparison opens without a choice (${lang}), then year to date meets the same days of last year and both ranges are printed`, async () => {
+      const page = await signedIn(1440, lang);
+      try {
+        await page.goto(`${app.server.url}/dashboard/comparison`);
+        await figuresShown(page);
+        expect(await page.inputValue('#compare-mode')).toBe('year');
+        expect(await page.inputValue('[data-range-preset]')).toBe('yearToDate');
+        const heads = await page.$$eval('#metrics thead th', (cells) => cells.map((c) => c.textContent ?? ''));
+        if (lang === 'en') expect(heads.slice(1, 3).map((h) => h.replace(/\s+/g, ' '))).toEqual(['Jan 1 – 14, 2025', 'Jan 1 – 14, 2026']);
+        expect(await page.$$eval('#metrics tbody tr', (rows) => rows.length)).toBe(3);
+        expect(await seriousViolations(page)).toEqual([]);
+        await screenshot(page, `dashboard-compare-ytd-${lang}-1440`);
+        await page.setViewportSize({ width: 390, height: 900 });
+        await page.selectOption('#compare-mode', 'previous');
+        await page.waitForURL(/against=previous/);
+        await figuresShown(page);
+        expect(await seriousViolations(page)).toEqual([]);
+        await screenshot(page, `dashboard-compare-previous-${lang}-390`);
+      } finally {
+        await page.close();
+      }
+    }, 90_000);
   }
 });

@@ -61,6 +61,21 @@ export function formatCurrency(minor, currency) {
 }
 
 /**
+ * Money in major units, in its currency: whole units in totals of thousands, cents in a
+ * per-visitor average.
+ * @param {number} major
+ * @param {string} currency
+ */
+export function formatMoney(major, currency) {
+  const digits = Math.abs(major) >= 1000 ? { maximumFractionDigits: 0, minimumFractionDigits: 0 } : {};
+  try {
+    return new Intl.NumberFormat(lang, { style: 'currency', currency, ...digits }).format(major);
+  } catch {
+    return `${formatAmount(major)} ${currency}`;
+  }
+}
+
+/**
  * Money in major units, short ("QAR 12K"), for a chart's axis.
  * @param {number} major
  * @param {string} currency

@@ -2,7 +2,7 @@
 // and type size, numbers in the page's language, and, in Arabic, axes mirrored so that time
 // and bars run from right to left.
 import { Chart, direction } from '../core/chart.js';
-import { formatCompact, formatNumber } from '../core/format.js';
+import { formatCompact, formatCompactCurrency, formatMoney, formatNumber } from '../core/format.js';
 import { isRtl } from '../core/page.js';
 
 /**
@@ -101,7 +101,7 @@ function draw(canvas, config) {
  * @param {string[]} labels
  * @param {number[]} visitors
  * @param {number[]} revenue
- * @param {{ visitors: string, revenue: string }} names
+ * @param {{ visitors: string, revenue: string, currency: string }} names
  * @param {boolean[]} [partial]
  */
 export function drawTrend(canvas, labels, visitors, revenue, names, partial = []) {
@@ -134,11 +134,24 @@ export function drawTrend(canvas, labels, visitors, revenue, names, partial = []
     },
     options: {
       interaction: { mode: 'index', intersect: false },
-      plugins: { legend: legend(), tooltip: tooltip() },
+      plugins: {
+        legend: legend(),
+        tooltip: {
+          ...tooltip(),
+          callbacks: {
+            label: (ctx) =>
+              `${ctx.dataset.label}: ${ctx.dataset.yAxisID === 'revenue' ? formatMoney(Number(ctx.parsed.y), names.currency) : formatNumber(Number(ctx.parsed.y))}`,
+          },
+        },
+      },
       scales: {
         x: categoryAxis({ ticks: { autoSkip: true, maxRotation: 0, autoSkipPadding: 12 } }),
         visitors: valueAxis({ position: start }),
-        revenue: valueAxis({ position: end, grid: { display: false } }),
+        revenue: valueAxis({
+          position: end,
+          grid: { display: false },
+          ticks: { callback: (v) => formatCompactCurrency(Number(v), names.currency), maxTicksLimit: window.innerWidth < 600 ? 4 : 6 },
+        }),
       },
     },
   });

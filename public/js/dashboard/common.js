@@ -2,7 +2,15 @@
 // results area of the data pages, and the small pieces of markup they repeat.
 import { ApiError, newestOnly, sessionClient } from '../core/api.js';
 import { element, requireElement } from '../core/dom.js';
+import { formatMoney } from '../core/format.js';
 import { has, t } from '../core/i18n.js';
+import { readJsonAttribute } from '../core/page.js';
+
+/** The dashboard's currency (DASHBOARD_CURRENCY), given by the server in the page's context. */
+export const currency = String(/** @type {{ currency?: string }} */ (readJsonAttribute('data-context')).currency ?? 'QAR');
+
+/** A revenue figure in the dashboard's currency and the page's language. @param {number} major */
+export const money = (major) => formatMoney(major, currency);
 
 /**
  * A signed-out session (or one that expired) goes back to the PIN page, which then returns

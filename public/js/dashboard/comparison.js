@@ -1,21 +1,26 @@
-// The Comparison page: two periods (a year or a season each) under the same filters, with
-// per-museum and per-channel values, absolute and percent change, and grouped bar charts.
+// The Comparison page: a range of dates against an earlier one of the same length (by
+// default year to date against the same days of last year), or two chosen years or seasons,
+// under the same filters; both date ranges printed, key figures and per-museum and
+// per-channel values with absolute and percent change, and grouped bar charts.
 import { element, requireElement } from '../core/dom.js';
-import { formatChange, formatNumber, formatSigned, formatYear } from '../core/format.js';
+import { formatChange, formatDateRange, formatNumber, formatSigned, formatYear } from '../core/format.js';
 import { t, tn } from '../core/i18n.js';
 import { isRtl } from '../core/page.js';
 import { drawGrouped, fitRows } from './charts.js';
-import { cell, deltaNode, fillRows, percentChange, resultsView, syncAddress } from './common.js';
+import { cell, deltaNode, money, fillRows, percentChange, resultsView, syncAddress } from './common.js';
 import { createFilterBar, loadFilters } from './filters.js';
+import { createRangePicker } from './range.js';
 
 /** @typedef {{ key: string, a: number, b: number, change: number, changePct: number | null }} ComparedRow */
-/** @typedef {{ label: string, totals: import('./common.js').Totals }} Side */
+/** @typedef {{ label: string, start: string | null, end: string | null, totals: import('./common.js').Totals }} Side */
+/** @typedef {{ a: number, b: number, change: number, changePct: number | null }} MetricChange */
 
 /**
  * The answer of GET /api/dashboard/compare.
  * @typedef {object} Comparison
  * @property {Side} a
  * @property {Side} b
+ * @property {{ visitors: MetricChange, revenue: MetricChange, revenuePerVisitor: MetricChange }} metrics
  * @property {ComparedRow[]} byMuseum
  * @property {ComparedRow[]} byChannel
  */
@@ -26,6 +31,14 @@ const SIDES = /** @type {const} */ (['a', 'b']);
 const sides = { a: requireElement('#side-a', HTMLSelectElement), b: requireElement('#side-b', HTMLSelectElement) };
 const sidesCard = requireElement('#sides', HTMLElement);
 const filtersRoot = requireElement('[data-filters]', HTMLElement);
+const rangeRoot = requireElement('[data-range]', HTMLElement);
+const mode = requireElement('#compare-mode', HTMLSelectElement);
+const exportLink = requireElement('#export-link', HTMLAnchorElement);
+const MODES = ['year', 'yearWeekday', 'previous', 'sides'];
+/** The labels of the two sides in the last answer: the dates when the sides are ranges. */
+const shownLabels = { a: '', b: '' };
+/** @type {ReturnType<typeof createRangePicker> | undefined} */
+let rangePicker;
 const view = resultsView(() => (filterBar ? refresh() : start()));
 
 /** @type {ReturnType<typeof createFilterBar> | undefined} */
@@ -62,7 +75,14 @@ function fillSides(filters) {
 }
 
 /** @param {SideName} side */
-const labelOf = (side) => sides[side].selectedOptions[0]?.textContent ?? '';
+const labelOf = (side) => shownLabels[side];
+
+const byRange = () => mode.value !== 'sides';
+
+function showMode() {
+  for (const node of sidesCard.querySelectorAll('[data-named-side]')) if (node instanceof HTMLElement) node.hidden = byRange();
+  rangeRoot.hidden = !byRange();
+}
 
 /**
  * @param {number} a
@@ -102,6 +122,31 @@ function renderBreakdown(section, rows) {
   ]);
 }
 
+/** @param {Comparison['metrics']} metrics */
+function renderMetrics(metrics) {
+  const table = requireElement('#metrics', HTMLTableElement);
+  for (const side of SIDES) requireElement(`[data-side-head="${side}"]`, HTMLElement, table).textContent = labelOf(side);
+  /** @type {[string, MetricChange, (n: number) => string][]} */
+  const rows = [
+    [t('totals.visitors'), metrics.visitors, formatNumber],
+    [t('totals.revenue'), metrics.revenue, money],
+    [t('comparison.revenuePerVisitor'), metrics.revenuePerVisitor, money],
+  ];
+  requireElement('tbody', HTMLTableSectionElement, table).replaceChildren(
+    ...rows.map(([name, m, format]) =>
+      element('tr', {}, [
+        element('th', { scope: 'row', text: name }),
+        cell(format(m.a), 'num'),
+        cell(format(m.b), 'num'),
+        cell(deltaNode(m.change, m.change > 0 ? `+${format(m.change)}` : format(m.change)), 'num'),
+        m.changePct === null
+          ? cell(element('abbr', { title: t('comparison.notAvailableLong'), text: t('comparison.notAvailable') }), 'num muted')
+          : cell(deltaNode(m.changePct, formatChange(m.changePct)), 'num'),
+      ]),
+    ),
+  );
+}
+
 /** @param {unknown} answer */
 function render(answer) {
   const result = /** @type {Comparison} */ (answer);
@@ -110,8 +155,17 @@ function render(answer) {
   if (a.visitors === 0 && b.visitors === 0) return view.showState('empty');
   view.showState(null);
   for (const side of SIDES) {
+    const { start, end } = result[side];
+    const range = start && end ? formatDateRange(start, end) : '';
+    shownLabels[side] = byRange() ? range : (sides[side].selectedOptions[0]?.textContent ?? result[side].label);
+  }
+  renderMetrics(result.metrics);
+  rangePicker?.describe(null);
+  for (const side of SIDES) {
     requireElement(`[data-kpi-label="${side}"]`, HTMLElement, view.results).textContent = t('comparison.visitorsOf', { label: labelOf(side) });
-    view.setKpi(side, formatNumber(result[side].totals.visitors), tn('totals.days', result[side].totals.days));
+    const { start, end } = result[side];
+    const dates = start && end && !byRange() ? `${formatDateRange(start, end)} · ` : '';
+    view.setKpi(side, formatNumber(result[side].totals.visitors), `${dates}${tn('totals.days', result[side].totals.days)}`);
   }
   const pct = percentChange(a.visitors, b.visitors);
   view.setKpi('change', deltaNode(b.visitors - a.visitors, formatSigned(b.visitors - a.visitors)), `${labelOf('a')} ${isRtl ? '←' : '→'} ${labelOf('b')}`);
@@ -124,17 +178,27 @@ function render(answer) {
 }
 
 function refresh() {
-  if (!filterBar) return;
-  const params = new URLSearchParams({ a: sides.a.value, b: sides.b.value });
-  filterBar.appendTo(params);
-  syncAddress(params);
-  return view.load(`/api/dashboard/compare?${params}`, render);
+  if (!filterBar || !rangePicker) return;
+  showMode();
+  if (!byRange()) {
+    const params = new URLSearchParams({ a: sides.a.value, b: sides.b.value });
+    filterBar.appendTo(params);
+    syncAddress(params);
+    exportLink.href = `/api/dashboard/compare.csv?${params}`;
+    return view.load(`/api/dashboard/compare?${params}`, render);
+  }
+  const address = rangePicker.appendAddress(filterBar.appendTo(new URLSearchParams({ against: mode.value })));
+  syncAddress(address);
+  const query = rangePicker.appendQuery(filterBar.appendTo(new URLSearchParams({ against: mode.value })));
+  exportLink.href = `/api/dashboard/compare.csv?${query}`;
+  return view.load(`/api/dashboard/compare?${query}`, render);
 }
 
 async function start() {
   const filters = await loadFilters(view);
   if (!filters) {
     sidesCard.hidden = true;
+    exportLink.hidden = true;
     return;
   }
   if (!fillSides(filters)) {
@@ -143,9 +207,16 @@ async function start() {
     view.showState('noSides');
     return;
   }
+  const params = new URLSearchParams(window.location.search);
+  const chosen = params.get('against') ?? (params.has('a') ? 'sides' : 'year');
+  mode.value = MODES.includes(chosen) ? chosen : 'year';
+  rangePicker = createRangePicker(rangeRoot, filters, () => void refresh());
+  // Year to date unless the address names other dates.
+  if (!params.has('range') && !params.has('from')) params.set('range', 'yearToDate');
+  rangePicker.restore(params);
   filterBar = createFilterBar(filtersRoot, filters, () => void refresh());
-  filterBar.restore(new URLSearchParams(window.location.search));
-  for (const select of Object.values(sides)) select.addEventListener('change', () => void refresh());
+  filterBar.restore(params);
+  for (const select of [...Object.values(sides), mode]) select.addEventListener('change', () => void refresh());
   await refresh();
 }
 

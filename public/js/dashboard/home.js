@@ -1,10 +1,10 @@
 // The Dashboard page: dates and filters kept in the address, totals, the trend by day, week
 // or month, and the breakdowns by museum, channel and district (each a chart and a table).
 import { element, requireElement } from '../core/dom.js';
-import { formatAmount, formatChange, formatDate, formatDecimal, formatMonth, formatNumber, formatShare } from '../core/format.js';
+import { formatChange, formatDate, formatDecimal, formatMonth, formatNumber, formatShare } from '../core/format.js';
 import { t, tn } from '../core/i18n.js';
 import { drawBars, drawDoughnut, drawTrend, fitRows } from './charts.js';
-import { cell, deltaNode, fillRows, percentChange, resultsView, syncAddress } from './common.js';
+import { cell, currency, deltaNode, money, fillRows, percentChange, resultsView, syncAddress } from './common.js';
 import { createFilterBar, loadFilters } from './filters.js';
 import { createRangePicker } from './range.js';
 
@@ -65,9 +65,9 @@ function versusPrevious(before, after, otherwise) {
 function renderTotals({ totals, previous }) {
   const perDay = totals.days > 0 ? totals.visitors / totals.days : 0;
   const before = previous ?? { visitors: 0, revenue: 0, days: 0 };
-  const perVisitor = totals.visitors > 0 ? t('totals.perVisitor', { value: formatAmount(totals.revenue / totals.visitors) }) : '';
+  const perVisitor = totals.visitors > 0 ? t('totals.perVisitor', { value: money(totals.revenue / totals.visitors) }) : '';
   view.setKpi('visitors', formatNumber(totals.visitors), tn('totals.days', totals.days));
-  view.setKpi('revenue', formatAmount(totals.revenue), versusPrevious(before.revenue, totals.revenue, perVisitor));
+  view.setKpi('revenue', money(totals.revenue), versusPrevious(before.revenue, totals.revenue, perVisitor));
   view.setKpi('perDay', perDay >= 100 ? formatNumber(perDay) : formatDecimal(perDay), versusPrevious(before.days > 0 ? before.visitors / before.days : 0, perDay, ''));
   const change = percentChange(before.visitors, totals.visitors);
   view.setKpi(
@@ -97,7 +97,7 @@ function renderBreakdown(section, rows, total) {
   }
   fillRows(requireElement('tbody', HTMLTableSectionElement, section), sorted, (row) => [
     cell(formatNumber(row.visitors), 'num'),
-    cell(formatAmount(row.revenue), 'num'),
+    cell(money(row.revenue), 'num'),
     cell(formatShare(total > 0 ? row.visitors / total : 0), 'num'),
   ]);
 }
@@ -124,7 +124,7 @@ function render(answer) {
     labels,
     summary.series.map((p) => p.visitors),
     summary.series.map((p) => p.revenue),
-    { visitors: t('charts.visitors'), revenue: t('charts.revenue') },
+    { visitors: t('charts.visitors'), revenue: t('charts.revenue'), currency },
     partial,
   );
   requireElement('#trend-rows', HTMLTableSectionElement).replaceChildren(
@@ -132,7 +132,7 @@ function render(answer) {
       element('tr', { className: p.partial ? 'is-partial' : undefined }, [
         element('th', { scope: 'row' }, [labels[i], p.partial ? ` (${t('range.partial')})` : '']),
         cell(formatNumber(p.visitors), 'num'),
-        cell(formatAmount(p.revenue), 'num'),
+        cell(money(p.revenue), 'num'),
       ]),
     ),
   );

@@ -340,3 +340,11 @@ export function selectedRows(columns: VisitColumns, selection: Selection): Itera
   const keep = columns.keepMask(selection.museums, selection.channels, selection.districts);
   return columns.rows(keep, datesIn(columns, selection));
 }
+
+/** The first and last day a request names (or, with no dates chosen, the permitted rows cover); null when none. */
+export function requestedBounds(columns: VisitColumns, selection: Selection): DayRange | null {
+  if (selection.dates !== 'all') {
+    return selection.dates.length > 0 ? { from: selection.dates[0].from, to: selection.dates[selection.dates.length - 1].to } : null;
+  }
+  return columns.span(columns.keepMask(selection.access.museums, selection.access.channels, 'all')) ?? null;
+}

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Router, type Request, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import { singleLine } from '../../platform/text';
 import { idParam, validated } from '../../platform/validate';
@@ -102,10 +102,24 @@ const privateAnswer: RequestHandler = (_req, res, next) => {
   next();
 };
 
+async function sendCsv(res: Response, file: { fileName: string; chunks: Iterable<string> }) {
+  res.type('text/csv; charset=utf-8');
+  res.attachment(file.fileName);
+  await pipeline(Readable.from(file.chunks), res).catch((err: NodeJS.ErrnoException) => {
+    // A client that stops reading halfway is not a server error.
+    if (err.code !== 'ERR_STREAM_PREMATURE_CLOSE') throw err;
+  });
+}
+
 /** `/api/dashboard`: mounted behind the dashboard session and the same-origin check. */
 export function dashboardDataRoutes(data: DashboardDataService) {
   const router = Router();
   router.use(privateAnswer);
+
+  const compareOf = (query: z.output<typeof compareQuery>, req: Request) =>
+    query.against
+      ? data.compareAgainst(viewer(req), filtersOf(query), query.against)
+      : data.compare(viewer(req), filtersOf(query), query.a!, query.b!);
 
   router.get(
     '/filters',
@@ -124,25 +138,21 @@ export function dashboardDataRoutes(data: DashboardDataService) {
   router.get(
     '/compare',
     validated({ query: compareQuery }, async ({ query }, req, res) => {
-      const filters = filtersOf(query);
-      res.json(
-        query.against
-          ? await data.compareAgainst(viewer(req), filters, query.against)
-          : await data.compare(viewer(req), filters, query.a!, query.b!),
-      );
+      res.json(await compareOf(query, req));
     }),
   );
 
   router.get(
     '/export.csv',
     validated({ query: filtersQuery }, async ({ query }, req, res) => {
-      const chunks = await data.exportCsv(viewer(req), filtersOf(query));
-      res.type('text/csv; charset=utf-8');
-      res.attachment('visits.csv');
-      await pipeline(Readable.from(chunks), res).catch((err: NodeJS.ErrnoException) => {
-        // A client that stops reading halfway is not a server error.
-        if (err.code !== 'ERR_STREAM_PREMATURE_CLOSE') throw err;
-      });
+      await sendCsv(res, await data.exportCsv(viewer(req), filtersOf(query)));
+    }),
+  );
+
+  router.get(
+    '/compare.csv',
+    validated({ query: compareQuery }, async ({ query }, req, res) => {
+      await sendCsv(res, data.exportComparisonCsv(await compareOf(query, req)));
     }),
   );
 

@@ -6,6 +6,7 @@ import type { DashboardSession } from '../auth/session-store';
 import {
   boundedRange,
   compareSides,
+  requestedBounds,
   filterOptions,
   selectedRows,
   selectionOf,
@@ -17,7 +18,7 @@ import {
   type Summary,
 } from './aggregate';
 import { ColumnsBuilder, type VisitColumns } from './columns';
-import { visitsCsv, readVisitsCsv } from './csv';
+import { csvLine, visitsCsv, readVisitsCsv } from './csv';
 import { dayOf, formatDay, parseDay, presetRanges, yearRange, earlierRange, type Against, type Day, type DayRange, type Granularity, type Preset } from './dates';
 import { accessOf, isRestricted } from './permissions';
 import type { NewSeason, Season, SeasonRepository, VisitRepository } from './repository';
@@ -186,10 +187,26 @@ export class DashboardDataService {
     return this.compare(viewer, open, earlierRange(current, against), current);
   }
 
-  /** The CSV text of exactly the rows the summary would count, in chunks. */
-  async exportCsv(viewer: Viewer, filters: DataFilters): Promise<Iterable<string>> {
+  /**
+   * The CSV text of exactly the rows the summary would count, in chunks, under a file name
+   * that says which dates it holds (`visits_2025-01-01_2025-03-31.csv`).
+   */
+  async exportCsv(viewer: Viewer, filters: DataFilters): Promise<{ fileName: string; chunks: Iterable<string> }> {
     const [columns, seasons] = await Promise.all([this.current(), this.seasons()]);
-    return visitsCsv(selectedRows(columns, selectionOf(accessOf(viewer), filters, seasons)));
+    const selection = selectionOf(accessOf(viewer), filters, seasons);
+    return { fileName: fileNameOf('visits', requestedBounds(columns, selection)), chunks: visitsCsv(selectedRows(columns, selection)) };
+  }
+
+  /** The comparison as a table: the key figures, then per museum and per channel, each side under its dates. */
+  exportComparisonCsv(comparison: Comparison): { fileName: string; chunks: Iterable<string> } {
+    const side = (s: Comparison['a']) => (s.start && s.end ? `${s.start}..${s.end}` : s.label);
+    const lines = [csvLine(['section', 'key', side(comparison.a), side(comparison.b), 'change', 'change_pct'])];
+    for (const [key, m] of Object.entries(comparison.metrics)) lines.push(csvLine(['total', key, m.a, m.b, m.change, m.changePct ?? '']));
+    for (const [section, rows] of [['museum', comparison.byMuseum], ['channel', comparison.byChannel]] as const) {
+      for (const r of rows) lines.push(csvLine([section, r.key, r.a, r.b, r.change, r.changePct ?? '']));
+    }
+    const bounds = (s: Comparison['a']) => (s.start && s.end ? `${s.start}_${s.end}` : 'all');
+    return { fileName: `comparison_${bounds(comparison.a)}_vs_${bounds(comparison.b)}.csv`, chunks: [lines.join('')] };
   }
 
   /** Takes the one import slot: imports run one at a time, on every instance, because they share the staging area. */
@@ -280,6 +297,10 @@ class RecentLook<T> {
   forget(): void {
     this.last = undefined;
   }
+}
+
+function fileNameOf(prefix: string, bounds: DayRange | null): string {
+  return bounds ? `${prefix}_${formatDay(bounds.from)}_${formatDay(bounds.to)}.csv` : `${prefix}.csv`;
 }
 
 function checkedSeason(season: NewSeason): NewSeason {

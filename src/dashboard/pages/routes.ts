@@ -41,7 +41,7 @@ function dashboardPage(view: string, titleKey: string, sections: readonly string
 
 const DATA_STRINGS = ['filters', 'range', 'access', 'totals', 'charts', 'state'] as const;
 
-export function dashboardPages() {
+export function dashboardPages(currency: string) {
   const router = Router();
 
   router.get('/login', (req, res) => {
@@ -49,8 +49,8 @@ export function dashboardPages() {
     res.page('dashboard/login', { title: res.locals.t('dashboard.login.title'), next: safeNext(req.query.next), bodyClass: 'auth-page' });
   });
 
-  router.get('/', signInFirst, dashboardPage('home', 'dashboard.title', DATA_STRINGS));
-  router.get('/comparison', signInFirst, dashboardPage('comparison', 'dashboard.comparison.title', [...DATA_STRINGS, 'comparison']));
+  router.get('/', signInFirst, dashboardPage('home', 'dashboard.title', DATA_STRINGS, { currency }));
+  router.get('/comparison', signInFirst, dashboardPage('comparison', 'dashboard.comparison.title', [...DATA_STRINGS, 'comparison'], { currency }));
   router.get(
     '/settings',
     signInFirst,

@@ -4,7 +4,13 @@ import type { VisitRow } from '../../../src/dashboard/data/columns';
 import { ALPHA, BETA, EMPTY_SUMMARY, GAMMA, ROWS, dataApp, expectedTotals, exportedRows } from './fixtures';
 
 const q = encodeURIComponent;
-const ROUTES = ['/api/dashboard/filters', '/api/dashboard/summary', '/api/dashboard/compare?a=2024&b=2025', '/api/dashboard/export.csv'];
+const ROUTES = [
+  '/api/dashboard/filters',
+  '/api/dashboard/summary',
+  '/api/dashboard/compare?a=2024&b=2025',
+  '/api/dashboard/export.csv',
+  '/api/dashboard/compare.csv?against=year',
+];
 
 /**
  * Query strings a viewer allowed only ALPHA might send, with the rows it may then see.
@@ -415,6 +421,46 @@ describe('granularity', () => {
     const sum = res.body.series.reduce((n: number, p: { visitors: number }) => n + p.visitors, 0);
     expect(sum).toBe(expectedTotals(alpha(() => true)).visitors);
     expect(res.body.range).toEqual({ start: '2024-01-01', end: '2025-02-10' });
+  });
+});
+
+describe('export file names and the comparison table', () => {
+  it('when a range is exported, then the file is named from its dates', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/export.csv?from=2025-01-01&to=2025-03-31', await t.admin());
+    expect(res.headers['content-disposition']).toBe('attachment; filename=visits_2025-01-01_2025-03-31.csv');
+  });
+
+  it('when a year is exported, then the name holds the year\'s first and last day; with no dates, the data\'s', async () => {
+    const t = await dataApp();
+    const admin = await t.admin();
+    expect((await t.get('/api/dashboard/export.csv?year=2024', admin)).headers['content-disposition']).toContain('visits_2024-01-01_2024-12-31.csv');
+    expect((await t.get('/api/dashboard/export.csv', admin)).headers['content-disposition']).toContain('visits_2024-01-01_2025-03-01.csv');
+  });
+
+  it('when the comparison is exported, then totals, museums and channels come under both ranges', async () => {
+    const t = await dataApp();
+    const res = await t.get('/api/dashboard/compare.csv?a=2024&b=2025', await t.admin());
+    expect(res.status).toBe(200);
+    expect(res.headers['content-disposition']).toBe('attachment; filename=comparison_2024-01-01_2024-12-31_vs_2025-01-01_2025-12-31.csv');
+    const lines = res.text.split('\r\n');
+    expect(lines[0]).toBe('section,key,2024-01-01..2024-12-31,2025-01-01..2025-12-31,change,change_pct');
+    expect(lines[1]).toBe(`total,visitors,45,24,-21,${((24 - 45) / 45) * 100}`);
+    expect(lines).toContain(`museum,${GAMMA},0,4,4,`);
+  });
+
+  it.each(['previous', 'year', 'yearWeekday'])('when a viewer restricted to one museum exports the comparison against %s, then no other museum is in it', async (against) => {
+    const t = await dataApp();
+    const viewer = await t.viewer(JSON.stringify([ALPHA]));
+    const res = await t.get(`/api/dashboard/compare.csv?against=${against}&from=2025-01-01&to=2025-03-01&museum=${q(GAMMA)}`, viewer);
+    expect(res.status).toBe(200);
+    expect(mentionsOthers(res.text)).toBe(false);
+    expect(res.text).toContain(`museum,${ALPHA},`);
+  });
+
+  it('when the comparison export is malformed, then 400', async () => {
+    const t = await dataApp();
+    expect((await t.get('/api/dashboard/compare.csv?a=2024', await t.admin())).status).toBe(400);
   });
 });
 
