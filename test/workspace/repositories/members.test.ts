@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { toError } from '../../../src/platform/errors';
 import { describeEngines, rowCount } from '../../support/records';
 import { SqlSessionStore } from '../../../src/workspace/auth/repository';
 import { ManualClock } from '../../../src/platform/clock';
@@ -107,7 +108,7 @@ describeEngines('SqlUserRepository', (kind) => {
     const member = await r.member({ brandIds: [brand.id] });
     const campaign = await r.campaign(brand.id, { ownerId: member.id });
     const store = new SqlSessionStore(r.records, new ManualClock(), 60_000);
-    await new Promise<void>((resolve, reject) => store.set('sid-1', { userId: member.id, userKey: member.tokenKey, cookie: {} } as never, (err) => (err ? reject(new Error(String(err))) : resolve())));
+    await new Promise<void>((resolve, reject) => store.set('sid-1', { userId: member.id, userKey: member.tokenKey, cookie: {} } as never, (err) => (err ? reject(toError(err)) : resolve())));
     expect(await r.users.delete(member.id)).toBe('deleted');
     expect(await r.users.get(member.id)).toBeUndefined();
     expect(await rowCount(r.records, 'user_brands')).toBe(0);

@@ -1,4 +1,5 @@
 import type { SessionData } from 'express-session';
+import { toError } from '../../../src/platform/errors';
 import { expect, it } from 'vitest';
 import { ManualClock } from '../../../src/platform/clock';
 import { SqlSessionStore } from '../../../src/workspace/auth/repository';
@@ -9,7 +10,7 @@ const TTL = 60 * 60 * 1000;
 
 function promised(store: SqlSessionStore) {
   const call = <T>(fn: (cb: (err: unknown, value?: T) => void) => void) =>
-    new Promise<T | undefined>((resolve, reject) => fn((err, value) => (err ? reject(new Error(String(err))) : resolve(value))));
+    new Promise<T | undefined>((resolve, reject) => fn((err, value) => (err ? reject(toError(err)) : resolve(value))));
   return {
     get: (sid: string) => call<SessionData | null>((cb) => store.get(sid, cb)),
     set: (sid: string, data: Partial<SessionData>) => call<void>((cb) => store.set(sid, { cookie: {}, ...data } as SessionData, cb)),
