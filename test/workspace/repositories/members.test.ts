@@ -94,6 +94,13 @@ describeEngines('SqlUserRepository', (kind) => {
     expect((await r.users.list(undefined)).filter((m) => m.role === 'superadmin')).toHaveLength(1);
   });
 
+  it('when the same member is deleted twice at once, then one deletes them and the other finds nobody', async () => {
+    const r = await repositories(kind);
+    const member = await r.member();
+    const results = await Promise.all([r.users.delete(member.id), r.users.delete(member.id)]);
+    expect(results.sort()).toEqual(['deleted', undefined]);
+  });
+
   it('when both of two superadmins are demoted at once, then one keeps the role', async () => {
     const r = await repositories(kind);
     const [a, b] = [await r.member({ role: 'superadmin' }), await r.member({ role: 'superadmin' })];
