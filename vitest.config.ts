@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 /** The route suites, which a second run proves on PostgreSQL. */
 const ROUTE_SUITES = ['test/dashboard/**/*.test.ts', 'test/workspace/**/*.test.ts', 'test/security/**/*.test.ts'];
 /** Browser and process tests, and the suites that already run on both engines by themselves. */
-const ONCE_ONLY = ['**/*.browser.test.ts', '**/*.process.test.ts', '**/*.repository.test.ts', 'test/dashboard/data/service.test.ts'];
+const ONCE_ONLY = ['**/*.browser.test.ts', '**/*.process.test.ts', '**/*.repository.test.ts', 'test/*/repositories/**', 'test/dashboard/data/service.test.ts'];
 
 export default defineConfig({
   test: {

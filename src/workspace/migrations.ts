@@ -217,4 +217,29 @@ export const workspaceMigrations: Record<string, SchemaStep> = {
     await db.schema.createIndex('budget_entries_brand').on('budget_entries').column('brand_id').execute();
     await db.schema.createIndex('budget_entries_creator').on('budget_entries').column('created_by').execute();
   },
+
+  // SQLite's integers have 64 bits and PostgreSQL's `integer` 32: an id past 2^31 in a path
+  // or a filter was an unknown record on one and a refused statement (500) on the other.
+  async '2026_11_25_001_wide_ids'(db, kind) {
+    if (kind !== 'postgres') return;
+    for (const [table, columns] of WIDE_IDS) {
+      for (const column of columns) await db.schema.alterTable(table).alterColumn(column, (c) => c.setDataType('bigint')).execute();
+    }
+  },
 };
+
+/** Every id and reference to one in the workspace's tables at the time of the step that widens them. */
+const WIDE_IDS: [string, string[]][] = [
+  ['users', ['id']],
+  ['brands', ['id']],
+  ['user_brands', ['user_id', 'brand_id']],
+  ['sessions', ['user_id']],
+  ['campaigns', ['id', 'brand_id', 'owner_id']],
+  ['tracks', ['id', 'campaign_id']],
+  ['posts', ['id', 'brand_id', 'campaign_id', 'owner_id']],
+  ['assets', ['id', 'brand_id', 'campaign_id', 'post_id', 'uploaded_by']],
+  ['post_attachments', ['post_id', 'asset_id']],
+  ['projects', ['id', 'brand_id', 'owner_id']],
+  ['tasks', ['id', 'brand_id', 'assignee_id', 'project_id', 'campaign_id', 'post_id', 'owner_id']],
+  ['budget_entries', ['id', 'brand_id', 'campaign_id', 'created_by']],
+];

@@ -45,6 +45,9 @@ export interface FiltersView {
   };
 }
 
+/** Rows staged per statement: a few megabytes, and few enough round trips to a database server. */
+const STAGE_BATCH_ROWS = 50_000;
+
 /** 256 MiB: a few million rows, far above a year of daily figures. */
 export const DEFAULT_IMPORT_MAX_BYTES = 256 * 1024 * 1024;
 
@@ -85,7 +88,7 @@ export class CsvImport {
   /** Reads and checks the whole file into the staging area; visits are not touched yet. */
   async stage(source: Readable): Promise<void> {
     await this.visits.clearStaging();
-    this.rows = await readVisitsCsv(source, { maxBytes: this.maxBytes, onBatch: (rows) => this.visits.stage(rows) });
+    this.rows = await readVisitsCsv(source, { maxBytes: this.maxBytes, batchSize: STAGE_BATCH_ROWS, onBatch: (rows) => this.visits.stage(rows) });
   }
 
   /** Moves the staged rows into visits in one transaction, then refreshes the in-memory copy. */

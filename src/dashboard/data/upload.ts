@@ -69,6 +69,8 @@ export function receiveCsv(data: DashboardDataService): RequestHandler {
         await job.stage(req);
       } catch (err) {
         refuseRest(res);
+        // The slot is free before the refusal is sent, so the client's next try is not told another import is running.
+        await job.discard().catch((cause: unknown) => req.log.error({ err: cause }, 'could not drop the rows of an unfinished import'));
         throw err;
       }
       return next();
@@ -76,7 +78,13 @@ export function receiveCsv(data: DashboardDataService): RequestHandler {
     const limits = { files: 1, fields: 10, fieldSize: 1024, parts: 12, fileSize: maxBytes };
     const upload = multer({ storage: stagingStorage(job), limits }).single('file');
     upload(req, res, (err?: unknown) => {
-      if (err) return next(uploadError(err));
+      if (err) {
+        job.discard().then(
+          () => next(uploadError(err)),
+          () => next(uploadError(err)),
+        );
+        return;
+      }
       if (!req.file) return next(new BadRequest('Send the CSV file in the field "file"', 'IMPORT_UPLOAD'));
       next();
     });

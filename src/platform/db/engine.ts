@@ -35,6 +35,8 @@ export interface BulkWriter {
    * without parameters, runs in the same transaction.
    */
   upsert(table: string, key: readonly string[], columns: readonly string[], rows: readonly (readonly unknown[])[], after?: string): Promise<void>;
+  /** Removes every row of `table` the quickest way the engine has (TRUNCATE on PostgreSQL). */
+  empty(table: string): Promise<void>;
 }
 
 /** The records of one application on one engine. */

@@ -80,6 +80,9 @@ export function postgresBulk(pool: pg.Pool, schema: string): BulkWriter {
         client.release();
       }
     },
+    async empty(table) {
+      await pool.query(`TRUNCATE ${quoted(schema)}.${quoted(table)}`);
+    },
   };
 }
 

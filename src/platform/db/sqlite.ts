@@ -30,6 +30,9 @@ function sqliteBulk(handle: SqliteHandle, db: Kysely<unknown>): BulkWriter {
     async upsert(table, key, columns, rows, after) {
       await db.connection().execute(async () => write(table, key, columns, rows, after));
     },
+    async empty(table) {
+      await db.connection().execute(async () => handle.exec(`DELETE FROM ${quoted(table)}`));
+    },
   };
 
   function write(table: string, key: readonly string[], columns: readonly string[], rows: readonly (readonly unknown[])[], after?: string): void {

@@ -112,6 +112,12 @@ export class SqlAssetRepository implements AssetRepository {
 
   async createMany(assets: NewAsset[]) {
     return this.records.db.transaction().execute(async (trx) => {
+      // Each post's row is held to the end, so that uploads to one post at the same moment
+      // take their places one after the other instead of the same ones.
+      const postIds = [...new Set(assets.flatMap((a) => (a.postId === null ? [] : [a.postId])))];
+      if (postIds.length > 0 && this.records.engine.locksRows) {
+        await trx.selectFrom('posts').select('id').where('id', 'in', postIds).orderBy('id').forUpdate().execute();
+      }
       const created: Asset[] = [];
       for (const a of assets) {
         const row = await trx

@@ -171,7 +171,15 @@ export class SqlCampaignRepository implements CampaignRepository {
 
   async deleteWithContent(id: number) {
     return this.records.db.transaction().execute(async (trx) => {
-      if (!(await readCampaign(trx, id))) return undefined;
+      // Held to the end: a second deletion at the same moment then finds nothing, instead of
+      // reporting the campaign deleted again with none of its content.
+      const held = await trx
+        .selectFrom('campaigns')
+        .select('id')
+        .where('id', '=', id)
+        .$if(this.records.engine.locksRows, (q) => q.forUpdate())
+        .executeTakeFirst();
+      if (!held) return undefined;
       const posts = await trx.deleteFrom('posts').where('campaign_id', '=', id).executeTakeFirst();
       const tracks = await trx.deleteFrom('tracks').where('campaign_id', '=', id).executeTakeFirst();
       await trx.deleteFrom('campaigns').where('id', '=', id).execute();

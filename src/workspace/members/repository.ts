@@ -254,8 +254,9 @@ export class SqlUserRepository implements UserRepository {
       const current = await readUser(trx, id);
       if (!current) return undefined;
       if (current.role === 'superadmin' && (await superadmins(trx, this.records.engine.locksRows)) <= 1) return 'last-superadmin';
-      await trx.deleteFrom('users').where('id', '=', id).execute();
-      return 'deleted';
+      // Another deletion of the same member may have come first meanwhile.
+      const deleted = await trx.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+      return Number(deleted.numDeletedRows) > 0 ? 'deleted' : undefined;
     });
     if (result === 'deleted') await this.changed(id);
     return result;
