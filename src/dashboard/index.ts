@@ -14,6 +14,9 @@ import { SqlSeasonRepository, SqlVisitRepository } from './data/repository';
 import { dashboardDataRoutes, seasonsRoutes } from './data/routes';
 import { DashboardDataService } from './data/service';
 import { dashboardPages } from './pages/routes';
+import { KyselyAuditRepository } from './audit/repository';
+import { auditRoutes } from './audit/routes';
+import { AuditTrail } from './audit/service';
 import type { UserRecordStore } from './users/repository';
 import { usersRoutes } from './users/routes';
 import { DashboardUsersService } from './users/service';
@@ -50,12 +53,14 @@ export function createDashboard(deps: DashboardDeps) {
     // A version check on SQLite costs microseconds; across the network to PostgreSQL, a round trip per request.
     freshForMs: deps.records.engine.kind === 'postgres' ? FRESH_FOR_MS : 0,
   });
+  const trail = new AuditTrail({ audit: new KyselyAuditRepository(deps.records), clock: deps.clock, logger: deps.logger });
   const devices = new DeviceCookies({ name: DEVICE_COOKIE, path: '/auth', secret: deps.secret, secure: deps.cookieSecure, clock: deps.clock });
   const router = Router();
-  router.use('/auth', dashboardAccess(auth, 'anyone'), authRoutes({ auth, devices, attempts: deps.attempts, clock: deps.clock, cookieSecure: deps.cookieSecure }));
-  router.use('/api/users', dashboardAccess(auth, 'admin'), usersRoutes({ users, attempts: deps.attempts, clock: deps.clock }));
-  router.use('/api/dashboard', dashboardAccess(auth, 'session'), dashboardDataRoutes(data));
-  router.use('/api/seasons', dashboardAccess(auth, 'session'), seasonsRoutes(data));
+  router.use('/auth', dashboardAccess(auth, 'anyone'), authRoutes({ auth, devices, attempts: deps.attempts, clock: deps.clock, cookieSecure: deps.cookieSecure, trail }));
+  router.use('/api/users', dashboardAccess(auth, 'admin'), usersRoutes({ users, attempts: deps.attempts, clock: deps.clock, trail }));
+  router.use('/api/dashboard', dashboardAccess(auth, 'session'), dashboardDataRoutes(data, trail));
+  router.use('/api/seasons', dashboardAccess(auth, 'session'), seasonsRoutes(data, trail));
+  router.use('/api/audit', dashboardAccess(auth, 'admin'), auditRoutes(trail));
   router.use('/dashboard', dashboardAccess(auth, 'anyone'), dashboardPages(deps.currency));
-  return { router, auth, users, data };
+  return { router, auth, users, data, trail };
 }

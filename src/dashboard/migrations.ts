@@ -70,4 +70,19 @@ export const dashboardMigrations: Record<string, SchemaStep> = {
       .addColumn('last_id', 'integer', (c) => c.notNull())
       .execute();
   },
+  /** Who did what in the dashboard's administration, newest read first; never a PIN. */
+  async '2026_11_25_001_audit_events'(db, kind) {
+    await db.schema
+      .createTable('audit_events')
+      .addColumn('id', 'integer', idColumn(kind))
+      .addColumn('at', kind === 'postgres' ? 'bigint' : 'integer', (c) => c.notNull())
+      .addColumn('actor', 'text', (c) => c.notNull())
+      .addColumn('action', 'text', (c) => c.notNull())
+      .addColumn('target', 'text')
+      .addColumn('before', 'text')
+      .addColumn('after', 'text')
+      .addColumn('ip', 'text')
+      .execute();
+    await db.schema.createIndex('audit_events_action').on('audit_events').columns(['action', 'id']).execute();
+  },
 };

@@ -26,6 +26,17 @@ export interface DashboardTables {
   };
   /** The highest user id handed out by a store that numbers records itself (Airtable). */
   id_marks: { name: string; last_id: number };
+  /** The administration's audit trail; `before`/`after` are JSON text, `at` milliseconds since the epoch. */
+  audit_events: {
+    id: Generated<number>;
+    at: number | string;
+    actor: string;
+    action: string;
+    target: string | null;
+    before: string | null;
+    after: string | null;
+    ip: string | null;
+  };
 }
 
 interface VisitTable {

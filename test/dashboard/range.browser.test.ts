@@ -159,4 +159,24 @@ describeBrowser('Dashboard dates and grouping on /dashboard in a browser', () =>
       }
     }, 90_000);
   }
+
+  for (const [lang, width] of [['en', 1440], ['ar', 390]] as const) {
+    it(`when an administrator opens Settings (${lang}, ${width} px), then the audit trail lists the sign-ins and filters by action`, async () => {
+      const page = await signedIn(width, lang);
+      try {
+        await page.goto(`${app.server.url}/dashboard/settings`);
+        await page.waitForSelector('#audit-rows tr');
+        expect(await page.$$eval('#audit-rows tr', (rows) => rows.length)).toBeGreaterThanOrEqual(2);
+        await page.selectOption('#audit-action', 'visitsImported');
+        await page.click('#audit-filters button[type="submit"]');
+        await page.waitForFunction(() => document.querySelectorAll('#audit-rows tr').length === 1);
+        expect(await page.getAttribute('#audit-export', 'href')).toBe('/api/audit/export.csv?action=visitsImported');
+        expect(await seriousViolations(page)).toEqual([]);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), 'scrolls sideways').toBe(width);
+        await screenshot(page, `dashboard-settings-audit-${lang}-${width}`);
+      } finally {
+        await page.close();
+      }
+    }, 90_000);
+  }
 });

@@ -1,3 +1,4 @@
+import { actorOf, type AuditTrail } from '../audit/service';
 import { Router, type CookieOptions } from 'express';
 import { z } from 'zod';
 import type { Clock } from '../../platform/clock';
@@ -27,7 +28,14 @@ export function deviceAccount(userId: number | null): string {
   return userId === null ? 'admin' : `u${userId}`;
 }
 
-export function authRoutes(deps: { auth: DashboardAuthService; clock: Clock; cookieSecure: boolean; attempts: AttemptCounter; devices: DeviceCookies }) {
+export function authRoutes(deps: {
+  auth: DashboardAuthService;
+  clock: Clock;
+  cookieSecure: boolean;
+  attempts: AttemptCounter;
+  devices: DeviceCookies;
+  trail: AuditTrail;
+}) {
   const { auth, devices } = deps;
   const cookie: CookieOptions = { httpOnly: true, sameSite: 'lax', path: '/', secure: deps.cookieSecure };
   const message = 'Too many wrong PINs; try again later';
@@ -50,7 +58,11 @@ export function authRoutes(deps: { auth: DashboardAuthService; clock: Clock; coo
     throttle,
     validated({ body: loginBody }, async ({ body }, req, res) => {
       const result = await auth.login(body.pin);
-      if (!result) throw new Unauthorized('Invalid PIN');
+      if (!result) {
+        await deps.trail.record(actorOf(req, 'anonymous'), 'signInFailed');
+        throw new Unauthorized('Invalid PIN');
+      }
+      await deps.trail.record(actorOf(req, result.session.name), 'signIn', { target: result.session.userId === null ? 'admin' : `user:${result.session.userId}` });
       await auth.logout(req.dashboard?.id);
       const { name, role, allowedMuseums, allowedChannels } = result.session;
       res.cookie(SESSION_COOKIE, result.id, { ...cookie, maxAge: SESSION_MAX_AGE_MS });

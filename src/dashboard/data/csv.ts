@@ -1,5 +1,6 @@
 import { Transform, finished, type Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
+import { csvLine } from '../../platform/csv';
 import { BadRequest, PayloadTooLarge } from '../../platform/errors';
 import { isSingleLineText } from '../../platform/text';
 import type { VisitRow } from './columns';
@@ -8,21 +9,7 @@ import { parseDay, MAX_YEAR, MIN_YEAR } from './dates';
 export const CSV_COLUMNS = ['date', 'museum', 'channel', 'district', 'visitors', 'revenue'] as const;
 type Column = (typeof CSV_COLUMNS)[number];
 
-/** A spreadsheet runs a cell that starts with one of these as a formula (OWASP "CSV injection"). */
-const FORMULA_START = /^[=+\-@\t\r\n]/;
-
-/** One CSV cell: neutralised against formula injection, then quoted when needed. */
-export function csvCell(value: string | number): string {
-  // A number (a negative change included) is data, never a formula.
-  if (typeof value === 'number') return String(value);
-  let text = value;
-  if (FORMULA_START.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-export function csvLine(cells: readonly (string | number)[]): string {
-  return `${cells.map(csvCell).join(',')}\r\n`;
-}
+export { csvCell, csvLine } from '../../platform/csv';
 
 /** The header line, then one line per row, in chunks of about `chunkSize` characters. */
 export function* visitsCsv(rows: Iterable<VisitRow>, chunkSize = 64 * 1024): Generator<string> {

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { actorOf, type AuditTrail } from '../audit/service';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import { singleLine } from '../../platform/text';
@@ -112,7 +113,7 @@ async function sendCsv(res: Response, file: { fileName: string; chunks: Iterable
 }
 
 /** `/api/dashboard`: mounted behind the dashboard session and the same-origin check. */
-export function dashboardDataRoutes(data: DashboardDataService) {
+export function dashboardDataRoutes(data: DashboardDataService, trail: AuditTrail) {
   const router = Router();
   router.use(privateAnswer);
 
@@ -156,15 +157,17 @@ export function dashboardDataRoutes(data: DashboardDataService) {
     }),
   );
 
-  router.post('/import', requireDashboardAdmin, receiveCsv(data), async (_req, res) => {
-    res.json(await currentImport(res).commit());
+  router.post('/import', requireDashboardAdmin, receiveCsv(data), async (req, res) => {
+    const result = await currentImport(res).commit();
+    await trail.record(actorOf(req), 'visitsImported', { target: 'visits', after: { rows: result.imported } });
+    res.json(result);
   });
 
   return router;
 }
 
 /** `/api/seasons`: any dashboard session reads, administrators write. */
-export function seasonsRoutes(data: DashboardDataService) {
+export function seasonsRoutes(data: DashboardDataService, trail: AuditTrail) {
   const router = Router();
 
   router.get('/', async (_req, res) => {
@@ -174,24 +177,31 @@ export function seasonsRoutes(data: DashboardDataService) {
   router.post(
     '/',
     requireDashboardAdmin,
-    validated({ body: seasonBody }, async ({ body }, _req, res) => {
-      res.status(201).json({ season: await data.createSeason(body) });
+    validated({ body: seasonBody }, async ({ body }, req, res) => {
+      const season = await data.createSeason(body);
+      await trail.record(actorOf(req), 'seasonCreated', { target: `season:${season.id}`, after: season });
+      res.status(201).json({ season });
     }),
   );
 
   router.patch(
     '/:id',
     requireDashboardAdmin,
-    validated({ params: idParam, body: seasonPatch }, async ({ params, body }, _req, res) => {
-      res.json({ season: await data.updateSeason(params.id, body) });
+    validated({ params: idParam, body: seasonPatch }, async ({ params, body }, req, res) => {
+      const before = (await data.listSeasons()).find((s) => s.id === params.id);
+      const season = await data.updateSeason(params.id, body);
+      await trail.record(actorOf(req), 'seasonChanged', { target: `season:${season.id}`, before, after: season });
+      res.json({ season });
     }),
   );
 
   router.delete(
     '/:id',
     requireDashboardAdmin,
-    validated({ params: idParam }, async ({ params }, _req, res) => {
+    validated({ params: idParam }, async ({ params }, req, res) => {
+      const before = (await data.listSeasons()).find((s) => s.id === params.id);
       await data.deleteSeason(params.id);
+      await trail.record(actorOf(req), 'seasonDeleted', { target: `season:${params.id}`, before });
       res.json({ ok: true });
     }),
   );

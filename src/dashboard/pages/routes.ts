@@ -55,7 +55,7 @@ export function dashboardPages(currency: string) {
     '/settings',
     signInFirst,
     requireDashboardAdmin,
-    dashboardPage('settings', 'dashboard.settings.title', ['settings', 'role', 'errors'], { roles: DASHBOARD_ROLES }),
+    dashboardPage('settings', 'dashboard.settings.title', ['settings', 'role', 'errors', 'audit'], { roles: DASHBOARD_ROLES }),
   );
 
   return router;

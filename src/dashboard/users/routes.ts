@@ -1,3 +1,4 @@
+import { actorOf, type AuditTrail } from '../audit/service';
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import type { Clock } from '../../platform/clock';
@@ -38,7 +39,7 @@ function adminOf(req: Request): AdminActor {
 }
 
 /** Mounted behind dashboardAccess(auth, 'admin'). */
-export function usersRoutes(deps: { users: DashboardUsersService; attempts: AttemptCounter; clock: Clock }) {
+export function usersRoutes(deps: { users: DashboardUsersService; attempts: AttemptCounter; clock: Clock; trail: AuditTrail }) {
   const { users } = deps;
   const conflictLimit = attemptLimiter({
     counter: deps.attempts,
@@ -66,14 +67,19 @@ export function usersRoutes(deps: { users: DashboardUsersService; attempts: Atte
     '/',
     conflictLimit,
     validated({ body: createBody }, async ({ body }, req, res) => {
-      res.status(201).json(await users.create(adminOf(req), body));
+      const created = await users.create(adminOf(req), body);
+      await deps.trail.record(actorOf(req), 'userCreated', { target: `user:${created.user.id}`, after: created.user });
+      res.status(201).json(created);
     }),
   );
 
   router.patch(
     '/:id',
-    validated({ params: idParam, body: updateBody }, async ({ params, body }, _req, res) => {
-      res.json({ user: await users.update(params.id, body) });
+    validated({ params: idParam, body: updateBody }, async ({ params, body }, req, res) => {
+      const before = (await users.list()).find((u) => u.id === params.id);
+      const user = await users.update(params.id, body);
+      await deps.trail.record(actorOf(req), 'userChanged', { target: `user:${params.id}`, before, after: user });
+      res.json({ user });
     }),
   );
 
@@ -87,8 +93,10 @@ export function usersRoutes(deps: { users: DashboardUsersService; attempts: Atte
 
   router.delete(
     '/:id',
-    validated({ params: idParam }, async ({ params }, _req, res) => {
+    validated({ params: idParam }, async ({ params }, req, res) => {
+      const before = (await users.list()).find((u) => u.id === params.id);
       await users.remove(params.id);
+      await deps.trail.record(actorOf(req), 'userDeleted', { target: `user:${params.id}`, before });
       res.json({ ok: true });
     }),
   );

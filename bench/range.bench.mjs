@@ -1,0 +1,95 @@
+// Any date range at 1M visit rows, by day: the in-memory engine the summary route runs
+// (permission filter, dates, per-day series, breakdowns) against a bare typed-array scan of
+// the same rows measured in the same run, and against today's year query. Runs on dist/.
+import { createRequire } from 'node:module';
+import os from 'node:os';
+
+const require = createRequire(import.meta.url);
+const { ColumnsBuilder } = require('../dist/dashboard/data/columns.js');
+const { selectionOf, summarize } = require('../dist/dashboard/data/aggregate.js');
+const { parseDay } = require('../dist/dashboard/data/dates.js');
+
+const ROWS = 1_000_000;
+const RUNS = 30;
+const WARMUP = 5;
+const MUSEUMS = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'];
+const CHANNELS = ['Online', 'Box office', 'Partner', 'School'];
+const DISTRICTS = Array.from({ length: 24 }, (_, i) => `District ${i + 1}`);
+const NONE = { museum: [], channel: [], district: [], year: [], season: [] };
+const ALL = { museums: 'all', channels: 'all' };
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+function timeCall(fn) {
+  let sink = 0;
+  for (let k = 0; k < WARMUP; k += 1) sink += Number(fn());
+  const times = [];
+  for (let k = 0; k < RUNS; k += 1) {
+    const start = performance.now();
+    sink += Number(fn());
+    times.push(performance.now() - start);
+  }
+  if (Number.isNaN(sink)) throw new Error('no number');
+  return median(times);
+}
+
+// Three years of days, every combination every day until ROWS rows are reached.
+const builder = new ColumnsBuilder(ROWS);
+const first = Date.UTC(2023, 0, 1);
+let n = 0;
+for (let d = 0; n < ROWS; d += 1) {
+  const date = new Date(first + d * 86_400_000).toISOString().slice(0, 10);
+  for (const museum of MUSEUMS) {
+    for (const channel of CHANNELS) {
+      for (const district of DISTRICTS.slice(0, 8)) {
+        if (n >= ROWS) break;
+        builder.add({ date, museum, channel, district, visitors: (n % 97) + 1, revenue: ((n % 89) + 1) * 12.5 });
+        n += 1;
+      }
+    }
+  }
+}
+const columns = builder.finish();
+
+/** The bare scan reads the rows a range covers, with nothing else to do. */
+function bareOver(from, to) {
+  const a = columns.dayStart[Math.max(parseDay(from) - columns.firstDay, 0)];
+  const b = columns.dayStart[Math.min(parseDay(to) - columns.firstDay + 1, columns.dayStart.length - 1)];
+  return () => {
+    let v = 0;
+    let r = 0;
+    for (let i = a; i < b; i += 1) {
+      v += columns.visitors[i];
+      r += columns.revenueCents[i];
+    }
+    return v + r;
+  };
+}
+
+const range = (from, to) => ({ ...NONE, from: parseDay(from), to: parseDay(to) });
+const cases = [
+  { name: "year 2024 (today's year query, by month)", filters: { ...NONE, year: [2024] }, unit: undefined, from: '2024-01-01', to: '2024-12-31', access: ALL },
+  { name: '2023-03-17 to 2024-06-09, by day', filters: range('2023-03-17', '2024-06-09'), unit: 'day', from: '2023-03-17', to: '2024-06-09', access: ALL },
+  { name: '2024-02-11 to 2024-05-20, by day', filters: range('2024-02-11', '2024-05-20'), unit: 'day', from: '2024-02-11', to: '2024-05-20', access: ALL },
+  { name: '2024-02-11 to 2024-05-20, by week', filters: range('2024-02-11', '2024-05-20'), unit: 'week', from: '2024-02-11', to: '2024-05-20', access: ALL },
+  {
+    name: '2023-03-17 to 2024-06-09, by day, viewer 2 of 8 museums',
+    filters: range('2023-03-17', '2024-06-09'),
+    unit: 'day',
+    from: '2023-03-17',
+    to: '2024-06-09',
+    access: { museums: new Set(['B', 'D']), channels: 'all' },
+  },
+];
+
+console.log(`\nDashboard range benchmark: ${columns.rowCount.toLocaleString('en')} rows in memory, Node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'}`);
+console.log(`\n| query (${RUNS} runs, p50) | engine | bare scan of the same days | × bare |`);
+console.log('|---|---|---|---|');
+for (const { name, filters, unit, from, to, access } of cases) {
+  const engine = timeCall(() => summarize(columns, selectionOf(access, filters, []), unit).totals.visitors);
+  const bare = timeCall(bareOver(from, to));
+  console.log(`| ${name} | ${engine.toFixed(2)} ms | ${bare.toFixed(2)} ms | ${(engine / bare).toFixed(2)}× |`);
+}
