@@ -48,7 +48,7 @@ export const key = (r: Route) => `${r.method} ${r.path}`;
 /** Which application a path belongs to. */
 export function appOf(path: string): 'dashboard' | 'workspace' | 'platform' {
   if (path === '/' || path === '/healthz') return 'platform';
-  if (/^\/(auth|dashboard)(\/|$)/.test(path) || /^\/api\/(users|dashboard|seasons)(\/|$)/.test(path)) return 'dashboard';
+  if (/^\/(auth|dashboard)(\/|$)/.test(path) || /^\/api\/(users|dashboard|seasons|audit)(\/|$)/.test(path)) return 'dashboard';
   return 'workspace';
 }
 
