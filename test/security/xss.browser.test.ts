@@ -37,10 +37,10 @@ const text = {
   district: `District ${QUOTES}`,
 };
 
-/** Each page, and the stored text it shows once its data has loaded. */
-const PAGES: Record<string, { shows: (keyof typeof text)[] }> = {
+/** Each page, the address it is opened at (a shared link's query, where the default period holds no seeded visit), and the stored text it shows once its data has loaded. */
+const PAGES: Record<string, { shows: (keyof typeof text)[]; query?: string }> = {
   '/dashboard': { shows: ['dashboardAdmin', 'museum'] },
-  '/dashboard/comparison': { shows: ['dashboardAdmin', 'museum'] },
+  '/dashboard/comparison': { shows: ['dashboardAdmin', 'museum'], query: 'against=year&from=2025-02-01&to=2025-02-28' },
   '/dashboard/settings': { shows: ['viewer', 'season'] },
   '/workspace': { shows: ['adminName', 'post'] },
   '/workspace/campaigns': { shows: ['campaign'] },
@@ -139,7 +139,8 @@ describeBrowser('stored XSS: hostile names, titles and file names on every page'
         const visits = [...Object.keys(PAGES).map((path) => [path, 'en']), ['/workspace', 'ar'], ['/dashboard', 'ar']];
         for (const [path, lang] of visits) {
           const { page, dialogs } = await watchedPage(context);
-          await page.goto(`${server.url}${path}?lang=${lang}`);
+          const query = PAGES[path]?.query;
+          await page.goto(`${server.url}${path}?lang=${lang}${query ? `&${query}` : ''}`);
           await settled(page);
           const where = `${path} (${lang})`;
           expect(new URL(page.url()).pathname, where).toBe(path);
