@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { openPostgres } from '../../src/platform/db/postgres';
-import { copyRecords, CopyRefused } from '../../src/tools/db-copy';
+import { copyRecords, CopyRefused, NOT_COPIED, TABLES } from '../../src/tools/db-copy';
 import { describePostgres, freshDatabase } from '../support/postgres';
 import { buildWorkspace } from '../support/workspace';
 
@@ -23,6 +23,17 @@ async function populated(url: string) {
   const config = loadConfig({ DATA_DIR: ws.config.dataDir, UPLOAD_DIR: ws.config.uploadDir, DATABASE_URL: url, LOG_LEVEL: 'silent' });
   return { ws, config, lastPost: last, manager };
 }
+
+describe('npm run db:copy, its list of tables', () => {
+  it('when a schema step adds a table, then the copy moves it too (or names it as not worth moving)', async () => {
+    const ws = await buildWorkspace({ engine: 'sqlite' });
+    const tables = (handle: typeof ws.db) =>
+      handle.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%' AND name <> 'schema_migrations'").pluck().all() as string[];
+    const listed = (app: string) => TABLES.filter((t) => t.app === app).map((t) => t.table).sort();
+    expect(tables(ws.db).filter((t) => !NOT_COPIED.includes(t)).sort()).toEqual(listed('dashboard'));
+    expect(tables(ws.workspaceDb).sort()).toEqual(listed('workspace'));
+  });
+});
 
 describePostgres('npm run db:copy', () => {
   it('when the database is empty, then every row arrives with its id, ids go on above the highest ever handed out, and the secrets come too', async () => {
