@@ -35,6 +35,9 @@ export const TABLES: { app: 'dashboard' | 'workspace'; table: string; id?: strin
   { app: 'workspace', table: 'projects', id: 'id' },
   { app: 'workspace', table: 'tasks', id: 'id' },
   { app: 'workspace', table: 'budget_entries', id: 'id' },
+  { app: 'workspace', table: 'comments', id: 'id' },
+  { app: 'workspace', table: 'post_events', id: 'id' },
+  { app: 'workspace', table: 'notifications', id: 'id' },
 ];
 
 /** Rows per INSERT: well under PostgreSQL's 65,535 parameters for the widest table. */

@@ -1,5 +1,5 @@
 import { Forbidden, NotFound } from '../platform/errors';
-import type { Role } from './domain';
+import type { Role, TaskVisibility } from './domain';
 
 /** Who is asking: read fresh from the users table on every request. */
 export interface Actor {
@@ -37,6 +37,15 @@ export function canSeeBrand(actor: Actor, brandId: number): boolean {
 export function listedBrands(actor: Actor, brandId: number | undefined): number[] | undefined {
   if (brandId === undefined) return brandScope(actor);
   return canSeeBrand(actor, brandId) ? [brandId] : [];
+}
+
+/** A private task is its owner's and assignee's (and any superadmin's); a brand task, the brand's. */
+export function canSeeTask(
+  actor: Actor,
+  task: { brandId: number; visibility: TaskVisibility; ownerId: number | null; assigneeId: number | null },
+): boolean {
+  if (!canSeeBrand(actor, task.brandId)) return false;
+  return task.visibility === 'brand' || isSuperadmin(actor) || task.ownerId === actor.id || task.assigneeId === actor.id;
 }
 
 /**

@@ -13,6 +13,25 @@ export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 export const POST_STATUSES = ['idea', 'draft', 'review', 'approved', 'scheduled', 'published'] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
 
+/**
+ * The statuses a post's author moves it among; only managers and superadmins move a post to
+ * the others (approved, scheduled, published).
+ */
+export const AUTHOR_POST_STATUSES = ['idea', 'draft', 'review'] as const satisfies readonly PostStatus[];
+
+/** The statuses an author may still take their post out of: their own, and an approval they withdraw. */
+export const AUTHOR_MOVABLE_POST_STATUSES = [...AUTHOR_POST_STATUSES, 'approved'] as const satisfies readonly PostStatus[];
+
+/** What a post's history records: who did it and when, and for moves the two statuses. */
+export const POST_EVENT_KINDS = ['created', 'moved', 'edited', 'approved', 'published', 'sent_back'] as const;
+export type PostEventKind = (typeof POST_EVENT_KINDS)[number];
+
+export const NOTIFICATION_KINDS = ['mentioned', 'assigned', 'review_requested', 'approved', 'sent_back', 'commented'] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+/** The longest comment, in characters. */
+export const COMMENT_MAX_LENGTH = 10_000;
+
 export const PLATFORMS = ['instagram', 'facebook', 'x', 'tiktok', 'linkedin', 'youtube', 'snapchat', 'website', 'email', 'other'] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
@@ -41,6 +60,11 @@ export const DOMAIN = {
   roles: ROLES,
   campaignStatuses: CAMPAIGN_STATUSES,
   postStatuses: POST_STATUSES,
+  authorPostStatuses: AUTHOR_POST_STATUSES,
+  authorMovablePostStatuses: AUTHOR_MOVABLE_POST_STATUSES,
+  postEventKinds: POST_EVENT_KINDS,
+  notificationKinds: NOTIFICATION_KINDS,
+  commentMaxLength: COMMENT_MAX_LENGTH,
   platforms: PLATFORMS,
   projectStatuses: PROJECT_STATUSES,
   taskStatuses: TASK_STATUSES,

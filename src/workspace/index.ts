@@ -37,6 +37,12 @@ import { SqlTaskRepository } from './tasks/repository';
 import { tasksRoutes } from './tasks/routes';
 import { TasksService } from './tasks/service';
 import { workspacePages } from './pages/routes';
+import { SqlCommentRepository } from './comments/repository';
+import { commentsRoutes, threadRoutes } from './comments/routes';
+import { CommentsService } from './comments/service';
+import { SqlNotificationRepository } from './notifications/repository';
+import { notificationsRoutes } from './notifications/routes';
+import { NotificationsService } from './notifications/service';
 import { avatarFilesRoutes, ownAvatarRoutes } from './avatars/routes';
 import { AvatarsService } from './avatars/service';
 
@@ -74,12 +80,14 @@ export function createWorkspace(deps: WorkspaceDeps) {
   const members = new MembersService({ users, brands: brandRepository, sessions: sessionStore, clock });
   const campaigns = new CampaignsService({ campaigns: new SqlCampaignRepository(records), brands, clock });
   const assetRepository = new SqlAssetRepository(records);
-  const posts = new PostsService({ posts: new SqlPostRepository(records), campaigns, brands, attachments: attachmentCatalog(assetRepository), clock });
+  const notifications = new NotificationsService({ notifications: new SqlNotificationRepository(records), users, clock });
+  const posts = new PostsService({ posts: new SqlPostRepository(records), campaigns, brands, attachments: attachmentCatalog(assetRepository), users, notifier: notifications, clock });
   const placement = new Placement({ brands, campaigns, posts });
   const assets = new AssetsService({ assets: assetRepository, files, placement, clock });
   const avatars = new AvatarsService({ files, users });
   const projects = new ProjectsService({ projects: new SqlProjectRepository(records), brands, clock });
-  const tasks = new TasksService({ tasks: new SqlTaskRepository(records), placement, projects, users, clock });
+  const tasks = new TasksService({ tasks: new SqlTaskRepository(records), placement, projects, users, notifier: notifications, clock });
+  const comments = new CommentsService({ comments: new SqlCommentRepository(records), posts, tasks, users, notifier: notifications, clock });
   const budget = new BudgetService({ budget: new SqlBudgetRepository(records), campaigns, clock });
 
   const access = workspaceAccess({ auth, store: sessionStore, secret: settings.sessionSecret, secure: settings.cookieSecure });
@@ -92,13 +100,15 @@ export function createWorkspace(deps: WorkspaceDeps) {
   router.use('/api/brands', access.signedIn, brandsRoutes(brands));
   router.use('/api/campaigns', access.signedIn, campaignsRoutes(campaigns));
   router.use('/api/tracks', access.signedIn, tracksRoutes(campaigns));
-  router.use('/api/posts', access.signedIn, postsRoutes(posts));
+  router.use('/api/posts', access.signedIn, postsRoutes(posts), threadRoutes(comments, 'post'));
+  router.use('/api/comments', access.signedIn, commentsRoutes(comments));
+  router.use('/api/notifications', access.signedIn, notificationsRoutes(notifications));
   // Signing in is checked inside: an upload refused early must also close its connection.
   router.use('/api/assets', access.api, assetsRoutes(assets, uploadLimits));
   // Read-only first: other methods answer 405 whoever asks.
   router.use('/api/uploads', access.api, uploadsRoutes(assets));
   router.use('/api/avatars', access.signedIn, avatarFilesRoutes(avatars));
-  router.use('/api/tasks', access.signedIn, tasksRoutes(tasks));
+  router.use('/api/tasks', access.signedIn, tasksRoutes(tasks), threadRoutes(comments, 'task'));
   router.use('/api/projects', access.signedIn, projectsRoutes(projects));
   router.use('/api/budget-entries', access.signedIn, budgetRoutes(budget));
   router.use(['/login', '/change-password', '/workspace'], access.identify);

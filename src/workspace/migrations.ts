@@ -226,6 +226,53 @@ export const workspaceMigrations: Record<string, SchemaStep> = {
       for (const column of columns) await db.schema.alterTable(table).alterColumn(column, (c) => c.setDataType('bigint')).execute();
     }
   },
+  /**
+   * The conversation around posts and tasks: comments, each post's history, and the
+   * notifications members receive. Rows go with their post, task or member; an author who
+   * leaves keeps their words (author set null).
+   */
+  async '2026_11_25_002_conversation'(db, kind) {
+    const t = columnTypes(kind);
+    const ref = kind === 'postgres' ? 'bigint' : 'integer';
+    const goesWith = (target: string) => (c: ColumnDefinitionBuilder) => c.references(target).onDelete('cascade');
+    await db.schema
+      .createTable('comments')
+      .addColumn('id', ref, idColumn(kind))
+      .addColumn('post_id', ref, goesWith('posts.id'))
+      .addColumn('task_id', ref, goesWith('tasks.id'))
+      .addColumn('author_id', ref, setNullOn('users.id'))
+      .addColumn('body', 'text', (c) => c.notNull())
+      .addColumn('created_at', t.moment, (c) => c.notNull())
+      .addCheckConstraint('comments_one_subject', sql`(post_id IS NULL) <> (task_id IS NULL)`)
+      .execute();
+    await db.schema.createIndex('comments_post').on('comments').columns(['post_id', 'id']).execute();
+    await db.schema.createIndex('comments_task').on('comments').columns(['task_id', 'id']).execute();
+
+    await db.schema
+      .createTable('post_events')
+      .addColumn('id', ref, idColumn(kind))
+      .addColumn('post_id', ref, (c) => c.notNull().references('posts.id').onDelete('cascade'))
+      .addColumn('actor_id', ref, setNullOn('users.id'))
+      .addColumn('kind', 'text', (c) => c.notNull())
+      .addColumn('from_status', 'text')
+      .addColumn('to_status', 'text')
+      .addColumn('created_at', t.moment, (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('post_events_post').on('post_events').columns(['post_id', 'id']).execute();
+
+    await db.schema
+      .createTable('notifications')
+      .addColumn('id', ref, idColumn(kind))
+      .addColumn('user_id', ref, (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('kind', 'text', (c) => c.notNull())
+      .addColumn('post_id', ref, goesWith('posts.id'))
+      .addColumn('task_id', ref, goesWith('tasks.id'))
+      .addColumn('actor_id', ref, setNullOn('users.id'))
+      .addColumn('created_at', t.moment, (c) => c.notNull())
+      .addColumn('read_at', t.moment)
+      .execute();
+    await db.schema.createIndex('notifications_user').on('notifications').columns(['user_id', 'id']).execute();
+  },
 };
 
 /** Every id and reference to one in the workspace's tables at the time of the step that widens them. */

@@ -122,6 +122,19 @@ export interface WorkspaceTables {
     created_at: string;
     updated_at: string;
   };
+  /** On a post or on a task, never both. */
+  comments: { id: Generated<number>; post_id: number | null; task_id: number | null; author_id: number | null; body: string; created_at: string };
+  post_events: { id: Generated<number>; post_id: number; actor_id: number | null; kind: string; from_status: string | null; to_status: string | null; created_at: string };
+  notifications: {
+    id: Generated<number>;
+    user_id: number;
+    kind: string;
+    post_id: number | null;
+    task_id: number | null;
+    actor_id: number | null;
+    created_at: string;
+    read_at: string | null;
+  };
 }
 
 /** Every table of the workspace, parents before children. */
@@ -138,4 +151,7 @@ export const WORKSPACE_TABLE_NAMES = [
   'projects',
   'tasks',
   'budget_entries',
+  'comments',
+  'post_events',
+  'notifications',
 ] as const satisfies readonly (keyof WorkspaceTables)[];

@@ -169,10 +169,13 @@ describe("every workspace route with another brand's ids", () => {
       ['/api/budget-entries', { campaignId: t.campaign, category: 'Intruder', amount: 1, currency: 'EUR' }],
       ['/api/members', { name: 'Intruder', email: 'intruder@example.test', password: 'Intruder-pass-1', role: 'contributor', brandIds: [t.brand] }],
       ['/api/brands', { name: 'Intruder' }],
+      [`/api/posts/${t.post}/comments`, { body: 'Intruder' }],
+      [`/api/tasks/${t.task}/comments`, { body: 'Intruder' }],
     ];
     const covered = new Set(creates.map(([path]) => path.replace(/\/\d+\//, '/:id/')));
     for (const route of world.routes.filter((r) => appOf(r.path) === 'workspace' && r.method === 'POST' && isApi(r.path))) {
-      if (['/api/auth/login', '/api/auth/logout', '/api/auth/password', '/api/auth/onboarding', '/api/auth/me/avatar', '/api/assets'].includes(route.path)) continue;
+      // Not creates; marking notifications touches only the caller's own (test/workspace/notifications.test.ts).
+      if (['/api/auth/login', '/api/auth/logout', '/api/auth/password', '/api/auth/onboarding', '/api/auth/me/avatar', '/api/assets', '/api/notifications/read'].includes(route.path)) continue;
       expect(covered, `add a cross-brand create for ${route.path}`).toContain(route.path);
     }
     const before = await snapshot(world.ws);

@@ -94,6 +94,7 @@ export interface Ids {
   task: number;
   project: number;
   entry: number;
+  comment: number;
   /** A stored file's key, for /api/uploads/<key>. */
   fileKey: string;
   /** A profile picture's key, for /api/avatars/<key>. */
@@ -112,6 +113,7 @@ const PARAMETERS: [RegExp, (ids: Ids) => string | number][] = [
   [/^\/api\/tasks\/:id/, (ids) => ids.task],
   [/^\/api\/projects\/:id/, (ids) => ids.project],
   [/^\/api\/budget-entries\/:id/, (ids) => ids.entry],
+  [/^\/api\/comments\/:id/, (ids) => ids.comment],
   [/^\/api\/uploads\//, (ids) => ids.fileKey],
   [/^\/api\/avatars\/:key/, (ids) => ids.avatarKey],
 ];
@@ -127,6 +129,7 @@ export function pathFor(route: Route, ids: Ids, raw?: string): string {
 
 /** A change a PATCH to a route's record would accept: its name or title. */
 export function renameBody(path: string, value: string): Record<string, string> {
+  if (path.endsWith('/comments')) return { body: value };
   if (/^\/api\/(posts|tasks)\//.test(path)) return { title: value };
   if (path.startsWith('/api/budget-entries/')) return { category: value };
   return { name: value };
@@ -171,10 +174,11 @@ async function records(app: Express, owner: TestUser, brandId: number, label: st
   const project = (await created(as('post', '/api/projects').send({ name: `${label} project`, brandId }), 'project')).project.id;
   const task = (await created(as('post', '/api/tasks').send({ title: `${label} task`, brandId, projectId: project, visibility: 'brand' }), 'task')).task.id;
   const entry = (await created(as('post', '/api/budget-entries').send({ campaignId: campaign, category: `${label} budget`, amount: 1000, currency: 'EUR' }), 'entry')).entry.id;
+  const comment = (await created(as('post', `/api/posts/${post}/comments`).send({ body: `${label} comment` }), 'comment')).comment.id;
   const avatar = await as('post', '/api/auth/me/avatar').attach('file', await image('png'), `${label}.png`);
   expect(avatar.status, JSON.stringify(avatar.body)).toBe(200);
   const avatarKey = String(avatar.body.user.avatar).split('/').pop()!;
-  return { brand: brandId, campaign, track, post, asset: upload.assets[0].id, fileKey: String(upload.assets[0].url).split('/').pop()!, avatarKey, task, project, entry };
+  return { brand: brandId, campaign, track, post, asset: upload.assets[0].id, fileKey: String(upload.assets[0].url).split('/').pop()!, avatarKey, task, project, entry, comment };
 }
 
 export async function buildWorld(opts: { env?: Record<string, string> } = {}): Promise<World> {

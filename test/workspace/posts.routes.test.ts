@@ -70,7 +70,7 @@ describe('POST /api/posts', () => {
 
   it('when publishing without a link, then 400 PUBLICATION_LINK_REQUIRED', async () => {
     const t = await team();
-    const res = await t.ws.as(t.contributor).post('/api/posts').send({ title: 'X', brandId: t.brand.id, status: 'published' });
+    const res = await t.ws.as(t.manager).post('/api/posts').send({ title: 'X', brandId: t.brand.id, status: 'published' });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('PUBLICATION_LINK_REQUIRED');
   });
@@ -79,7 +79,7 @@ describe('POST /api/posts', () => {
     'when the publication link is %s, then 400 INVALID_PUBLICATION_LINK',
     async (url) => {
       const t = await team();
-      const res = await t.ws.as(t.contributor).post('/api/posts').send({ title: 'X', brandId: t.brand.id, status: 'published', publicationUrl: url });
+      const res = await t.ws.as(t.manager).post('/api/posts').send({ title: 'X', brandId: t.brand.id, status: 'published', publicationUrl: url });
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('INVALID_PUBLICATION_LINK');
     },
@@ -87,7 +87,7 @@ describe('POST /api/posts', () => {
 
   it('when publishing with an absolute https link, then 201', async () => {
     const t = await team();
-    const res = await t.ws.as(t.contributor).post('/api/posts').send({ title: 'X', brandId: t.brand.id, status: 'published', publicationUrl: 'https://instagram.com/p/abc' });
+    const res = await t.ws.as(t.manager).post('/api/posts').send({ title: 'X', brandId: t.brand.id, status: 'published', publicationUrl: 'https://instagram.com/p/abc' });
     expect(res.status).toBe(201);
     expect(res.body.post).toMatchObject({ status: 'published', publicationUrl: 'https://instagram.com/p/abc' });
   });
@@ -178,28 +178,31 @@ describe('GET /api/posts/:id', () => {
 });
 
 describe('PATCH /api/posts/:id', () => {
-  it('when the owner moves the post along the statuses and publishes with a link, then 200 each time', async () => {
+  it('when the owner takes the post to review and a manager moves it on and publishes with a link, then 200 each time', async () => {
     const t = await team();
     const post = (await t.ws.as(t.contributor).post('/api/posts').send({ title: 'X', brandId: t.brand.id })).body.post;
-    for (const status of ['draft', 'review', 'approved', 'scheduled']) {
+    for (const status of ['draft', 'review']) {
       expect((await t.ws.as(t.contributor).patch(`/api/posts/${post.id}`).send({ status })).body.post.status).toBe(status);
     }
-    const noLink = await t.ws.as(t.contributor).patch(`/api/posts/${post.id}`).send({ status: 'published' });
+    for (const status of ['approved', 'scheduled']) {
+      expect((await t.ws.as(t.manager).patch(`/api/posts/${post.id}`).send({ status })).body.post.status).toBe(status);
+    }
+    const noLink = await t.ws.as(t.manager).patch(`/api/posts/${post.id}`).send({ status: 'published' });
     expect(noLink.status).toBe(400);
     expect(noLink.body.code).toBe('PUBLICATION_LINK_REQUIRED');
-    const badLink = await t.ws.as(t.contributor).patch(`/api/posts/${post.id}`).send({ status: 'published', publicationUrl: 'not a link' });
+    const badLink = await t.ws.as(t.manager).patch(`/api/posts/${post.id}`).send({ status: 'published', publicationUrl: 'not a link' });
     expect(badLink.body.code).toBe('INVALID_PUBLICATION_LINK');
-    const published = await t.ws.as(t.contributor).patch(`/api/posts/${post.id}`).send({ status: 'published', publicationUrl: 'http://museum.example/news/1' });
+    const published = await t.ws.as(t.manager).patch(`/api/posts/${post.id}`).send({ status: 'published', publicationUrl: 'http://museum.example/news/1' });
     expect(published.status).toBe(200);
     expect(published.body.post).toMatchObject({ status: 'published', publicationUrl: 'http://museum.example/news/1' });
   });
 
   it('when the link of a published post is removed, then 400 PUBLICATION_LINK_REQUIRED and it stays', async () => {
     const t = await team();
-    const post = (await t.ws.as(t.contributor).post('/api/posts').send({ title: 'X', brandId: t.brand.id, status: 'published', publicationUrl: 'https://x.example/1' })).body.post;
-    const res = await t.ws.as(t.contributor).patch(`/api/posts/${post.id}`).send({ publicationUrl: '' });
+    const post = (await t.ws.as(t.manager).post('/api/posts').send({ title: 'X', brandId: t.brand.id, status: 'published', publicationUrl: 'https://x.example/1' })).body.post;
+    const res = await t.ws.as(t.manager).patch(`/api/posts/${post.id}`).send({ publicationUrl: '' });
     expect(res.body.code).toBe('PUBLICATION_LINK_REQUIRED');
-    expect((await t.ws.as(t.contributor).get(`/api/posts/${post.id}`)).body.post.publicationUrl).toBe('https://x.example/1');
+    expect((await t.ws.as(t.manager).get(`/api/posts/${post.id}`)).body.post.publicationUrl).toBe('https://x.example/1');
   });
 
   it("when a contributor edits a colleague's post, then 403 NOT_POST_OWNER; a manager and a superadmin may", async () => {

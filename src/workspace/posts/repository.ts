@@ -1,5 +1,6 @@
+import { insertComment } from '../comments/repository';
 import { changes, groupPairs, type WorkspaceDb, type WorkspaceRecords } from '../records';
-import type { Platform, PostStatus } from '../domain';
+import type { Platform, PostEventKind, PostStatus } from '../domain';
 
 export interface Post {
   id: number;
@@ -25,6 +26,22 @@ export type PostPatch = Partial<
   Pick<Post, 'brandId' | 'campaignId' | 'title' | 'caption' | 'platform' | 'status' | 'scheduledAt' | 'publicationUrl' | 'attachments'>
 > & { updatedAt: string };
 
+/** One line of a post's history. */
+export interface PostEvent {
+  id: number;
+  postId: number;
+  kind: PostEventKind;
+  actorId: number | null;
+  /** The member's name while they exist; null once they have left. */
+  actorName: string | null;
+  from: PostStatus | null;
+  to: PostStatus | null;
+  createdAt: string;
+}
+
+/** What a change to a post adds to its history, at the change's `updatedAt`. */
+export type NewPostEvent = Pick<PostEvent, 'kind' | 'actorId' | 'from' | 'to'>;
+
 export interface PostFilter {
   /** Only these brands (undefined: every brand). */
   brandIds: number[] | undefined;
@@ -38,9 +55,13 @@ export interface PostRepository {
   /** Newest first. */
   list(filter: PostFilter): Promise<Post[]>;
   get(id: number): Promise<Post | undefined>;
+  /** Records the post's "created" event in the same transaction. */
   create(input: NewPost): Promise<Post>;
-  update(id: number, patch: PostPatch): Promise<Post | undefined>;
+  /** Adds `events` to the post's history, and `comment` to its thread, in the same transaction as the change. */
+  update(id: number, patch: PostPatch, events: NewPostEvent[], comment?: { authorId: number; body: string }): Promise<Post | undefined>;
   delete(id: number): Promise<boolean>;
+  /** The post's history, oldest first. */
+  history(id: number): Promise<PostEvent[]>;
 }
 
 interface Row {
@@ -136,17 +157,40 @@ export class SqlPostRepository implements PostRepository {
         .returning('id')
         .executeTakeFirstOrThrow();
       await setAttachments(trx, id, p.attachments);
+      await addEvents(trx, id, [{ kind: 'created', actorId: p.ownerId, from: null, to: p.status }], p.createdAt);
       return (await readPost(trx, id))!;
     });
   }
 
-  async update(id: number, patch: PostPatch) {
+  async update(id: number, patch: PostPatch, events: NewPostEvent[], comment?: { authorId: number; body: string }) {
     return this.records.db.transaction().execute(async (trx) => {
       const result = await trx.updateTable('posts').set(changes(patch, COLUMNS)).where('id', '=', id).executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return undefined;
       if (patch.attachments !== undefined) await setAttachments(trx, id, patch.attachments);
+      await addEvents(trx, id, events, patch.updatedAt);
+      if (comment) await insertComment(trx, { postId: id }, { ...comment, createdAt: patch.updatedAt });
       return readPost(trx, id);
     });
+  }
+
+  async history(id: number) {
+    const rows = await this.records.db
+      .selectFrom('post_events as e')
+      .leftJoin('users as u', 'u.id', 'e.actor_id')
+      .select(['e.id', 'e.post_id', 'e.kind', 'e.actor_id', 'u.name as actor_name', 'e.from_status', 'e.to_status', 'e.created_at'])
+      .where('e.post_id', '=', id)
+      .orderBy('e.id')
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      postId: r.post_id,
+      kind: r.kind as PostEventKind,
+      actorId: r.actor_id,
+      actorName: r.actor_name,
+      from: r.from_status as PostStatus | null,
+      to: r.to_status as PostStatus | null,
+      createdAt: r.created_at,
+    }));
   }
 
   async delete(id: number) {
@@ -158,6 +202,14 @@ export class SqlPostRepository implements PostRepository {
 async function readPost(db: WorkspaceDb, id: number): Promise<Post | undefined> {
   const row = await selectPosts(db).where('p.id', '=', id).executeTakeFirst();
   return row && toPost(row as Row, (await attachmentsOf(db, [id])).get(id) ?? []);
+}
+
+async function addEvents(db: WorkspaceDb, postId: number, events: NewPostEvent[], at: string): Promise<void> {
+  if (events.length === 0) return;
+  await db
+    .insertInto('post_events')
+    .values(events.map((e) => ({ post_id: postId, actor_id: e.actorId, kind: e.kind, from_status: e.from, to_status: e.to, created_at: at })))
+    .execute();
 }
 
 async function attachmentsOf(db: WorkspaceDb, postIds: number[]): Promise<Map<number, number[]>> {

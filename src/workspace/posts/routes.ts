@@ -4,6 +4,7 @@ import { idParam, validated } from '../../platform/validate';
 import { actorOf } from '../request';
 import { id, longText, moment, name, nonEmpty, optionalText, pageQuery, queryId } from '../schemas';
 import { PLATFORMS, POST_STATUSES } from '../domain';
+import { commentBody } from '../comments/routes';
 import type { PostsService } from './service';
 
 export const POSTS_PAGE_DEFAULT = 50;
@@ -25,7 +26,7 @@ const postFields = {
 };
 
 const createPost = z.strictObject(postFields);
-const updatePost = nonEmpty(z.strictObject({ ...postFields, title: postFields.title.optional() }));
+const updatePost = nonEmpty(z.strictObject({ ...postFields, title: postFields.title.optional(), comment: commentBody.optional() }));
 
 const listPosts = z.strictObject({
   campaignId: queryId.optional(),
@@ -56,6 +57,13 @@ export function postsRoutes(posts: PostsService) {
     '/:id',
     validated({ params: idParam }, async ({ params }, req, res) => {
       res.json({ post: await posts.get(actorOf(req), params.id) });
+    }),
+  );
+
+  router.get(
+    '/:id/activity',
+    validated({ params: idParam }, async ({ params }, req, res) => {
+      res.json({ events: await posts.history(actorOf(req), params.id) });
     }),
   );
 

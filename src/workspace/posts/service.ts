@@ -1,11 +1,13 @@
 import type { Clock } from '../../platform/clock';
 import { BadRequest, Forbidden, NotFound } from '../../platform/errors';
 import { isManagerOrAbove, isoTime, listedBrands, visibleOrNotFound, type Actor } from '../access';
+import type { UserRepository } from '../members/repository';
+import type { Notifier } from '../notifications/service';
 import type { BrandsService } from '../brands/service';
 import type { Campaign } from '../campaigns/repository';
 import { pick, type CampaignsService } from '../campaigns/service';
-import type { Platform, PostStatus } from '../domain';
-import type { Post, PostRepository } from './repository';
+import { AUTHOR_MOVABLE_POST_STATUSES, AUTHOR_POST_STATUSES, type Platform, type PostEventKind, type PostStatus } from '../domain';
+import type { NewPostEvent, Post, PostEvent, PostRepository } from './repository';
 
 /**
  * What posts need to know about assets: which attachment ids are usable in a brand, and
@@ -34,7 +36,10 @@ export interface PostInput {
   attachments?: number[];
 }
 
-export type PostChange = Partial<PostInput>;
+export type PostChange = Partial<PostInput> & {
+  /** Why the post moves: stored as a comment by the mover; required when sending a post back to its author. */
+  comment?: string;
+};
 
 export interface PostQuery {
   brandId?: number;
@@ -63,6 +68,34 @@ function assertPublishable(status: PostStatus, publicationUrl: string | null): v
   }
 }
 
+const among = (list: readonly PostStatus[], status: PostStatus) => list.includes(status);
+
+/**
+ * The approval rule: authors move their posts among idea, draft and review (and may withdraw
+ * an approval); only managers and superadmins approve, schedule or publish.
+ */
+export function mayMovePost(actor: Actor, from: PostStatus | null, to: PostStatus): boolean {
+  if (from === to || isManagerOrAbove(actor)) return true;
+  return among(AUTHOR_POST_STATUSES, to) && (from === null || among(AUTHOR_MOVABLE_POST_STATUSES, from));
+}
+
+/** Sent back: a manager returns someone else's post from review or later to idea or draft. */
+function isSendingBack(actor: Actor, post: Post, to: PostStatus): boolean {
+  return isManagerOrAbove(actor) && post.ownerId !== actor.id && among(['review', 'approved', 'scheduled'], post.status) && among(['idea', 'draft'], to);
+}
+
+/** What a reviewer approved and what the audience sees: a change to it asks for a new review. */
+const CONTENT: (keyof PostChange & keyof Post)[] = ['title', 'caption', 'platform', 'attachments'];
+
+function changesContent(post: Post, change: PostChange): boolean {
+  return CONTENT.some((key) => change[key] !== undefined && JSON.stringify(change[key]) !== JSON.stringify(post[key]));
+}
+
+function moveKind(to: PostStatus, sentBack: boolean): PostEventKind {
+  if (sentBack) return 'sent_back';
+  return to === 'approved' ? 'approved' : to === 'published' ? 'published' : 'moved';
+}
+
 export class PostsService {
   constructor(
     private readonly deps: {
@@ -70,6 +103,8 @@ export class PostsService {
       campaigns: CampaignsService;
       brands: BrandsService;
       attachments: AttachmentCatalog;
+      users: UserRepository;
+      notifier: Notifier;
       clock: Clock;
     },
   ) {}
@@ -88,6 +123,7 @@ export class PostsService {
     const campaign = input.campaignId ? await this.deps.campaigns.get(actor, input.campaignId) : null;
     const brandId = await this.deps.brands.brandFor(actor, input.brandId, [campaign]);
     const status = input.status ?? 'idea';
+    this.assertMayMove(actor, null, status);
     const publicationUrl = input.publicationUrl ?? null;
     assertPublishable(status, publicationUrl);
     const attachments = input.attachments ?? [];
@@ -105,12 +141,24 @@ export class PostsService {
       attachments,
       createdAt: isoTime(this.deps.clock.now()),
     });
+    if (status === 'review') await this.askForReview(actor, post);
     return this.body(post);
   }
 
-  /** The owner, managers and superadmins edit a post. */
+  /**
+   * The owner, managers and superadmins edit a post, within the approval rule. A change to
+   * the content of an approved or scheduled post sends it back to review, unless the same
+   * change names its status.
+   */
   async update(actor: Actor, id: number, change: PostChange): Promise<PostBody> {
     const current = await this.editable(actor, id);
+    const edited = changesContent(current, change);
+    const status = change.status ?? (edited && among(['approved', 'scheduled'], current.status) ? 'review' : current.status);
+    this.assertMayMove(actor, current.status, status);
+    const sentBack = status !== current.status && isSendingBack(actor, current, status);
+    if (sentBack && !change.comment) {
+      throw new BadRequest('Say why the post goes back to its author: a comment is required', 'COMMENT_REQUIRED');
+    }
     let campaign: Pick<Campaign, 'id' | 'brandId'> | null = current.campaignId === null ? null : { id: current.campaignId, brandId: current.brandId };
     if (change.campaignId !== undefined) campaign = change.campaignId === null ? null : await this.deps.campaigns.get(actor, change.campaignId);
     // A new campaign brings its brand; otherwise the post keeps its own unless told another.
@@ -118,14 +166,25 @@ export class PostsService {
     assertPublishable(pick(change.status, current.status), pick(change.publicationUrl, current.publicationUrl));
     const attachments = change.attachments ?? current.attachments;
     if (change.attachments !== undefined || brandId !== current.brandId) await this.assertAttachable(attachments, brandId);
-    const updated = await this.deps.posts.update(id, {
-      ...change,
-      brandId,
-      campaignId: campaign?.id ?? null,
-      updatedAt: isoTime(this.deps.clock.now()),
-    });
+    const events: NewPostEvent[] = [];
+    if (edited) events.push({ kind: 'edited', actorId: actor.id, from: null, to: null });
+    if (status !== current.status) events.push({ kind: moveKind(status, sentBack), actorId: actor.id, from: current.status, to: status });
+    const { comment, ...fields } = change;
+    const updated = await this.deps.posts.update(
+      id,
+      { ...fields, status, brandId, campaignId: campaign?.id ?? null, updatedAt: isoTime(this.deps.clock.now()) },
+      events,
+      comment ? { authorId: actor.id, body: comment } : undefined,
+    );
     if (!updated) throw new NotFound('No such post');
+    if (status !== current.status) await this.tellOfMove(actor, updated, sentBack);
     return this.body(updated);
+  }
+
+  /** Who did what to the post, and when, oldest first. */
+  async history(actor: Actor, id: number): Promise<PostEvent[]> {
+    await this.visible(actor, id);
+    return this.deps.posts.history(id);
   }
 
   async remove(actor: Actor, id: number): Promise<void> {
@@ -142,6 +201,28 @@ export class PostsService {
 
   private async visible(actor: Actor, id: number): Promise<Post> {
     return visibleOrNotFound(actor, await this.deps.posts.get(id), 'post');
+  }
+
+  private assertMayMove(actor: Actor, from: PostStatus | null, to: PostStatus): void {
+    if (!mayMovePost(actor, from, to)) {
+      throw new Forbidden('Only managers and superadmins approve, schedule or publish a post', 'APPROVAL_REQUIRED');
+    }
+  }
+
+  /** Review asks the brand's managers; when it has none, its superadmins. */
+  private async askForReview(actor: Actor, post: Post): Promise<void> {
+    const members = (await this.deps.users.list(undefined)).filter((u) => u.role === 'superadmin' || u.brandIds.includes(post.brandId));
+    const managers = members.filter((u) => u.role === 'manager' && u.brandIds.includes(post.brandId));
+    const reviewers = managers.length > 0 ? managers : members.filter((u) => u.role === 'superadmin');
+    await this.deps.notifier.notify({ kind: 'review_requested', recipients: reviewers.map((u) => u.id), actorId: actor.id, subject: { postId: post.id, brandId: post.brandId } });
+  }
+
+  private async tellOfMove(actor: Actor, post: Post, sentBack: boolean): Promise<void> {
+    if (post.status === 'review') return this.askForReview(actor, post);
+    const kind = sentBack ? 'sent_back' : post.status === 'approved' ? 'approved' : undefined;
+    if (kind && post.ownerId !== null) {
+      await this.deps.notifier.notify({ kind, recipients: [post.ownerId], actorId: actor.id, subject: { postId: post.id, brandId: post.brandId } });
+    }
   }
 
   private assertMayEdit(actor: Actor, post: Post): void {

@@ -1,8 +1,9 @@
 import type { Clock } from '../../platform/clock';
 import { BadRequest, Forbidden, NotFound } from '../../platform/errors';
-import { canSeeBrand, isManagerOrAbove, isoTime, isSuperadmin, listedBrands, type Actor } from '../access';
+import { canSeeTask, isManagerOrAbove, isoTime, isSuperadmin, listedBrands, type Actor } from '../access';
 import { pick } from '../campaigns/service';
 import type { UserRepository } from '../members/repository';
+import type { Notifier } from '../notifications/service';
 import type { Placement } from '../placement';
 import type { ProjectsService } from '../projects/service';
 import type { TaskPriority, TaskStatus, TaskVisibility } from '../domain';
@@ -27,12 +28,6 @@ export type TaskChange = Partial<Omit<TaskInput, 'brandId'>>;
 /** A list request: the repository's filter, with one optional brand instead of the caller's scope. */
 export type TaskQuery = Omit<TaskFilter, 'brandIds' | 'viewerId' | 'includeOthersPrivate'> & { brandId?: number };
 
-/** A private task is its owner's and assignee's (and any superadmin's); a brand task, the brand's. */
-export function canSeeTask(actor: Actor, task: Task): boolean {
-  if (!canSeeBrand(actor, task.brandId)) return false;
-  return task.visibility === 'brand' || isSuperadmin(actor) || task.ownerId === actor.id || task.assigneeId === actor.id;
-}
-
 /**
  * Tasks: anyone creates them in their brands and assigns them to any member of the brand.
  * The owner, the assignee, managers and superadmins change a task; only the owner,
@@ -45,6 +40,7 @@ export class TasksService {
       placement: Placement;
       projects: ProjectsService;
       users: UserRepository;
+      notifier: Notifier;
       clock: Clock;
     },
   ) {}
@@ -65,7 +61,7 @@ export class TasksService {
     const placed = await this.deps.placement.resolve(actor, input, { post: 'read', others: project ? [project] : [] });
     const assigneeId = input.assigneeId ?? null;
     await this.assertAssignable(assigneeId, placed.brandId);
-    return this.deps.tasks.create({
+    const task = await this.deps.tasks.create({
       ...placed,
       title: input.title,
       description: input.description ?? null,
@@ -78,6 +74,8 @@ export class TasksService {
       ownerId: actor.id,
       createdAt: this.now(),
     });
+    await this.tellAssignee(actor, task, null);
+    return task;
   }
 
   async update(actor: Actor, id: number, change: TaskChange): Promise<Task> {
@@ -93,7 +91,15 @@ export class TasksService {
     if (change.assigneeId !== undefined) await this.assertAssignable(change.assigneeId, current.brandId);
     const updated = await this.deps.tasks.update(id, { ...change, ...placement, updatedAt: this.now() });
     if (!updated) throw new NotFound('No such task');
+    await this.tellAssignee(actor, updated, current.assigneeId);
     return updated;
+  }
+
+  /** A member who is handed a task hears of it, unless they took it themselves. */
+  private async tellAssignee(actor: Actor, task: Task, before: number | null): Promise<void> {
+    if (task.assigneeId === null || task.assigneeId === before) return;
+    const { id, brandId, visibility, ownerId, assigneeId } = task;
+    await this.deps.notifier.notify({ kind: 'assigned', recipients: [assigneeId], actorId: actor.id, subject: { taskId: id, brandId, task: { visibility, ownerId, assigneeId } } });
   }
 
   async remove(actor: Actor, id: number): Promise<void> {

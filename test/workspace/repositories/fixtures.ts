@@ -6,6 +6,8 @@ import { SqlAssetRepository, type NewAsset } from '../../../src/workspace/assets
 import { SqlBrandRepository } from '../../../src/workspace/brands/repository';
 import { SqlBudgetRepository } from '../../../src/workspace/budget/repository';
 import { SqlCampaignRepository } from '../../../src/workspace/campaigns/repository';
+import { SqlCommentRepository } from '../../../src/workspace/comments/repository';
+import { SqlNotificationRepository } from '../../../src/workspace/notifications/repository';
 import { MemberCache } from '../../../src/workspace/members/cache';
 import { SqlUserRepository } from '../../../src/workspace/members/repository';
 import { SqlPostRepository } from '../../../src/workspace/posts/repository';
@@ -33,6 +35,8 @@ export async function repositories(kind: EngineKind) {
     projects: new SqlProjectRepository(records),
     tasks: new SqlTaskRepository(records),
     budget: new SqlBudgetRepository(records),
+    comments: new SqlCommentRepository(records),
+    notifications: new SqlNotificationRepository(records),
   };
   let serial = 0;
   const helpers = {
@@ -61,7 +65,7 @@ export async function repositories(kind: EngineKind) {
         ownerId: opts.ownerId ?? null,
         createdAt: opts.createdAt ?? NOW,
       }),
-    post: (brandId: number, opts: { campaignId?: number | null; attachments?: number[]; createdAt?: string; title?: string } = {}) =>
+    post: (brandId: number, opts: { campaignId?: number | null; attachments?: number[]; createdAt?: string; title?: string; ownerId?: number | null } = {}) =>
       repos.posts.create({
         brandId,
         campaignId: opts.campaignId ?? null,
@@ -71,7 +75,7 @@ export async function repositories(kind: EngineKind) {
         status: 'idea',
         scheduledAt: null,
         publicationUrl: null,
-        ownerId: null,
+        ownerId: opts.ownerId ?? null,
         attachments: opts.attachments ?? [],
         createdAt: opts.createdAt ?? NOW,
       }),

@@ -10,7 +10,7 @@ describeEngines('SqlPostRepository', (kind) => {
     const [a, b] = await r.assets.createMany([r.newAsset(brand.id), r.newAsset(brand.id)]);
     const post = await r.post(brand.id, { campaignId: c.id, attachments: [b.id, a.id, b.id] });
     expect(post).toMatchObject({ campaignId: c.id, campaign: { id: c.id, name: 'Spring' }, attachments: [b.id, a.id], createdAt: NOW, updatedAt: NOW });
-    const updated = await r.posts.update(post.id, { attachments: [a.id], scheduledAt: '2026-03-29T02:30:00.000Z', updatedAt: at(1) });
+    const updated = await r.posts.update(post.id, { attachments: [a.id], scheduledAt: '2026-03-29T02:30:00.000Z', updatedAt: at(1) }, []);
     expect(updated).toMatchObject({ attachments: [a.id], scheduledAt: '2026-03-29T02:30:00.000Z', updatedAt: at(1) });
     expect(await r.posts.get(post.id)).toEqual(updated);
   });
@@ -22,7 +22,7 @@ describeEngines('SqlPostRepository', (kind) => {
     expect(await rowCount(r.records, 'posts')).toBe(0);
     const [asset] = await r.assets.createMany([r.newAsset(brand.id)]);
     const post = await r.post(brand.id, { attachments: [asset.id], title: 'Before' });
-    await expect(r.posts.update(post.id, { title: 'After', attachments: [asset.id, 999_999], updatedAt: at(1) })).rejects.toThrow();
+    await expect(r.posts.update(post.id, { title: 'After', attachments: [asset.id, 999_999], updatedAt: at(1) }, [])).rejects.toThrow();
     expect(await r.posts.get(post.id)).toMatchObject({ title: 'Before', attachments: [asset.id] });
   });
 
@@ -41,7 +41,7 @@ describeEngines('SqlPostRepository', (kind) => {
     expect(await ids({ brandIds: [brand.id] })).toEqual([p3.id, p2.id, p1.id]);
     expect(await ids({ brandIds: [] })).toEqual([]);
     expect(await ids({ campaignId: c.id })).toEqual([p2.id]);
-    await r.posts.update(p1.id, { status: 'draft', updatedAt: at(1) });
+    await r.posts.update(p1.id, { status: 'draft', updatedAt: at(1) }, []);
     expect(await ids({ status: 'draft' })).toEqual([p1.id]);
   });
 
@@ -56,6 +56,6 @@ describeEngines('SqlPostRepository', (kind) => {
     expect(await rowCount(r.records, 'post_attachments')).toBe(0);
     expect((await r.assets.get(asset.id))?.postId).toBeNull();
     expect((await r.tasks.get(task.id))?.postId).toBeNull();
-    expect(await r.posts.update(post.id, { title: 'x', updatedAt: NOW })).toBeUndefined();
+    expect(await r.posts.update(post.id, { title: 'x', updatedAt: NOW }, [])).toBeUndefined();
   });
 });

@@ -1,0 +1,99 @@
+import type { Clock } from '../../platform/clock';
+import { Forbidden, NotFound } from '../../platform/errors';
+import { isManagerOrAbove, isoTime, type Actor } from '../access';
+import type { UserRecord, UserRepository } from '../members/repository';
+import type { Notifier } from '../notifications/service';
+import type { PostsService } from '../posts/service';
+import type { TasksService } from '../tasks/service';
+import type { Comment, CommentRepository, CommentSubject } from './repository';
+
+const WORD = /[\p{L}\p{N}_]/u;
+
+/**
+ * The members a comment names with `@` and their full name (any case), as the composer
+ * writes it: "@Salma Haddad". A longer word after the name is another name, not a mention.
+ */
+export function mentionedIn(body: string, members: readonly Pick<UserRecord, 'id' | 'name'>[]): number[] {
+  const text = body.toLocaleLowerCase();
+  return members
+    .filter((m) => {
+      const name = `@${m.name.toLocaleLowerCase()}`;
+      for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + 1)) {
+        const before = at === 0 ? '' : text[at - 1];
+        const after = text[at + name.length] ?? '';
+        if (!WORD.test(before) && !WORD.test(after)) return true;
+      }
+      return false;
+    })
+    .map((m) => m.id);
+}
+
+/** What a thread hangs on, once the actor is known to see it. */
+interface Seen {
+  subject: CommentSubject;
+  brandId: number;
+  /** Who hears of a new comment besides those it names: a post's owner; a task's owner and assignee. */
+  followers: (number | null)[];
+  task?: { visibility: 'private' | 'brand'; ownerId: number | null; assigneeId: number | null };
+}
+
+/**
+ * Comments on posts and tasks: whoever sees the post or task reads its thread and writes
+ * in it; the author, managers and superadmins delete a comment.
+ */
+export class CommentsService {
+  constructor(
+    private readonly deps: {
+      comments: CommentRepository;
+      posts: PostsService;
+      tasks: TasksService;
+      users: UserRepository;
+      notifier: Notifier;
+      clock: Clock;
+    },
+  ) {}
+
+  async list(actor: Actor, subject: CommentSubject): Promise<Comment[]> {
+    await this.seen(actor, subject);
+    return this.deps.comments.list(subject);
+  }
+
+  async add(actor: Actor, subject: CommentSubject, body: string): Promise<Comment> {
+    const seen = await this.seen(actor, subject);
+    const comment = await this.deps.comments.add(subject, { authorId: actor.id, body, createdAt: isoTime(this.deps.clock.now()) });
+    const members = (await this.deps.users.list(undefined)).filter((u) => u.role === 'superadmin' || u.brandIds.includes(seen.brandId));
+    const mentioned = mentionedIn(body, members);
+    const about = { ...('postId' in subject ? { postId: subject.postId } : { taskId: subject.taskId }), brandId: seen.brandId, task: seen.task };
+    await this.deps.notifier.notify({ kind: 'mentioned', recipients: mentioned, actorId: actor.id, subject: about });
+    const followers = seen.followers.filter((id): id is number => id !== null && !mentioned.includes(id));
+    await this.deps.notifier.notify({ kind: 'commented', recipients: followers, actorId: actor.id, subject: about });
+    return comment;
+  }
+
+  async remove(actor: Actor, id: number): Promise<void> {
+    const comment = await this.deps.comments.get(id);
+    if (!comment) throw new NotFound('No such comment');
+    // A comment on something the actor cannot see does not exist for them.
+    await this.seen(actor, comment.postId !== null ? { postId: comment.postId } : { taskId: comment.taskId! }).catch(() => {
+      throw new NotFound('No such comment');
+    });
+    if (comment.authorId !== actor.id && !isManagerOrAbove(actor)) {
+      throw new Forbidden('Only its author, managers and superadmins delete a comment', 'NOT_COMMENT_AUTHOR');
+    }
+    if (!(await this.deps.comments.delete(id))) throw new NotFound('No such comment');
+  }
+
+  private async seen(actor: Actor, subject: CommentSubject): Promise<Seen> {
+    if ('postId' in subject) {
+      const post = await this.deps.posts.get(actor, subject.postId);
+      return { subject, brandId: post.brandId, followers: [post.ownerId] };
+    }
+    const task = await this.deps.tasks.get(actor, subject.taskId);
+    return {
+      subject,
+      brandId: task.brandId,
+      followers: [task.ownerId, task.assigneeId],
+      task: { visibility: task.visibility, ownerId: task.ownerId, assigneeId: task.assigneeId },
+    };
+  }
+}
