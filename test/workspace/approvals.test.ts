@@ -48,6 +48,9 @@ describe('PATCH /api/posts/:id (the approval rule)', () => {
     const post = await postBy(t, t.contributor);
     await t.ws.as(t.manager).patch(`/api/posts/${post.id}`).send({ status: 'scheduled' });
     expect((await t.ws.as(t.contributor).patch(`/api/posts/${post.id}`).send({ status: 'draft' })).body.code).toBe('APPROVAL_REQUIRED');
+    // Editing its content is allowed, and takes it back to review.
+    expect((await t.ws.as(t.contributor).patch(`/api/posts/${post.id}`).send({ title: 'Changed', status: 'scheduled' })).body.post.status).toBe('review');
+    await t.ws.as(t.manager).patch(`/api/posts/${post.id}`).send({ status: 'scheduled' });
     expect((await t.ws.as(t.manager).patch(`/api/posts/${post.id}`).send({ status: 'draft' })).status).toBe(400);
     expect((await t.ws.as(t.manager).patch(`/api/posts/${post.id}`).send({ status: 'draft', comment: 'Not this week' })).body.post.status).toBe('draft');
   });
@@ -106,6 +109,9 @@ describe('PATCH /api/posts/:id (the approval rule)', () => {
     expect(await kinds(t, t.manager)).toEqual(['review_requested', 'review_requested']);
     const approvedAgain = await t.ws.as(t.manager).patch(`/api/posts/${post.id}`).send({ caption: 'Music at 8', status: 'approved' });
     expect(approvedAgain.body.post.status).toBe('approved');
+    // The author's form sends the status it shows: that keeps no approval.
+    const fromForm = await t.ws.as(t.contributor).patch(`/api/posts/${post.id}`).send({ caption: 'Music at 9', status: 'approved' });
+    expect(fromForm.body.post.status).toBe('review');
   });
 });
 

@@ -26,14 +26,18 @@ async function boardData(app: Seeded) {
     expect(res.status).toBe(201);
     return res.body.post;
   };
-  const poster = await post(app.contributor, {
+  const written = await post(app.contributor, {
     title: 'Opening night poster',
-    status: 'scheduled',
+    status: 'review',
     platform: 'instagram',
     campaignId: campaign.id,
     scheduledAt: '2026-06-20T17:00:00Z',
     attachments: [upload.body.assets[0].id],
   });
+  // Past review only by a manager's hand.
+  const scheduled = await as(app.manager).patch(`/api/posts/${written.id}`).send({ status: 'scheduled' });
+  expect(scheduled.status).toBe(200);
+  const poster = scheduled.body.post;
   const reel = await post(app.manager, { title: 'Behind the scenes reel', status: 'draft', platform: 'tiktok', campaignId: campaign.id });
   const letter = await post(app.manager, { title: 'Letter to schools', status: 'idea', platform: 'email', campaignId: other.id });
   return { campaign, other, poster, reel, letter };
@@ -128,11 +132,13 @@ describeBrowser('Board /workspace in a browser', () => {
       await settled(page);
       await card(page, 'Opening night poster').locator('.post-open').click();
       const modal = page.locator('dialog.modal[open]');
+      await modal.locator('.post-panel [data-edit]').click();
       await modal.locator('.media-item', { hasText: 'poster.jpg' }).waitFor();
       await modal.getByRole('button', { name: 'Remove poster.jpg' }).click();
       await modal.locator('button[type="submit"]').click();
       await modal.waitFor({ state: 'detached' });
-      expect((await app.ws.as(app.contributor).get(`/api/posts/${poster.id}`)).body.post).toMatchObject({ attachments: [], thumbnailUrl: null });
+      const stored = await app.ws.as(app.contributor).get(`/api/posts/${poster.id}`);
+      expect(stored.body.post, stored.text).toMatchObject({ attachments: [], thumbnailUrl: null });
       expect(await card(page, 'Opening night poster').locator('img.post-thumb').count()).toBe(0);
     }));
 
@@ -192,9 +198,12 @@ describeBrowser('Board /workspace in a browser', () => {
     runAs(browser(), 'contributor', { lang: 'ar', prepare: boardData }, async ({ app, page }) => {
       await page.goto(`${app.url}/workspace`);
       await settled(page);
-      expect(await card(page, 'Behind the scenes reel').locator('button').count()).toBe(0);
+      expect(await card(page, 'Behind the scenes reel').locator('.post-move, .icon-button').count()).toBe(0);
       expect(await card(page, 'Behind the scenes reel').getAttribute('draggable')).toBeNull();
-      expect(await card(page, 'Opening night poster').locator('.post-move').count()).toBe(1);
+      // Their own post, but scheduled: past the moves an author makes, so it stays put; they may still delete it.
+      expect(await card(page, 'Opening night poster').locator('.post-move').count()).toBe(0);
+      expect(await card(page, 'Opening night poster').getAttribute('draggable')).toBeNull();
+      expect(await card(page, 'Opening night poster').locator('.icon-button-danger').count()).toBe(1);
 
       await page.click('[data-new-post]');
       const modal = page.locator('dialog.modal[open]');
@@ -208,6 +217,9 @@ describeBrowser('Board /workspace in a browser', () => {
       await column(page, 'idea').locator('.post-card', { hasText: 'جولة في المعرض' }).waitFor();
 
       await card(page, 'جولة في المعرض').locator('.post-open').click();
+      await modal.locator('.post-panel [data-edit]').click();
+      await modal.locator('select[name="status"]').waitFor();
+      expect(await modal.locator('select[name="status"] option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))).toEqual(['idea', 'draft', 'review']);
       await modal.locator('select[name="status"]').selectOption('draft');
       await modal.locator('button[type="submit"]').click();
       await column(page, 'draft').locator('.post-card', { hasText: 'جولة في المعرض' }).waitFor();

@@ -44,7 +44,14 @@ async function workspaceInUse(app: Seeded) {
     [app.contributor, { title: 'A walk through the galleries', status: 'scheduled', platform: 'youtube', campaignId: exhibition.id, attachments: [gallery.id], scheduledAt: '2026-02-14T18:30:00Z' }],
     [app.manager, { title: 'Exhibition opens', status: 'published', platform: 'linkedin', campaignId: exhibition.id, publicationUrl: 'https://www.linkedin.com/posts/museum-opening' }],
   ];
-  for (const [user, body] of posts) expect((await as(user).post('/api/posts').send(body)).status).toBe(201);
+  for (const [user, body] of posts) {
+    // A contributor's post goes past review as it does in use: written by them, moved on by a manager.
+    const { status, ...rest } = body as { status: string };
+    const approvedByManager = user === app.contributor && !['idea', 'draft', 'review'].includes(status);
+    const made = await as(user).post('/api/posts').send(approvedByManager ? { ...rest, status: 'review' } : body);
+    expect(made.status).toBe(201);
+    if (approvedByManager) expect((await as(app.manager).patch(`/api/posts/${made.body.post.id}`).send({ status })).status).toBe(200);
+  }
   const project = (await as(app.manager).post('/api/projects').send({ name: 'New visitor guide', brandId: app.brand.id, status: 'active', startDate: '2026-01-10', endDate: '2026-05-31', description: 'Printed and online guide in Arabic and English.' })).body.project;
   const tasks = [
     { title: 'Write the Arabic labels', assigneeId: app.admin.id, priority: 'high', dueDate: '2026-01-20', projectId: project.id },

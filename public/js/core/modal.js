@@ -62,6 +62,7 @@ import { readJsonAttribute } from './page.js';
  * @property {Node | null} [content]
  * @property {(context: ConfirmContext) => unknown} [onConfirm] false (or a promise of false) keeps the dialog open
  * @property {HTMLElement | null | (() => HTMLElement | null)} [returnFocus]
+ * @property {'normal' | 'wide'} [size] wide for a panel with two columns (a record with its comments)
  */
 
 /**
@@ -162,6 +163,7 @@ export function openModal(options = {}) {
     content = null,
     onConfirm,
     returnFocus,
+    size = 'normal',
   } = options;
 
   counter += 1;
@@ -203,7 +205,7 @@ export function openModal(options = {}) {
   const dialog = element(
     'dialog',
     {
-      className: `modal${danger ? ' modal-danger' : ''}`,
+      className: `modal${danger ? ' modal-danger' : ''}${size === 'wide' ? ' modal-wide' : ''}`,
       'aria-modal': 'true',
       'aria-labelledby': titleId,
       'aria-describedby': message ? messageId : undefined,

@@ -1,6 +1,7 @@
 // The kanban board: posts in one column per status. A card moves by drag and drop or by its
-// move menu (for the keyboard); moving to Published asks for the publication link in the
-// modal and shows the server's answer when the link is refused.
+// move menu (for the keyboard), to the columns the user's role may move it to; moving to
+// Published asks for the publication link, and a manager sending someone's post back asks
+// why. A card's title opens the post panel: details, review actions, comments and history.
 import { ApiError, newestOnly } from '../core/api.js';
 import { element, findElement, requireElement } from '../core/dom.js';
 import { formatMoment } from '../core/format.js';
@@ -8,7 +9,9 @@ import { t } from '../core/i18n.js';
 import {
   announce, avatar, byId, call, callAll, domain, errorMessage, fromLocalInput, isManager, me, options, toLocalInput, vocabularyOptions,
 } from './common.js';
+import { commentThread, postHistory } from './conversation.js';
 import { icon, iconButton } from './icons.js';
+import { openModal } from '../core/modal.js';
 import { menuButton } from './menu.js';
 import { mediaPicker } from './media-picker.js';
 import { brandField, chosenBrand, deleteWithConfirmation, editInModal } from './records.js';
@@ -61,9 +64,35 @@ let brands = [];
 let people = new Map();
 /** The posts under the chosen filters; filters changed while a list is on its way win. */
 const postLoads = newestOnly();
+/** The post whose card is being dragged: a column it may not go to does not take the drop. @type {Post | null} */
+let dragging = null;
 
 /** @param {Post} post */
 const canEdit = (post) => isManager() || post.ownerId === me.id;
+
+/** @param {readonly string[]} list @param {PostStatus} status */
+const among = (list, status) => list.includes(status);
+
+/**
+ * The statuses the user may move `post` to, by the server's approval rule: managers move
+ * posts anywhere; authors among idea, draft and review, and out of an approval.
+ * @param {Post} post
+ * @returns {PostStatus[]}
+ */
+function movesFor(post) {
+  if (!canEdit(post)) return [];
+  if (isManager()) return domain.postStatuses.filter((s) => s !== post.status);
+  if (!among(domain.authorMovablePostStatuses, post.status)) return [];
+  return domain.authorPostStatuses.filter((s) => s !== post.status);
+}
+
+/**
+ * Whether moving `post` to `status` sends it back to its author, which asks for a reason.
+ * @param {Post} post
+ * @param {PostStatus} status
+ */
+const sendsBack = (post, status) =>
+  isManager() && post.ownerId !== me.id && among(['review', 'approved', 'scheduled'], post.status) && among(['idea', 'draft'], status);
 /** @param {PostStatus} status */
 const statusName = (status) => t(`status.${status}`);
 
@@ -93,25 +122,26 @@ function campaignLabel(campaign) {
 /** @param {Post} post */
 function card(post) {
   const editable = canEdit(post);
+  const moves = movesFor(post);
   const owner = post.ownerId === null ? undefined : people.get(post.ownerId);
-  const title = editable
-    ? element('button', { type: 'button', className: 'post-open', text: post.title })
-    : element('span', { text: post.title });
-  title.addEventListener('click', () => editPost(post));
+  const title = element('button', { type: 'button', className: 'post-open', text: post.title, 'aria-haspopup': 'dialog' });
+  title.addEventListener('click', () => void openPost(post));
 
   const actions = editable
     ? [
-        menuButton({
-          content: icon('move'),
-          ariaLabel: t('board.moveNamed', { title: post.title }),
-          className: 'post-move',
-          items: domain.postStatuses.filter((s) => s !== post.status).map((s) => ({ label: t('board.moveTo', { status: statusName(s) }), onSelect: () => move(post, s) })),
-        }),
+        moves.length
+          ? menuButton({
+              content: icon('move'),
+              ariaLabel: t('board.moveNamed', { title: post.title }),
+              className: 'post-move',
+              items: moves.map((s) => ({ label: t('board.moveTo', { status: statusName(s) }), onSelect: () => move(post, s) })),
+            })
+          : null,
         iconButton({ label: t('post.deleteNamed', { title: post.title }), icon: 'trash', danger: true, onClick: () => deletePost(post) }),
       ]
     : [];
 
-  const node = element('li', { className: `post-card${post.thumbnailUrl ? ' has-thumb' : ''}`, 'data-post-id': post.id, draggable: editable ? 'true' : undefined }, [
+  const node = element('li', { className: `post-card${post.thumbnailUrl ? ' has-thumb' : ''}`, 'data-post-id': post.id, draggable: moves.length ? 'true' : undefined }, [
     post.thumbnailUrl ? element('img', { className: 'post-thumb', src: post.thumbnailUrl, alt: '', loading: 'lazy' }) : null,
     element('div', { className: 'post-body' }, [
       post.platform ? element('span', { className: `platform platform-${post.platform}`, text: t(`platforms.${post.platform}`) }) : null,
@@ -134,14 +164,20 @@ function card(post) {
     ]),
   ]);
 
-  if (editable) {
+  if (moves.length) {
     node.addEventListener('dragstart', (event) => {
       if (!event.dataTransfer) return;
       event.dataTransfer.setData('text/plain', String(post.id));
       event.dataTransfer.effectAllowed = 'move';
       node.classList.add('is-dragging');
+      dragging = post;
+      for (const [status, column] of columns) column.classList.toggle('is-drop-refused', status !== post.status && !moves.includes(status));
     });
-    node.addEventListener('dragend', () => node.classList.remove('is-dragging'));
+    node.addEventListener('dragend', () => {
+      node.classList.remove('is-dragging');
+      dragging = null;
+      for (const column of columns.values()) column.classList.remove('is-drop-refused');
+    });
   }
   return node;
 }
@@ -260,6 +296,7 @@ async function afterChange(change, focusPostId) {
 async function move(post, status) {
   if (status === post.status) return;
   if (status === PUBLISHED) return publish(post);
+  if (sendsBack(post, status)) return sendBack(post, status);
   try {
     const { post: updated } = /** @type {{ post: Post }} */ (await call('PATCH', `/api/posts/${post.id}`, { status }));
     announce(t('board.moved', { title: post.title, status: statusName(status) }));
@@ -307,9 +344,47 @@ async function publish(post) {
   await afterChange(() => replacePost(updated), post.id);
 }
 
+/**
+ * A manager returns someone's post to its author, saying why in the modal (the server
+ * requires the reason and adds it to the post's comments).
+ * @param {Post} post
+ * @param {PostStatus} status
+ */
+async function sendBack(post, status) {
+  const updated = await editInModal({
+    title: t('review.sendBackTitle'),
+    confirmText: t('review.sendBack'),
+    fields: [
+      { name: 'status', label: t('review.moveTo'), type: 'select', options: vocabularyOptions(['draft', 'idea'], 'status'), value: status },
+      { name: 'comment', label: t('review.reason'), type: 'textarea', rows: 4, required: true, maxlength: domain.commentMaxLength, hint: t('review.sendBackMessage', { title: post.title }) },
+    ],
+    check: (values) => ({ comment: values.comment?.trim() ? '' : t('review.reasonRequired') }),
+    send: async (values) =>
+      /** @type {{ post: Post }} */ (await call('PATCH', `/api/posts/${post.id}`, { status: values.status, comment: (values.comment ?? '').trim() })).post,
+  });
+  if (!updated) return null;
+  announce(t('review.sentBack', { title: post.title, status: statusName(updated.status) }));
+  await afterChange(() => replacePost(updated), post.id);
+  return updated;
+}
+
+/** @param {Post} post */
+async function approve(post) {
+  try {
+    const { post: updated } = /** @type {{ post: Post }} */ (await call('PATCH', `/api/posts/${post.id}`, { status: 'approved' }));
+    announce(t('review.approved', { title: post.title }));
+    await afterChange(() => replacePost(updated), post.id);
+    return updated;
+  } catch (err) {
+    announce(errorMessage(err));
+    return null;
+  }
+}
+
 for (const [status, column] of columns) {
   column.addEventListener('dragover', (event) => {
     if (!event.dataTransfer?.types.includes('text/plain')) return;
+    if (dragging && !movesFor(dragging).includes(status)) return;
     event.preventDefault();
     event.dataTransfer.dropEffect = 'move';
     column.classList.add('is-drop-target');
@@ -343,7 +418,14 @@ function postFields(post) {
       options: [{ value: '', label: t('post.noPlatform') }, ...vocabularyOptions(domain.platforms, 'platforms')],
       value: post?.platform ?? '',
     },
-    { name: 'status', label: t('post.status'), type: 'select', options: vocabularyOptions(domain.postStatuses, 'status'), value: post?.status ?? domain.postStatuses[0] },
+    {
+      name: 'status',
+      label: t('post.status'),
+      type: 'select',
+      options: vocabularyOptions(post ? [post.status, ...movesFor(post)].sort((a, b) => domain.postStatuses.indexOf(a) - domain.postStatuses.indexOf(b)) : isManager() ? domain.postStatuses : domain.authorPostStatuses, 'status'),
+      value: post?.status ?? domain.postStatuses[0],
+      hint: isManager() ? undefined : t('review.needsApproval'),
+    },
     {
       name: 'campaignId',
       label: t('post.campaign'),
@@ -408,9 +490,72 @@ async function savePost(post) {
   }, saved.id);
 }
 
+// ## The post panel
+
 /** @param {Post} post */
-function editPost(post) {
-  if (canEdit(post)) void savePost(post);
+function postDetails(post) {
+  const owner = post.ownerId === null ? undefined : people.get(post.ownerId);
+  /** @param {string} label @param {Node | string} value */
+  const row = (label, value) => [element('dt', { text: label }), element('dd', {}, [value])];
+  return element('dl', { className: 'post-details' }, [
+    ...row(t('post.status'), element('span', { className: 'status-chip' }, [element('span', { className: `status-dot status-${post.status}`, 'aria-hidden': 'true' }), statusName(post.status)])),
+    ...row(t('post.campaign'), post.campaign ? element('span', { dir: 'auto', text: post.campaign.name }) : t('board.noCampaign')),
+    ...row(t('post.platform'), post.platform ? t(`platforms.${post.platform}`) : t('post.noPlatform')),
+    ...row(t('postPanel.scheduled'), post.scheduledAt ? element('time', { datetime: post.scheduledAt, text: formatMoment(post.scheduledAt) }) : t('board.notScheduled')),
+    ...row(t('postPanel.owner'), owner ? element('span', { dir: 'auto', text: owner.name }) : t('board.noOwner')),
+    ...row(t('postPanel.caption'), element('p', { className: 'post-caption', dir: 'auto', text: post.caption || t('postPanel.noCaption') })),
+  ]);
+}
+
+/**
+ * The post with what can be done to it: edit, approve or send back (managers, while it
+ * waits for review), its comments and its history. Resolves once the panel closes.
+ * @param {Post} post
+ */
+async function openPost(post) {
+  /** @type {'edit' | 'approve' | 'sendBack' | null} */
+  let next = null;
+  const close = (/** @type {typeof next} */ choice) => {
+    next = choice;
+    panel.closest('dialog')?.close();
+  };
+  const review = post.status === 'review' && isManager();
+  const actions = element('div', { className: 'post-panel-actions' }, [
+    review ? element('button', { type: 'button', className: 'button button-primary', text: t('review.approve'), 'data-approve': true }) : null,
+    review && post.ownerId !== me.id ? element('button', { type: 'button', className: 'button', text: t('review.sendBack'), 'data-send-back': true }) : null,
+    canEdit(post) ? element('button', { type: 'button', className: 'button', text: t('postPanel.edit'), 'data-edit': true }) : null,
+    post.status === 'review' && !isManager() ? element('p', { className: 'muted', text: t('review.waiting') }) : null,
+  ]);
+  actions.querySelector('[data-approve]')?.addEventListener('click', () => close('approve'));
+  actions.querySelector('[data-send-back]')?.addEventListener('click', () => close('sendBack'));
+  actions.querySelector('[data-edit]')?.addEventListener('click', () => close('edit'));
+  const panel = element('div', { className: 'post-panel' }, [
+    element('div', { className: 'post-panel-main' }, [postDetails(post), actions, commentThread(`/api/posts/${post.id}/comments`)]),
+    element('aside', { className: 'post-panel-side' }, [postHistory(post.id)]),
+  ]);
+  await openModal({ title: post.title, content: panel, isConfirm: false, confirmText: t('common.close'), size: 'wide' });
+  if (next === 'edit') await savePost(post);
+  else if (next === 'approve') await approve(post);
+  else if (next === 'sendBack') await sendBack(post, 'draft');
+}
+
+/** Opens the post a link names (`?post=ID`), as notifications and search link to it. */
+async function openLinkedPost() {
+  const url = new URL(window.location.href);
+  const id = Number(url.searchParams.get('post'));
+  if (!id) return;
+  url.searchParams.delete('post');
+  window.history.replaceState(null, '', url);
+  let post = posts.find((p) => p.id === id);
+  if (!post) {
+    try {
+      post = /** @type {{ post: Post }} */ (await call('GET', `/api/posts/${id}`)).post;
+    } catch {
+      announce(t('postPanel.notFound'));
+      return;
+    }
+  }
+  await openPost(post);
 }
 
 /** @param {Post} post */
@@ -430,3 +575,4 @@ async function deletePost(post) {
 requireElement('[data-new-post]', HTMLButtonElement).addEventListener('click', () => void savePost(null));
 
 await start();
+await openLinkedPost();

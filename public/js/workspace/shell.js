@@ -69,6 +69,8 @@ for (const link of document.querySelectorAll('.lang-toggle a[hreflang]')) {
   });
 }
 
+if (me && document.querySelector('[data-notifications-open]')) await import('./notifications.js');
+
 if (me && !me.onboardingCompleted && document.querySelector('.ws-shell')) {
   const { startTour } = await import('./tour.js');
   startTour({ openMenu, closeMenu });

@@ -6,7 +6,9 @@ import { element, findElement, requireElement } from '../core/dom.js';
 import { formatDay } from '../core/format.js';
 import { t } from '../core/i18n.js';
 import { announce, avatar, byId, call, callAll, domain, errorMessage, isManager, me, options, vocabularyOptions } from './common.js';
+import { commentThread } from './conversation.js';
 import { actionButton } from './icons.js';
+import { openModal } from '../core/modal.js';
 import { brandField, chosenBrand, deleteWithConfirmation, editInModal, orNull } from './records.js';
 
 /**
@@ -98,6 +100,7 @@ function taskItem(task) {
   const campaign = campaigns.find((c) => c.id === task.campaignId);
   const overdue = task.dueDate !== null && task.status !== 'done' && task.dueDate < today();
   const actions = [
+    actionButton({ text: t('comments.open'), label: t('comments.openNamed', { title: task.title }), icon: 'comment', onClick: () => openComments(task) }),
     mayChange(task) ? actionButton({ text: t('common.edit'), label: t('tasks.editNamed', { title: task.title }), icon: 'edit', onClick: () => saveTask(task) }) : null,
     runsTask(task)
       ? actionButton({ text: t('common.delete'), label: t('tasks.deleteNamed', { title: task.title }), icon: 'trash', danger: true, onClick: () => deleteTask(task) })
@@ -283,6 +286,41 @@ async function deleteTask(task) {
 
 requireElement('[data-new-task]', HTMLButtonElement).addEventListener('click', () => void saveTask(null));
 
+/**
+ * The task with its comment thread.
+ * @param {Task} task
+ */
+async function openComments(task) {
+  await openModal({
+    title: task.title,
+    content: element('div', { className: 'task-panel' }, [
+      task.description ? element('p', { className: 'record-text', dir: 'auto', text: task.description }) : null,
+      commentThread(`/api/tasks/${task.id}/comments`),
+    ]),
+    isConfirm: false,
+    confirmText: t('common.close'),
+  });
+}
+
+/** Opens the comments of the task a link names (`?task=ID`), as notifications link to it. */
+async function openLinkedTask() {
+  const url = new URL(window.location.href);
+  const id = Number(url.searchParams.get('task'));
+  if (!id) return;
+  url.searchParams.delete('task');
+  window.history.replaceState(null, '', url);
+  let task = tasks.find((x) => x.id === id);
+  if (!task) {
+    try {
+      task = /** @type {{ task: Task }} */ (await call('GET', `/api/tasks/${id}`)).task;
+    } catch {
+      announce(t('taskPanel.notFound'));
+      return;
+    }
+  }
+  await openComments(task);
+}
+
 async function start() {
   try {
     const [m, b, p, c] = /** @type {[{ members: import('./common.js').Member[] }, { brands: import('./common.js').Brand[] }, { projects: Named[] }, { campaigns: Named[] }]} */ (
@@ -301,3 +339,4 @@ async function start() {
 }
 
 await start();
+await openLinkedTask();

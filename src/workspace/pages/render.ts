@@ -18,7 +18,7 @@ export interface PageSpec {
   locals?: Record<string, unknown>;
 }
 
-const SHARED_SECTIONS = ['common', 'errors', 'role', 'nav', 'tour'] as const;
+const SHARED_SECTIONS = ['common', 'errors', 'role', 'nav', 'tour', 'notifications'] as const;
 
 /**
  * The locale subtrees a page script needs, as JSON for a `data-strings` attribute: EJS

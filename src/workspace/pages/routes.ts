@@ -71,10 +71,10 @@ export function workspacePages(opts: { uploadMaxBytes: number; uploadMaxFiles: n
     renderWorkspacePage(req, res, { view: 'welcome', sections: ['profile', 'steps'], uploads: picture, bare: true });
   });
 
-  router.get('/workspace', ...ready, page({ view: 'board', sections: ['board', 'post', 'platforms', 'status'], uploads }));
+  router.get('/workspace', ...ready, page({ view: 'board', sections: ['board', 'post', 'platforms', 'status', 'comments', 'activity', 'review', 'postPanel'], uploads }));
   router.get('/workspace/campaigns', ...ready, page({ view: 'campaigns', sections: ['campaigns', 'tracks'] }));
   router.get('/workspace/assets', ...ready, page({ view: 'assets', sections: ['assets', 'upload'], uploads }));
-  router.get('/workspace/tasks', ...ready, page({ view: 'tasks', sections: ['tasks'], locals: { scopes: TASKS_PAGE_SCOPES } }));
+  router.get('/workspace/tasks', ...ready, page({ view: 'tasks', sections: ['tasks', 'comments', 'taskPanel'], locals: { scopes: TASKS_PAGE_SCOPES } }));
   router.get('/workspace/projects', ...ready, page({ view: 'projects', sections: ['projects'] }));
   router.get('/workspace/budget', ...ready, page({ view: 'budget', sections: ['budget'] }));
   router.get('/workspace/team', ...ready, page({ view: 'team', sections: ['team', 'members'] }));

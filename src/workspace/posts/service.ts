@@ -147,14 +147,18 @@ export class PostsService {
 
   /**
    * The owner, managers and superadmins edit a post, within the approval rule. A change to
-   * the content of an approved or scheduled post sends it back to review, unless the same
-   * change names its status.
+   * the content of an approved or scheduled post sends it back to review, unless a manager's
+   * change names its status (an approver approving their own edit).
    */
   async update(actor: Actor, id: number, change: PostChange): Promise<PostBody> {
     const current = await this.editable(actor, id);
     const edited = changesContent(current, change);
-    const status = change.status ?? (edited && among(['approved', 'scheduled'], current.status) ? 'review' : current.status);
-    this.assertMayMove(actor, current.status, status);
+    // An author's form names the status it shows; only an approver's naming it keeps the approval.
+    const keepsApproval = change.status !== undefined && (change.status !== current.status || isManagerOrAbove(actor));
+    const backToReview = edited && among(['approved', 'scheduled'], current.status) && !keepsApproval;
+    const status = backToReview ? 'review' : (change.status ?? current.status);
+    // The way back to review is the rule's own doing, whoever edits; any other move is checked.
+    if (!backToReview) this.assertMayMove(actor, current.status, status);
     const sentBack = status !== current.status && isSendingBack(actor, current, status);
     if (sentBack && !change.comment) {
       throw new BadRequest('Say why the post goes back to its author: a comment is required', 'COMMENT_REQUIRED');

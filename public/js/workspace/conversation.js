@@ -1,0 +1,199 @@
+// The conversation around a post or a task: its comment thread with a composer, and a post's
+// history. Both are built as plain elements that the board's post panel and the tasks page
+// put into their dialogs.
+import { element } from '../core/dom.js';
+import { formatMoment } from '../core/format.js';
+import { t } from '../core/i18n.js';
+import { announce, avatar, call, domain, errorMessage, isManager, me } from './common.js';
+import { iconButton } from './icons.js';
+import { confirmDelete } from './records.js';
+
+/**
+ * A comment as the API answers it.
+ * @typedef {object} Comment
+ * @property {number} id
+ * @property {number | null} postId
+ * @property {number | null} taskId
+ * @property {number | null} authorId
+ * @property {string | null} authorName
+ * @property {string} body
+ * @property {string} createdAt
+ */
+
+/**
+ * A line of a post's history.
+ * @typedef {object} PostEvent
+ * @property {number} id
+ * @property {import('../../../src/workspace/domain').PostEventKind} kind
+ * @property {number | null} actorId
+ * @property {string | null} actorName
+ * @property {import('../../../src/workspace/domain').PostStatus | null} from
+ * @property {import('../../../src/workspace/domain').PostStatus | null} to
+ * @property {string} createdAt
+ */
+
+let serial = 0;
+
+/**
+ * @param {Comment} comment
+ * @param {() => void} onDeleted
+ */
+function commentItem(comment, onDeleted) {
+  const name = comment.authorName ?? t('comments.formerMember');
+  const mayDelete = comment.authorId === me.id || isManager();
+  const item = element('li', { className: 'comment', 'data-comment-id': comment.id }, [
+    avatar(comment.authorId === null ? null : { id: comment.authorId, name }, 'small'),
+    element('div', { className: 'comment-main' }, [
+      element('p', { className: 'comment-meta' }, [
+        element('strong', { dir: 'auto', text: name }),
+        element('time', { datetime: comment.createdAt, text: formatMoment(comment.createdAt) }),
+      ]),
+      element('p', { className: 'comment-body', dir: 'auto', text: comment.body }),
+    ]),
+    mayDelete
+      ? iconButton({
+          label: t('comments.delete'),
+          icon: 'trash',
+          danger: true,
+          onClick: async () => {
+            const deleted = await confirmDelete({
+              title: t('comments.deleteTitle'),
+              message: t('comments.deleteMessage'),
+              confirmText: t('comments.delete'),
+              url: `/api/comments/${comment.id}`,
+              returnFocus: () => item.closest('.thread')?.querySelector('textarea') ?? null,
+            });
+            if (!deleted) return;
+            announce(t('comments.deleted'));
+            onDeleted();
+          },
+        })
+      : null,
+  ]);
+  return item;
+}
+
+/**
+ * The comment thread of `url` (`/api/posts/1/comments`, `/api/tasks/1/comments`) with its
+ * composer: loads when built, adds a sent comment at the end.
+ * @param {string} url
+ */
+export function commentThread(url) {
+  serial += 1;
+  const inputId = `comment-input-${serial}`;
+  const hintId = `comment-hint-${serial}`;
+  const errorId = `comment-error-${serial}`;
+  const list = element('ol', { className: 'comment-list', 'aria-live': 'polite', 'aria-busy': 'true' });
+  const empty = element('p', { className: 'muted thread-empty', text: t('common.loading') });
+  const input = element('textarea', {
+    id: inputId,
+    className: 'comment-input',
+    rows: 3,
+    maxlength: domain.commentMaxLength,
+    dir: 'auto',
+    'aria-describedby': `${hintId} ${errorId}`,
+  });
+  const error = element('p', { id: errorId, className: 'field-error', hidden: true });
+  const send = element('button', { type: 'button', className: 'button button-primary comment-send', text: t('comments.send') });
+
+  /** @param {string} message */
+  function showError(message) {
+    error.textContent = message;
+    error.hidden = !message;
+    input.setAttribute('aria-invalid', String(Boolean(message)));
+  }
+
+  /** @param {Comment[]} comments */
+  function show(comments) {
+    list.replaceChildren(...comments.map((c) => commentItem(c, () => void load())));
+    empty.textContent = t('comments.empty');
+    empty.hidden = comments.length > 0;
+    list.setAttribute('aria-busy', 'false');
+  }
+
+  async function load() {
+    try {
+      show(/** @type {{ comments: Comment[] }} */ (await call('GET', url)).comments);
+    } catch (err) {
+      empty.hidden = false;
+      empty.textContent = `${t('comments.loadFailed')} ${errorMessage(err)}`;
+      list.setAttribute('aria-busy', 'false');
+    }
+  }
+
+  async function submit() {
+    const body = input.value.trim();
+    if (!body) {
+      showError(t('comments.required'));
+      input.focus();
+      return;
+    }
+    send.disabled = true;
+    send.setAttribute('aria-busy', 'true');
+    try {
+      await call('POST', url, { body });
+      input.value = '';
+      showError('');
+      announce(t('comments.sent'));
+      await load();
+    } catch (err) {
+      showError(errorMessage(err));
+    } finally {
+      send.disabled = false;
+      send.setAttribute('aria-busy', 'false');
+    }
+  }
+
+  send.addEventListener('click', () => void submit());
+  input.addEventListener('input', () => showError(''));
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      void submit();
+    }
+  });
+  void load();
+
+  return element('section', { className: 'thread', 'aria-labelledby': `${inputId}-heading` }, [
+    element('h3', { id: `${inputId}-heading`, className: 'thread-title', text: t('comments.title') }),
+    list,
+    empty,
+    element('div', { className: 'comment-composer' }, [
+      element('label', { for: inputId, className: 'field-label', text: t('comments.label') }),
+      input,
+      element('p', { id: hintId, className: 'field-hint', text: t('comments.hint') }),
+      error,
+      element('div', { className: 'comment-actions' }, [send]),
+    ]),
+  ]);
+}
+
+/**
+ * A post's history, newest last, as the API tells it.
+ * @param {number} postId
+ */
+export function postHistory(postId) {
+  const list = element('ol', { className: 'history-list', 'aria-busy': 'true' });
+  const status = (/** @type {string | null} */ s) => (s ? t(`status.${s}`) : '');
+  void call('GET', `/api/posts/${postId}/activity`)
+    .then((answer) => {
+      const events = /** @type {{ events: PostEvent[] }} */ (answer).events;
+      list.replaceChildren(
+        ...(events.length
+          ? events.map((e) =>
+              element('li', { className: `history-item history-${e.kind}` }, [
+                element('span', {
+                  dir: 'auto',
+                  text: t(`activity.kinds.${e.kind}`, { actor: e.actorName ?? t('comments.formerMember'), from: status(e.from), to: status(e.to) }),
+                }),
+                element('time', { datetime: e.createdAt, text: formatMoment(e.createdAt) }),
+              ]),
+            )
+          : [element('li', { className: 'muted', text: t('activity.empty') })]),
+      );
+    })
+    .catch((/** @type {unknown} */ err) => list.replaceChildren(element('li', { className: 'muted', text: errorMessage(err) })))
+    .finally(() => list.setAttribute('aria-busy', 'false'));
+  const headingId = `history-${postId}-${(serial += 1)}`;
+  return element('section', { className: 'history', 'aria-labelledby': headingId }, [element('h3', { id: headingId, className: 'thread-title', text: t('activity.title') }), list]);
+}

@@ -1,0 +1,115 @@
+// The notifications bell of every workspace page: the unread count (read again every minute
+// while the page is in view), and the panel that lists them, each a link to its post or task.
+import { element } from '../core/dom.js';
+import { formatMoment, formatNumber } from '../core/format.js';
+import { t } from '../core/i18n.js';
+import { openModal } from '../core/modal.js';
+import { announce, call, errorMessage } from './common.js';
+
+/**
+ * A notification as the API answers it.
+ * @typedef {object} Notification
+ * @property {number} id
+ * @property {import('../../../src/workspace/domain').NotificationKind} kind
+ * @property {number | null} postId
+ * @property {number | null} taskId
+ * @property {number | null} actorId
+ * @property {string | null} actorName
+ * @property {string} title
+ * @property {string} createdAt
+ * @property {string | null} readAt
+ */
+
+/** @typedef {{ notifications: Notification[], unread: number }} Notifications */
+
+const REFRESH_MS = 60_000;
+const buttons = [...document.querySelectorAll('[data-notifications-open]')].filter((b) => b instanceof HTMLButtonElement);
+
+/** @param {Notification} n */
+const linkOf = (n) => (n.postId !== null ? `/workspace?post=${n.postId}` : `/workspace/tasks?task=${n.taskId}`);
+
+/** @param {number} unread */
+function showCount(unread) {
+  for (const button of buttons) {
+    const count = button.querySelector('[data-notifications-count]');
+    if (count instanceof HTMLElement) {
+      count.textContent = unread > 99 ? `${formatNumber(99)}+` : formatNumber(unread);
+      count.hidden = unread === 0;
+    }
+    const label = unread ? t('notifications.openUnread', { count: formatNumber(unread) }) : t('notifications.open');
+    button.setAttribute('aria-label', label);
+    button.title = label;
+  }
+}
+
+/** @returns {Promise<Notifications | null>} */
+async function load() {
+  try {
+    const answer = /** @type {Notifications} */ (await call('GET', '/api/notifications'));
+    showCount(answer.unread);
+    return answer;
+  } catch {
+    return null;
+  }
+}
+
+/** @param {Notification} n */
+function item(n) {
+  const text = t(`notifications.kinds.${n.kind}`, { actor: n.actorName ?? t('notifications.someone'), title: n.title });
+  const link = element('a', { href: linkOf(n), className: `notification${n.readAt ? '' : ' is-unread'}` }, [
+    n.readAt ? null : element('span', { className: 'notification-dot', role: 'img', 'aria-label': t('notifications.unread') }),
+    element('span', { className: 'notification-text', dir: 'auto', text }),
+    element('time', { className: 'notification-time', datetime: n.createdAt, text: formatMoment(n.createdAt) }),
+  ]);
+  link.addEventListener('click', (event) => {
+    if (n.readAt) return;
+    event.preventDefault();
+    // Read or not, the link is followed: marking it is a courtesy, not a condition.
+    void call('POST', '/api/notifications/read', { ids: [n.id] })
+      .catch(() => undefined)
+      .finally(() => window.location.assign(link.href));
+  });
+  return element('li', {}, [link]);
+}
+
+async function openPanel() {
+  const answer = await load();
+  const list = element('ul', { className: 'notification-list' });
+  const markAll = element('button', { type: 'button', className: 'button button-ghost', text: t('notifications.markAll') });
+  /** @param {Notifications} data */
+  const show = (data) => {
+    list.replaceChildren(...data.notifications.map(item));
+    if (data.notifications.length === 0) list.append(element('li', { className: 'muted notification-empty', text: t('notifications.empty') }));
+    markAll.hidden = data.unread === 0;
+  };
+  if (answer) show(answer);
+  else list.append(element('li', { className: 'muted', text: t('notifications.loadFailed') }));
+  const markAllRead = async () => {
+    try {
+      const marked = /** @type {Notifications} */ (await call('POST', '/api/notifications/read', { all: true }));
+      show(marked);
+      showCount(marked.unread);
+      announce(t('notifications.marked'));
+    } catch (err) {
+      announce(errorMessage(err));
+    }
+  };
+  markAll.addEventListener('click', () => void markAllRead());
+  await openModal({
+    title: t('notifications.title'),
+    content: element('div', { className: 'notification-panel' }, [element('div', { className: 'notification-tools' }, [markAll]), list]),
+    isConfirm: false,
+    confirmText: t('common.close'),
+  });
+}
+
+if (buttons.length) {
+  for (const button of buttons) button.addEventListener('click', () => void openPanel());
+  void load();
+  setInterval(() => {
+    if (document.visibilityState === 'visible') void load();
+  }, REFRESH_MS);
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') void load();
+  });
+}
