@@ -6,7 +6,7 @@ import { element, findElement, requireElement } from '../core/dom.js';
 import { formatMoment } from '../core/format.js';
 import { t } from '../core/i18n.js';
 import {
-  announce, avatar, byId, call, callAll, domain, errorMessage, fromLocalInput, isManager, me, options, toLocalInput, vocabularyOptions,
+  announce, avatar, byId, call, callAll, domain, errorMessage, fromLocalInput, isManager, me, options, revealTarget, targetOf, toLocalInput, vocabularyOptions,
 } from './common.js';
 import { icon, iconButton } from './icons.js';
 import { menuButton } from './menu.js';
@@ -222,6 +222,8 @@ async function start() {
   fillSelect(filterOf.brandId, options(brands), initial.get('brandId') ?? '');
   fillSelect(filterOf.platform, vocabularyOptions(domain.platforms, 'platforms'), initial.get('platform') ?? '');
   await refresh();
+  // `?post=` comes from a search result: that post's card.
+  revealTarget(board, 'data-post-id', targetOf('post'));
 }
 
 filters.addEventListener('change', () => {

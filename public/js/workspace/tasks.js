@@ -5,7 +5,7 @@ import { ApiError, newestOnly } from '../core/api.js';
 import { element, findElement, requireElement } from '../core/dom.js';
 import { formatDay } from '../core/format.js';
 import { t } from '../core/i18n.js';
-import { announce, avatar, byId, call, callAll, domain, errorMessage, isManager, me, options, vocabularyOptions } from './common.js';
+import { announce, avatar, byId, call, callAll, domain, errorMessage, isManager, me, options, revealTarget, targetOf, vocabularyOptions } from './common.js';
 import { actionButton } from './icons.js';
 import { brandField, chosenBrand, deleteWithConfirmation, editInModal, orNull } from './records.js';
 
@@ -43,7 +43,10 @@ const scopeButtons = [...scopes.querySelectorAll('[data-scope]')].filter((node) 
 const offered = scopeButtons.map((button) => button.dataset.scope ?? '');
 
 const asked = new URL(window.location.href).searchParams.get('scope');
-let scope = asked && offered.includes(asked) ? asked : offered[0];
+/** The task a search result opened (`?task=`), which may be in any tab: without a tab asked for, it shows under "All". */
+const target = targetOf('task');
+const ALL = 'all';
+let scope = asked && offered.includes(asked) ? asked : target !== null && offered.includes(ALL) ? ALL : offered[0];
 /** @type {Task[]} */
 let tasks = [];
 /** The list of the chosen tab; a tab chosen while another's list is on its way wins. */
@@ -298,6 +301,7 @@ async function start() {
     return;
   }
   await loadTasks();
+  revealTarget(list, 'data-task-id', target);
 }
 
 await start();
