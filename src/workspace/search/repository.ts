@@ -1,5 +1,6 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { WorkspaceRecords } from '../records';
+import type { WorkspaceTables } from '../tables';
 import { visibleTo, type TaskAudience } from '../tasks/repository';
 
 /** The kinds of record a search looks through. */
@@ -63,6 +64,9 @@ interface Row {
   created_at: string;
 }
 
+/** The tables searched, each with `id`, `brand_id` and `created_at`. */
+type SearchedTable = 'campaigns' | 'posts' | 'tasks' | 'projects' | 'assets';
+
 export class SqlSearchRepository implements SearchRepository {
   constructor(private readonly records: WorkspaceRecords) {}
 
@@ -72,75 +76,67 @@ export class SqlSearchRepository implements SearchRepository {
     return found.flat();
   }
 
+  /** One kind's matches: its own title and body columns, read under the same names for all. */
   private find(type: SearchType, filter: SearchFilter): Promise<Row[]> {
     const { db } = this.records;
-    const pattern = containsPattern(filter.text);
-    const { brandIds, limitPerType } = filter;
-    // Each kind's own columns under the same names, so one ranking fits all.
+    const p = containsPattern(filter.text);
     switch (type) {
       case 'campaign':
-        return db
-          .selectFrom('campaigns')
-          .select((eb) => ['id', 'name as title', 'description as body', 'created_at', rank(eb.ref('name'), pattern)])
-          .where((eb) => eb.or([contains(eb.ref('name'), pattern), contains(eb.ref('description'), pattern)]))
-          .$if(brandIds !== undefined, (q) => q.where('brand_id', 'in', brandIds!))
-          .orderBy('in_title', 'desc')
-          .orderBy('created_at', 'desc')
-          .orderBy('id', 'desc')
-          .limit(limitPerType)
-          .execute();
+        return ranked(
+          db.selectFrom('campaigns').select((eb) => ['id', 'created_at', ...texts(eb.ref('name'), eb.ref('description'), p)]).where((eb) => holds(eb.ref('name'), eb.ref('description'), p)),
+          filter,
+        );
       case 'post':
-        return db
-          .selectFrom('posts')
-          .select((eb) => ['id', 'title', 'caption as body', 'created_at', rank(eb.ref('title'), pattern)])
-          .where((eb) => eb.or([contains(eb.ref('title'), pattern), contains(eb.ref('caption'), pattern)]))
-          .$if(brandIds !== undefined, (q) => q.where('brand_id', 'in', brandIds!))
-          .orderBy('in_title', 'desc')
-          .orderBy('created_at', 'desc')
-          .orderBy('id', 'desc')
-          .limit(limitPerType)
-          .execute();
+        return ranked(
+          db.selectFrom('posts').select((eb) => ['id', 'created_at', ...texts(eb.ref('title'), eb.ref('caption'), p)]).where((eb) => holds(eb.ref('title'), eb.ref('caption'), p)),
+          filter,
+        );
       case 'task':
-        return db
-          .selectFrom('tasks')
-          .select((eb) => ['id', 'title', 'description as body', 'created_at', rank(eb.ref('title'), pattern)])
-          .where((eb) => eb.or([contains(eb.ref('title'), pattern), contains(eb.ref('description'), pattern)]))
-          .$if(brandIds !== undefined, (q) => q.where('brand_id', 'in', brandIds!))
-          .$if(!filter.tasks.includeOthersPrivate, (q) => q.where(visibleTo(filter.tasks.viewerId)))
-          .orderBy('in_title', 'desc')
-          .orderBy('created_at', 'desc')
-          .orderBy('id', 'desc')
-          .limit(limitPerType)
-          .execute();
+        return ranked(
+          db
+            .selectFrom('tasks')
+            .select((eb) => ['id', 'created_at', ...texts(eb.ref('title'), eb.ref('description'), p)])
+            .where((eb) => holds(eb.ref('title'), eb.ref('description'), p))
+            // Others' private tasks by the task lists' own condition.
+            .$if(!filter.tasks.includeOthersPrivate, (q) => q.where(visibleTo(filter.tasks.viewerId))),
+          filter,
+        );
       case 'project':
-        return db
-          .selectFrom('projects')
-          .select((eb) => ['id', 'name as title', 'description as body', 'created_at', rank(eb.ref('name'), pattern)])
-          .where((eb) => eb.or([contains(eb.ref('name'), pattern), contains(eb.ref('description'), pattern)]))
-          .$if(brandIds !== undefined, (q) => q.where('brand_id', 'in', brandIds!))
-          .orderBy('in_title', 'desc')
-          .orderBy('created_at', 'desc')
-          .orderBy('id', 'desc')
-          .limit(limitPerType)
-          .execute();
+        return ranked(
+          db.selectFrom('projects').select((eb) => ['id', 'created_at', ...texts(eb.ref('name'), eb.ref('description'), p)]).where((eb) => holds(eb.ref('name'), eb.ref('description'), p)),
+          filter,
+        );
       case 'asset':
-        return db
-          .selectFrom('assets')
-          .select((eb) => ['id', 'name as title', sql<null>`null`.as('body'), 'created_at', rank(eb.ref('name'), pattern)])
-          .where((eb) => contains(eb.ref('name'), pattern))
-          .$if(brandIds !== undefined, (q) => q.where('brand_id', 'in', brandIds!))
-          .orderBy('in_title', 'desc')
-          .orderBy('created_at', 'desc')
-          .orderBy('id', 'desc')
-          .limit(limitPerType)
-          .execute();
+        // A file has a name and nothing more to search.
+        return ranked(db.selectFrom('assets').select((eb) => ['id', 'created_at', ...texts(eb.ref('name'), null, p)]).where((eb) => contains(eb.ref('name'), p)), filter);
     }
   }
 }
 
-/** 1 when the title holds the text, else 0: the first key of the order. */
-function rank(title: Expression<string>, pattern: string) {
-  return sql<number>`case when ${contains(title, pattern)} then 1 else 0 end`.as('in_title');
+/** A kind's title and body as `title` and `body`, and `in_title`: 1 when the title holds the text, else 0. */
+function texts(title: Expression<string>, body: Expression<string | null> | null, pattern: string) {
+  return [
+    sql<string>`${title}`.as('title'),
+    (body ? sql<string | null>`${body}` : sql<null>`null`).as('body'),
+    sql<number>`case when ${contains(title, pattern)} then 1 else 0 end`.as('in_title'),
+  ] as const;
+}
+
+/** Whether the title or the body holds the text. */
+function holds(title: Expression<string>, body: Expression<string | null>, pattern: string): Expression<SqlBool> {
+  return sql<SqlBool>`(${contains(title, pattern)} or ${contains(body, pattern)})`;
+}
+
+/** The brand scope, then title matches first, the newest first, at most `limitPerType`. */
+function ranked<T extends SearchedTable>(query: SelectQueryBuilder<WorkspaceTables, T, Row>, filter: SearchFilter): Promise<Row[]> {
+  const { brandIds } = filter;
+  return query
+    .$if(brandIds !== undefined, (q) => q.where(sql.ref<number>('brand_id'), 'in', brandIds!))
+    .orderBy('in_title', 'desc')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(filter.limitPerType)
+    .execute();
 }
 
 function toHit(type: SearchType, row: Row): SearchHit {
