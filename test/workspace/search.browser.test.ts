@@ -64,6 +64,7 @@ describeBrowser('The search box of the workspace top bar in a browser', () => {
       await settled(page);
       const card = page.locator(`[data-post-id="${post.id}"]`);
       await expect.poll(() => card.evaluate((node) => node.classList.contains('is-search-target') && document.activeElement === node)).toBe(true);
+      await checkAndShoot(page, 'workspace-search-landed-en-1440');
     }));
 
   it('when nothing matches, then the list says so; Escape closes it and, pressed again, empties the box', () =>
@@ -105,6 +106,11 @@ describeBrowser('The search box of the workspace top bar in a browser', () => {
       expect(rect.x + rect.width).toBeLessThanOrEqual(390);
       expect(rect.width).toBeGreaterThan(300);
       expect(await box.getAttribute('placeholder')).toBe('ابحث في الحملات والمنشورات والمهام والمشاريع والملفات');
+      // The box reads right to left even while empty, so its text starts clear of the magnifier at its right.
+      expect(await box.evaluate((node) => getComputedStyle(node).direction)).toBe('rtl');
+      const icon = (await page.locator('.ws-search > .icon').boundingBox())!;
+      const padding = await box.evaluate((node) => parseFloat(getComputedStyle(node).paddingRight));
+      expect(icon.x).toBeGreaterThanOrEqual(rect.x + rect.width - padding);
 
       await searchFor(page, 'الخزف');
       expect(await page.locator(OPTIONS).count()).toBe(3);
@@ -125,5 +131,6 @@ describeBrowser('The search box of the workspace top bar in a browser', () => {
       expect(await page.getAttribute('[data-scope="all"]', 'aria-pressed')).toBe('true');
       const item = page.locator(`[data-task-id="${task.id}"]`);
       await expect.poll(() => item.evaluate((node) => node.classList.contains('is-search-target') && document.activeElement === node)).toBe(true);
+      await checkAndShoot(page, 'workspace-search-landed-ar-390');
     }));
 });
