@@ -66,7 +66,8 @@ function startSearch(box) {
   /** @param {HTMLElement} option */
   function open(option) {
     const url = option.dataset.url;
-    if (url) window.location.assign(url);
+    // Only ever a page of the workspace, whatever the answer held.
+    if (url && /^\/workspace(\/|\?|$)/.test(url)) window.location.assign(url);
   }
 
   /**
