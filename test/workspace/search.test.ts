@@ -112,6 +112,26 @@ describe('GET /api/search', () => {
     expect(results.find((r) => r.type === 'post')!.snippet).toBe('Come and see the SUNDIALS');
   });
 
+  it('when the text sits in a long body with line breaks and emoji, then the snippet is one line of whole characters around it', async () => {
+    const t = await buildTeam();
+    const as = t.ws.as(t.manager);
+    const lines = `${'Colour study\n'.repeat(12)}The astrolabe room opens.\n${'More words here\n'.repeat(12)}`;
+    // Its end falls inside an emoji (a pair of UTF-16 units), where a plain cut would split it or run one past the length.
+    const emoji = `${'🎨'.repeat(16)}xxxxxx needle ${'🏛️ a'.repeat(16)}`;
+    await made(as.post('/api/posts').send({ title: 'Lines', caption: lines, brandId: t.brand.id }), 'post');
+    await made(as.post('/api/posts').send({ title: 'Emoji', caption: emoji, brandId: t.brand.id }), 'post');
+    const [byLines] = (await search(t.ws, t.contributor, 'astrolabe')).map((r) => r.snippet);
+    const [byEmoji] = (await search(t.ws, t.contributor, 'needle')).map((r) => r.snippet);
+    expect(byLines).toContain('Colour study The astrolabe room opens. More words here');
+    expect(byLines).not.toContain('\n');
+    expect(byEmoji).toContain('xxxxxx needle 🏛️ a');
+    for (const snippet of [byLines, byEmoji]) {
+      expect(snippet.isWellFormed()).toBe(true);
+      expect(snippet.length).toBeLessThanOrEqual(122);
+      expect(snippet.startsWith('…') && snippet.endsWith('…')).toBe(true);
+    }
+  });
+
   it('when titles and bodies both match, then title matches come first, and among them the newest', async () => {
     const t = await buildTeam();
     const as = t.ws.as(t.manager);

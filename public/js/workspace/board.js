@@ -190,6 +190,8 @@ function rememberFilters() {
     if (value) url.searchParams.set(key, value);
     else url.searchParams.delete(key);
   }
+  // The post a search opened may not be under the new filters: a reload should not look for it.
+  url.searchParams.delete('post');
   window.history.replaceState(null, '', url);
 }
 

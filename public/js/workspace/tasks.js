@@ -196,6 +196,8 @@ scopes.addEventListener('click', (event) => {
   scope = button.dataset.scope;
   const url = new URL(window.location.href);
   url.searchParams.set('scope', scope);
+  // The task a search opened may not be in this tab: a reload should not look for it.
+  url.searchParams.delete('task');
   window.history.replaceState(null, '', url);
   // The tab shows at once as chosen, and the other tab's tasks go: they are not this tab's.
   showScope();

@@ -38,10 +38,10 @@ function indexOfText(text: string, needle: string): number {
   return lower.indexOf(needle.toLowerCase());
 }
 
-/** Moves a cut off the second half of a surrogate pair, so no character is split. */
-function whole(text: string, at: number): number {
+/** Moves a cut that would split a surrogate pair by one place (`step`), so no character is split. */
+function whole(text: string, at: number, step: 1 | -1): number {
   const code = text.charCodeAt(at);
-  return code >= 0xdc00 && code <= 0xdfff ? at + 1 : at;
+  return code >= 0xdc00 && code <= 0xdfff ? at + step : at;
 }
 
 /**
@@ -53,14 +53,15 @@ export function excerpt(text: string, needle: string, length = SNIPPET_LENGTH): 
   if (flat.length <= length) return flat;
   const at = Math.max(indexOfText(flat, needle.replace(/\s+/g, ' ')), 0);
   // The match sits a third of the way in, so that what leads to it shows too.
-  let start = Math.max(0, Math.min(at - Math.floor((length - needle.length) / 3), flat.length - length));
+  const lead = Math.max(0, Math.floor((length - needle.length) / 3));
+  let start = Math.max(0, Math.min(at - lead, flat.length - length));
   if (start > 0) {
     // Starts at a word when one begins close by, rather than in the middle of one.
     const space = flat.indexOf(' ', start);
     if (space !== -1 && space < at && space - start < 15) start = space + 1;
   }
-  start = whole(flat, start);
-  const end = whole(flat, Math.min(flat.length, start + length));
+  start = whole(flat, start, 1);
+  const end = whole(flat, Math.min(flat.length, start + length), -1);
   return `${start > 0 ? ELLIPSIS : ''}${flat.slice(start, end).trim()}${end < flat.length ? ELLIPSIS : ''}`;
 }
 
