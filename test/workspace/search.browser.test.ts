@@ -86,6 +86,32 @@ describeBrowser('The search box of the workspace top bar in a browser', () => {
       expect(await page.isHidden('[data-ws-search-popup]')).toBe(true);
     }));
 
+  it('when an older answer arrives after a newer one, then the list keeps the results of the text in the box', () =>
+    runAs(browser(), 'contributor', {
+      prepare: async (app) => {
+        await made(app, '/api/posts', { title: 'Moon night' }, 'post');
+        await made(app, '/api/posts', { title: 'Moonlight tour' }, 'post');
+      },
+    }, async ({ app, page }) => {
+      await page.goto(`${app.url}/workspace/campaigns`);
+      await settled(page);
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route((url) => url.pathname === '/api/search' && url.searchParams.get('q') === 'moon', async (route) => {
+        await held;
+        await route.continue().catch(() => undefined);
+      });
+      const first = page.waitForRequest((req) => new URL(req.url()).searchParams.get('q') === 'moon');
+      await page.fill(BOX, 'moon');
+      await first;
+      await searchFor(page, 'moonlight');
+      release();
+      await page.waitForTimeout(300);
+      expect(await page.locator(OPTIONS).allTextContents()).toEqual(['Moonlight tour']);
+    }));
+
   it('when a contributor searches in Arabic on a 390px screen, then the box fits the screen, the results read right to left, and Enter opens the task', () =>
     runAs(browser(), 'contributor', {
       lang: 'ar',

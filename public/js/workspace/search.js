@@ -130,8 +130,12 @@ function startSearch(box) {
     setOpen(true);
   }
 
-  /** @param {string} message */
+  /**
+   * A message in place of the results, which are no longer those of any text.
+   * @param {string} message
+   */
   function say(message) {
+    shown = '';
     options = [];
     listbox.replaceChildren();
     listbox.hidden = true;
@@ -150,7 +154,6 @@ function startSearch(box) {
       );
       render(answer.results, query);
     } catch (err) {
-      shown = '';
       say(errorMessage(err));
     } finally {
       input.removeAttribute('aria-busy');
