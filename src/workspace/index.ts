@@ -33,6 +33,9 @@ import { Placement } from './placement';
 import { SqlProjectRepository } from './projects/repository';
 import { projectsRoutes } from './projects/routes';
 import { ProjectsService } from './projects/service';
+import { SqlSearchRepository } from './search/repository';
+import { searchRoutes } from './search/routes';
+import { SearchService } from './search/service';
 import { SqlTaskRepository } from './tasks/repository';
 import { tasksRoutes } from './tasks/routes';
 import { TasksService } from './tasks/service';
@@ -89,6 +92,7 @@ export function createWorkspace(deps: WorkspaceDeps) {
   const tasks = new TasksService({ tasks: new SqlTaskRepository(records), placement, projects, users, notifier: notifications, clock });
   const comments = new CommentsService({ comments: new SqlCommentRepository(records), posts, tasks, users, notifier: notifications, clock });
   const budget = new BudgetService({ budget: new SqlBudgetRepository(records), campaigns, clock });
+  const search = new SearchService({ search: new SqlSearchRepository(records) });
 
   const access = workspaceAccess({ auth, store: sessionStore, secret: settings.sessionSecret, secure: settings.cookieSecure });
   const uploadLimits = { files, maxFiles: settings.upload.maxFiles, maxBytes: settings.upload.maxBytes };
@@ -111,6 +115,7 @@ export function createWorkspace(deps: WorkspaceDeps) {
   router.use('/api/tasks', access.signedIn, tasksRoutes(tasks), threadRoutes(comments, 'task'));
   router.use('/api/projects', access.signedIn, projectsRoutes(projects));
   router.use('/api/budget-entries', access.signedIn, budgetRoutes(budget));
+  router.use('/api/search', access.signedIn, searchRoutes(search));
   router.use(['/login', '/change-password', '/workspace'], access.identify);
   router.use(workspacePages({ uploadMaxBytes: settings.upload.maxBytes, uploadMaxFiles: settings.upload.maxFiles }));
   return { router, auth, sessionStore };

@@ -15,6 +15,7 @@ import {
   PUBLIC,
   READ_ONLY_UPLOADS,
   renameBody,
+  SECRET,
   send,
   type Route,
   type World,
@@ -152,6 +153,18 @@ describe("every workspace route with another brand's ids", () => {
     }
   });
 
+  it("when a member of one brand searches for the other brand's words, then nothing of it comes back, while the superadmin of both finds every kind", async () => {
+    for (const [role, member] of members()) {
+      for (const q of [SECRET, 'campaign', 'post', 'task', 'project', 'file', 'track', 'budget']) {
+        const res = await send(world.app, 'GET', `/api/search?q=${encodeURIComponent(q)}`, { Authorization: `Bearer ${member.token}` });
+        expectNoLeak(res, `${role}: GET /api/search?q=${q}`);
+        expect(res.status, `${role}: GET /api/search?q=${q}`).toBe(200);
+      }
+    }
+    const all = await send(world.app, 'GET', `/api/search?q=${encodeURIComponent(SECRET)}`, { Authorization: `Bearer ${world.superadmin.token}` });
+    expect(all.body.results.map((r: { type: string }) => r.type).sort()).toEqual(['asset', 'campaign', 'post', 'project', 'task']);
+  });
+
   it('when a member creates records in the other brand, or pointing at its campaign, project or post, then each is refused and nothing is stored', async () => {
     const t = world.theirs;
     const creates: [string, object][] = [
@@ -210,6 +223,9 @@ describe("another user's data", () => {
       expect(list.status).toBe(200);
       expect(list.text).not.toContain(hidden);
     }
+    const found = await send(world.app, 'GET', `/api/search?q=${encodeURIComponent('PRIVATE-NOTE')}`, as);
+    expect(found.status).toBe(200);
+    expect(found.body.results).toEqual([]);
   });
 
   it('when every GET route is read by the administrators of both applications, then no answer carries a password hash, a PIN or a secret', async () => {

@@ -155,6 +155,15 @@ describe('SQL and Airtable formula metacharacters', () => {
     }
   });
 
+  it('when they are the text of a search, then 200 with nothing of another brand, the text matched as written', async () => {
+    for (const value of METACHARACTERS) {
+      const res = await send(world.app, 'GET', `/api/search?q=${encodeURIComponent(value)}`, { Authorization: `Bearer ${world.manager.token}` });
+      expectNoLeak(res, `GET /api/search?q=${value}`);
+      expect(res.status, `GET /api/search?q=${value}`).toBe(200);
+      expect(res.body.results, `GET /api/search?q=${value}`).toEqual([]);
+    }
+  });
+
   it('when they are sent as a PIN, an email or a password, then refused (400, 401, or 429 once the throttle counts ten) and nobody is signed in', async () => {
     const refused = (res: HttpResponse, what: string) => {
       expect([400, 401, 429], what).toContain(res.status);

@@ -165,4 +165,48 @@ describeBrowser('stored XSS: hostile names, titles and file names on every page'
     },
     180_000,
   );
+
+  it(
+    'when the search box of the top bar lists records named with <script>, an onerror image and quotes, then no script runs, nothing is injected and the names read as written',
+    async () => {
+      const ws = await buildWorkspace();
+      const { admin } = await seedHostileData(ws);
+      const server = await serve(ws.app);
+      try {
+        const { cookie } = await ws.signIn(admin.email);
+        const context = await getBrowser().newContext({ viewport: { width: 1440, height: 900 } });
+        contexts.push(context);
+        const host = new URL(server.url).hostname;
+        await context.addCookies([{ name: 'workspace_session', value: cookie.slice('workspace_session='.length), domain: host, path: '/', httpOnly: true, sameSite: 'Lax' }]);
+        const { page, dialogs } = await watchedPage(context);
+        await page.goto(`${server.url}/workspace/projects?lang=en`);
+        await settled(page);
+        const searches: [string, (keyof typeof text)[]][] = [
+          ['<script>', ['post', 'project']],
+          ['onerror', ['campaign', 'file']],
+          ['</textarea>', ['task']],
+        ];
+        for (const [q, shows] of searches) {
+          const answered = page.waitForResponse((res) => new URL(res.url()).searchParams.get('q') === q);
+          await page.fill('#ws-search-input', q);
+          await answered;
+          await page.waitForSelector('#ws-search-input:not([aria-busy])');
+          const found = await page.evaluate(() => ({
+            xss: (window as unknown as { __xss?: string }).__xss,
+            csp: (window as unknown as { __csp: string[] }).__csp,
+            injected: [...document.querySelectorAll('img[src="x"], [onerror], [onload], [onfocus], textarea ~ svg, #ws-search-results script')].map((e) => e.outerHTML),
+            titles: [...document.querySelectorAll('#ws-search-results .ws-search-title')].map((e) => e.textContent),
+          }));
+          expect(found.xss, q).toBeUndefined();
+          expect(found.csp, q).toEqual([]);
+          expect(found.injected, q).toEqual([]);
+          for (const name of shows) expect(found.titles, `${q}: ${name}`).toContain(text[name]);
+        }
+        expect(dialogs).toEqual([]);
+      } finally {
+        await server.close();
+      }
+    },
+    120_000,
+  );
 });

@@ -5,7 +5,7 @@ import { ApiError, newestOnly } from '../core/api.js';
 import { element, requireElement } from '../core/dom.js';
 import { formatDay, formatNumber, formatPercent } from '../core/format.js';
 import { t, tn } from '../core/i18n.js';
-import { announce, avatar, byId, call, callAll, context, errorMessage, formatMb, isManager, me, options } from './common.js';
+import { announce, avatar, byId, call, callAll, context, errorMessage, formatMb, isManager, me, options, revealTarget, targetOf } from './common.js';
 import { actionButton, icon } from './icons.js';
 import { deleteWithConfirmation } from './records.js';
 import { uploadFile } from './upload.js';
@@ -139,6 +139,8 @@ async function start() {
     return;
   }
   await loadAssets();
+  // `?asset=` comes from a search result: that file's card.
+  revealTarget(grid, 'data-asset-id', targetOf('asset'));
 }
 
 // ## Uploading

@@ -7,7 +7,7 @@ import { element, findElement, requireElement } from '../core/dom.js';
 import { formatMoment } from '../core/format.js';
 import { t } from '../core/i18n.js';
 import {
-  announce, avatar, byId, call, callAll, domain, errorMessage, fromLocalInput, isManager, me, options, toLocalInput, vocabularyOptions,
+  announce, avatar, byId, call, callAll, domain, errorMessage, fromLocalInput, isManager, me, options, revealTarget, targetOf, toLocalInput, vocabularyOptions,
 } from './common.js';
 import { commentThread, postHistory } from './conversation.js';
 import { icon, iconButton } from './icons.js';
@@ -226,6 +226,8 @@ function rememberFilters() {
     if (value) url.searchParams.set(key, value);
     else url.searchParams.delete(key);
   }
+  // The post a search opened may not be under the new filters: a reload should not look for it.
+  url.searchParams.delete('post');
   window.history.replaceState(null, '', url);
 }
 
@@ -539,15 +541,19 @@ async function openPost(post) {
   else if (next === 'sendBack') await sendBack(post, 'draft');
 }
 
-/** Opens the post a link names (`?post=ID`), as notifications and search link to it. */
+/**
+ * The post a link names (`?post=ID`, from a search result or a notification): its card shown
+ * and focused, and its panel opened.
+ */
 async function openLinkedPost() {
+  const id = targetOf('post');
+  if (id === null) return;
   const url = new URL(window.location.href);
-  const id = Number(url.searchParams.get('post'));
-  if (!id) return;
   url.searchParams.delete('post');
   window.history.replaceState(null, '', url);
   let post = posts.find((p) => p.id === id);
-  if (!post) {
+  if (post) revealTarget(board, 'data-post-id', id);
+  else {
     try {
       post = /** @type {{ post: Post }} */ (await call('GET', `/api/posts/${id}`)).post;
     } catch {

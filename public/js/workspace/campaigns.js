@@ -3,7 +3,7 @@
 // from the API first. Contributors only read (and the server refuses them anyway).
 import { element, findElement, requireElement } from '../core/dom.js';
 import { t, tn } from '../core/i18n.js';
-import { announce, byId, call, callAll, dateRange, domain, errorMessage, isManager, vocabularyOptions } from './common.js';
+import { announce, byId, call, callAll, dateRange, domain, errorMessage, isManager, revealTarget, targetOf, vocabularyOptions } from './common.js';
 import { actionButton } from './icons.js';
 import { brandField, checkDays, chosenBrand, confirmDelete, deleteWithConfirmation, editInModal, orNull } from './records.js';
 
@@ -266,3 +266,5 @@ async function deleteTrack(campaign, track) {
 findElement('[data-new-campaign]', HTMLButtonElement)?.addEventListener('click', () => void saveCampaign(null));
 
 await load();
+// `?campaign=` comes from a search result.
+revealTarget(list, 'data-campaign-id', targetOf('campaign'));

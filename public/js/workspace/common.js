@@ -2,7 +2,7 @@
 // the server into data-context), requests behind SPEC.md's rule that a 401 or 403 signs the
 // user out, error messages in the page's language, and small pieces of markup the pages repeat.
 import { api, ApiError, sessionClient } from '../core/api.js';
-import { element } from '../core/dom.js';
+import { element, findElement } from '../core/dom.js';
 import { formatDay, formatTenths } from '../core/format.js';
 import { has, t } from '../core/i18n.js';
 import { readJsonAttribute } from '../core/page.js';
@@ -256,4 +256,37 @@ export function vocabularyOptions(values, prefix) {
  */
 export function byId(records) {
   return new Map(records.map((r) => [r.id, r]));
+}
+
+// ## The record a search result opened
+
+/**
+ * The id in the page's address under `param` (`/workspace/tasks?task=7`): the record a
+ * search result points at; null when there is none.
+ * @param {string} param
+ */
+export function targetOf(param) {
+  const value = new URL(window.location.href).searchParams.get(param);
+  return value && /^[1-9]\d{0,15}$/.test(value) ? Number(value) : null;
+}
+
+/**
+ * Shows the record a search result opened, once the page has drawn its list: scrolled into
+ * view, outlined, and focused, so that keyboard and screen reader users arrive on it too.
+ * When it is not there (deleted since, or no longer the user's to see), says so.
+ * @param {ParentNode} root where the page draws its records
+ * @param {string} attribute the records' id attribute, such as `data-post-id`
+ * @param {number | null} id
+ */
+export function revealTarget(root, attribute, id) {
+  if (id === null) return;
+  const node = findElement(`[${attribute}="${id}"]`, HTMLElement, root);
+  if (!node) {
+    announce(t('search.gone'));
+    return;
+  }
+  node.classList.add('is-search-target');
+  if (!node.hasAttribute('tabindex')) node.setAttribute('tabindex', '-1');
+  node.scrollIntoView({ block: 'center', inline: 'center' });
+  node.focus({ preventScroll: true });
 }

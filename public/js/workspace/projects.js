@@ -2,7 +2,7 @@
 // managers and superadmins create, edit and delete them.
 import { element, findElement, requireElement } from '../core/dom.js';
 import { t, tn } from '../core/i18n.js';
-import { announce, avatar, byId, call, callAll, dateRange, domain, errorMessage, isManager, vocabularyOptions } from './common.js';
+import { announce, avatar, byId, call, callAll, dateRange, domain, errorMessage, isManager, revealTarget, targetOf, vocabularyOptions } from './common.js';
 import { actionButton } from './icons.js';
 import { brandField, checkDays, chosenBrand, deleteWithConfirmation, editInModal, orNull } from './records.js';
 
@@ -144,3 +144,5 @@ async function deleteProject(project) {
 findElement('[data-new-project]', HTMLButtonElement)?.addEventListener('click', () => void saveProject(null));
 
 await load();
+// `?project=` comes from a search result.
+revealTarget(list, 'data-project-id', targetOf('project'));

@@ -5,7 +5,7 @@ import { ApiError, newestOnly } from '../core/api.js';
 import { element, findElement, requireElement } from '../core/dom.js';
 import { formatDay } from '../core/format.js';
 import { t } from '../core/i18n.js';
-import { announce, avatar, byId, call, callAll, domain, errorMessage, isManager, me, options, vocabularyOptions } from './common.js';
+import { announce, avatar, byId, call, callAll, domain, errorMessage, isManager, me, options, revealTarget, targetOf, vocabularyOptions } from './common.js';
 import { commentThread } from './conversation.js';
 import { actionButton } from './icons.js';
 import { openModal } from '../core/modal.js';
@@ -45,7 +45,10 @@ const scopeButtons = [...scopes.querySelectorAll('[data-scope]')].filter((node) 
 const offered = scopeButtons.map((button) => button.dataset.scope ?? '');
 
 const asked = new URL(window.location.href).searchParams.get('scope');
-let scope = asked && offered.includes(asked) ? asked : offered[0];
+/** The task a search result opened (`?task=`), which may be in any tab: without a tab asked for, it shows under "All". */
+const target = targetOf('task');
+const ALL = 'all';
+let scope = asked && offered.includes(asked) ? asked : target !== null && offered.includes(ALL) ? ALL : offered[0];
 /** @type {Task[]} */
 let tasks = [];
 /** The list of the chosen tab; a tab chosen while another's list is on its way wins. */
@@ -196,6 +199,8 @@ scopes.addEventListener('click', (event) => {
   scope = button.dataset.scope;
   const url = new URL(window.location.href);
   url.searchParams.set('scope', scope);
+  // The task a search opened may not be in this tab: a reload should not look for it.
+  url.searchParams.delete('task');
   window.history.replaceState(null, '', url);
   // The tab shows at once as chosen, and the other tab's tasks go: they are not this tab's.
   showScope();
@@ -302,17 +307,20 @@ async function openComments(task) {
   });
 }
 
-/** Opens the comments of the task a link names (`?task=ID`), as notifications link to it. */
+/**
+ * The task a link names (`?task=ID`, from a search result or a notification): its item shown
+ * and focused, and its comments opened.
+ */
 async function openLinkedTask() {
+  if (target === null) return;
   const url = new URL(window.location.href);
-  const id = Number(url.searchParams.get('task'));
-  if (!id) return;
   url.searchParams.delete('task');
   window.history.replaceState(null, '', url);
-  let task = tasks.find((x) => x.id === id);
-  if (!task) {
+  let task = tasks.find((x) => x.id === target);
+  if (task) revealTarget(list, 'data-task-id', target);
+  else {
     try {
-      task = /** @type {{ task: Task }} */ (await call('GET', `/api/tasks/${id}`)).task;
+      task = /** @type {{ task: Task }} */ (await call('GET', `/api/tasks/${target}`)).task;
     } catch {
       announce(t('taskPanel.notFound'));
       return;

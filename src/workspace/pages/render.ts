@@ -5,6 +5,7 @@ import type { UserRecord } from '../members/repository';
 import { toUserBody } from '../members/service';
 import { DOMAIN } from '../domain';
 import { PASSWORD_MIN_LENGTH } from '../schemas';
+import { SEARCH_TEXT_MAX, SEARCH_TEXT_MIN } from '../search/routes';
 
 export interface PageSpec {
   /** `views/workspace/<view>.ejs`, its title `workspace.<view>.title` and its sidebar entry. */
@@ -18,7 +19,8 @@ export interface PageSpec {
   locals?: Record<string, unknown>;
 }
 
-const SHARED_SECTIONS = ['common', 'errors', 'role', 'nav', 'tour', 'notifications'] as const;
+/** What every page with the sidebar reads: the search box and the notifications bell among them. */
+const SHARED_SECTIONS = ['common', 'errors', 'role', 'nav', 'search', 'tour', 'notifications'] as const;
 
 /**
  * The locale subtrees a page script needs, as JSON for a `data-strings` attribute: EJS
@@ -66,6 +68,7 @@ export function renderWorkspacePage(req: Request, res: Response, spec: PageSpec)
     domain: DOMAIN,
     can,
     passwordMinLength: PASSWORD_MIN_LENGTH,
+    search: { minLength: SEARCH_TEXT_MIN, maxLength: SEARCH_TEXT_MAX },
     context: JSON.stringify({ user, uploads: spec.uploads ?? null, domain: DOMAIN, can, passwordMinLength: PASSWORD_MIN_LENGTH }),
   });
 }

@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import { changes, type WorkspaceDb, type WorkspaceRecords } from '../records';
+import type { WorkspaceTables } from '../tables';
 import type { TaskPriority, TaskScope, TaskStatus, TaskVisibility } from '../domain';
 
 export interface Task {
@@ -102,6 +103,19 @@ const COLUMNS = {
   updatedAt: 'updated_at',
 } as const;
 
+/**
+ * Who sees a task besides superadmins (SPEC.md: tasks are filtered by visibility): a brand
+ * task, everyone of the brand; a private one, its owner and its assignee. Every query that
+ * reads several tasks (lists, search) filters with this one condition.
+ */
+export function visibleTo(viewerId: number) {
+  return (eb: ExpressionBuilder<WorkspaceTables, 'tasks'>) =>
+    eb.or([eb('visibility', '=', 'brand'), eb('owner_id', '=', viewerId), eb('assignee_id', '=', viewerId)]);
+}
+
+/** Who reads a set of tasks, as the queries above filter them. */
+export type TaskAudience = Pick<TaskFilter, 'brandIds' | 'viewerId' | 'includeOthersPrivate'>;
+
 type TaskQuery = ReturnType<typeof selectTasks>;
 const selectTasks = (db: WorkspaceDb) => db.selectFrom('tasks').selectAll();
 
@@ -123,9 +137,7 @@ export class SqlTaskRepository implements TaskRepository {
     const rows = await selectTasks(this.records.db)
       .$if(filter.brandIds !== undefined, (q) => q.where('brand_id', 'in', filter.brandIds!))
       .$if(scope !== undefined, (q) => scope!(q, viewerId))
-      .$if(!filter.includeOthersPrivate, (q) =>
-        q.where((eb) => eb.or([eb('visibility', '=', 'brand'), eb('owner_id', '=', viewerId), eb('assignee_id', '=', viewerId)])),
-      )
+      .$if(!filter.includeOthersPrivate, (q) => q.where(visibleTo(viewerId)))
       .$if(filter.status !== undefined, (q) => q.where('status', '=', filter.status!))
       .$if(filter.projectId !== undefined, (q) => q.where('project_id', '=', filter.projectId!))
       .$if(filter.campaignId !== undefined, (q) => q.where('campaign_id', '=', filter.campaignId!))

@@ -7,7 +7,7 @@ import type { Notifier } from '../notifications/service';
 import type { Placement } from '../placement';
 import type { ProjectsService } from '../projects/service';
 import type { TaskPriority, TaskStatus, TaskVisibility } from '../domain';
-import type { Task, TaskFilter, TaskRepository } from './repository';
+import type { Task, TaskAudience, TaskFilter, TaskRepository } from './repository';
 
 export interface TaskInput {
   title: string;
@@ -29,6 +29,14 @@ export type TaskChange = Partial<Omit<TaskInput, 'brandId'>>;
 export type TaskQuery = Omit<TaskFilter, 'brandIds' | 'viewerId' | 'includeOthersPrivate'> & { brandId?: number };
 
 /**
+ * Who `actor` is to a query of several tasks: the brands they may see (or just `brandId`),
+ * and whether others' private tasks come too (superadmins only). Lists and search both ask.
+ */
+export function taskAudience(actor: Actor, brandId?: number): TaskAudience {
+  return { brandIds: listedBrands(actor, brandId), viewerId: actor.id, includeOthersPrivate: isSuperadmin(actor) };
+}
+
+/**
  * Tasks: anyone creates them in their brands and assigns them to any member of the brand.
  * The owner, the assignee, managers and superadmins change a task; only the owner,
  * managers and superadmins change who may see it or delete it.
@@ -46,8 +54,7 @@ export class TasksService {
   ) {}
 
   async list(actor: Actor, query: TaskQuery): Promise<Task[]> {
-    const brandIds = listedBrands(actor, query.brandId);
-    return this.deps.tasks.list({ ...query, brandIds, viewerId: actor.id, includeOthersPrivate: isSuperadmin(actor) });
+    return this.deps.tasks.list({ ...query, ...taskAudience(actor, query.brandId) });
   }
 
   async get(actor: Actor, id: number): Promise<Task> {
