@@ -429,4 +429,23 @@ async function deletePost(post) {
 
 requireElement('[data-new-post]', HTMLButtonElement).addEventListener('click', () => void savePost(null));
 
+/**
+ * `?post=ID` (the calendar's links) opens that post: its form when the user may edit it, else
+ * its card, focused. The address then drops it, so a reload shows the board alone.
+ */
+function openLinkedPost() {
+  const url = new URL(window.location.href);
+  const id = Number(url.searchParams.get('post'));
+  if (!url.searchParams.has('post')) return;
+  url.searchParams.delete('post');
+  window.history.replaceState(null, '', url);
+  const post = posts.find((p) => p.id === id);
+  if (!post) return;
+  const node = findElement(`[data-post-id="${post.id}"]`, HTMLElement, board);
+  node?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  (node && findElement('.post-open, .post-move', HTMLElement, node))?.focus();
+  editPost(post);
+}
+
 await start();
+openLinkedPost();
