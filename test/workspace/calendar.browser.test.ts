@@ -6,8 +6,6 @@ import { describeBrowser } from '../support/browser';
 import type { TestUser } from '../support/workspace';
 import { checkAndShoot, runAs, settled, useBrowser, type Seeded } from './browser-helpers';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 /** Two campaigns with posts in June 2026, one published and one without a date. */
 async function calendarData(app: Seeded) {
   const as = (user: TestUser) => app.ws.as(user);
@@ -164,7 +162,7 @@ describeBrowser('Calendar /workspace/calendar in a browser', () => {
       await page.keyboard.press('ArrowRight');
       await page.keyboard.press('ArrowRight');
       await page.keyboard.press('ArrowDown');
-      expect(await page.textContent('#ws-toast')).toBe('“Behind the scenes reel”: Sunday, June 21.');
+      expect(await page.textContent('#ws-toast')).toBe('“Behind the scenes reel” over Sunday, June 21.');
       expect(await day(page, '2026-06-21').locator('.cal-card.is-held').count()).toBe(1);
       await page.keyboard.press('Enter');
       await page.waitForFunction(() => document.querySelector('#ws-toast')?.textContent?.includes('moved to'));
