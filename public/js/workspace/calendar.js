@@ -183,7 +183,6 @@ function card(post) {
       title: post.title,
     },
     [
-      element('span', { className: `status-dot status-${post.status}`, 'aria-hidden': 'true' }),
       element('span', { className: 'cal-card-text' }, [
         when,
         element('span', { className: 'cal-card-title', dir: 'auto', text: post.title }),
@@ -360,11 +359,7 @@ function stepPeriod(step) {
   show(view === 'month' ? new Date(anchor.getFullYear(), anchor.getMonth() + step, 1, 12) : addDays(anchor, 7 * step));
 }
 
-todayButton.addEventListener('click', () => {
-  anchor = today();
-  remember();
-  render();
-});
+todayButton.addEventListener('click', () => show(today()));
 for (const button of stepButtons) button.addEventListener('click', () => stepPeriod(Number(button.dataset.step)));
 for (const button of viewButtons) {
   button.addEventListener('click', () => {
@@ -378,6 +373,7 @@ for (const button of viewButtons) {
   });
 }
 filters.addEventListener('change', (event) => {
+  held = null;
   if (event.target === filterOf.brandId) fillCampaigns();
   remember();
   void refresh();
