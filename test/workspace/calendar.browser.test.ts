@@ -216,6 +216,31 @@ describeBrowser('Calendar /workspace/calendar in a browser', () => {
       await shoot(page, 'calendar-week-en-1440');
     }));
 
+  it('when a day of the month has more posts than fit, then three show with a button to the rest, which opens that day\'s week; a narrow window lists them all', () =>
+    runAs(browser(), 'manager', {
+      prepare: async (app) => {
+        for (let hour = 9; hour < 14; hour += 1) {
+          expect((await app.ws.as(app.manager).post('/api/posts').send({ title: `Countdown ${hour}`, brandId: app.brand.id, scheduledAt: new Date(2026, 5, 24, hour).toISOString() })).status).toBe(201);
+        }
+      },
+    }, async ({ app, page }) => {
+      await page.goto(`${app.url}${JUNE}`);
+      await settled(page);
+      const crowded = day(page, '2026-06-24');
+      expect(await crowded.locator('.cal-card:visible .cal-card-title').allTextContents()).toEqual(['Countdown 9', 'Countdown 10', 'Countdown 11']);
+      expect(await crowded.locator('.cal-more').textContent()).toBe('+2 more');
+      await crowded.locator('.cal-more').click();
+      expect(await page.textContent('[data-period]')).toBe('June 22 – 28, 2026');
+      expect(await day(page, '2026-06-24').locator('.cal-card:visible').count()).toBe(5);
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toContain('Countdown 9');
+      expect(new URL(page.url()).searchParams.get('view')).toBe('week');
+
+      await page.click('[data-view="month"]');
+      await page.setViewportSize({ width: 390, height: 900 });
+      expect(await day(page, '2026-06-24').locator('.cal-card:visible').count()).toBe(5);
+      expect(await page.locator('.cal-more:visible').count()).toBe(0);
+    }));
+
   it('when a card is clicked, then the post opens on the board', () =>
     runAs(browser(), 'manager', { prepare: calendarData }, async ({ app, page, data: { reel } }) => {
       await page.goto(`${app.url}${JUNE}`);

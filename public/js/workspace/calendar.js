@@ -164,8 +164,11 @@ const dayLabel = (day) => dayName.format(/** @type {Date} */ (parseDay(day)));
 /** Published posts keep the day they went out; others move if the user may edit them. @param {Post} post */
 const movable = (post) => post.status !== PUBLISHED && (isManager() || post.ownerId === me.id);
 
-/** @param {Post} post */
-function card(post) {
+/**
+ * @param {Post} post
+ * @param {boolean} [folded] hidden in a crowded day of the month (see `foldedOf`)
+ */
+function card(post, folded = false) {
   const moment = momentOf(post);
   const when = moment
     ? element('time', { className: 'cal-card-when', datetime: moment }, [
@@ -192,7 +195,7 @@ function card(post) {
     ],
   );
   const isHeld = held?.post.id === post.id;
-  const node = element('li', { className: `cal-card${isHeld ? ' is-held' : ''}`, 'data-post-id': post.id, 'data-status': post.status }, [link]);
+  const node = element('li', { className: `cal-card${isHeld ? ' is-held' : ''}${folded ? ' is-folded' : ''}`, 'data-post-id': post.id, 'data-status': post.status }, [link]);
   if (canMove) {
     link.addEventListener('dragstart', (event) => {
       if (!event.dataTransfer) return;
@@ -210,6 +213,34 @@ function card(post) {
   }
   link.addEventListener('keydown', (event) => onCardKey(event, post));
   return node;
+}
+
+/** A month's day shows this many cards; more than one beyond them fold behind a button to the day's week. */
+const MONTH_CARDS = 3;
+
+/**
+ * The posts of a crowded day of the month that fold away (never the one held from the keyboard).
+ * @param {Post[]} onDay in order
+ */
+function foldedOf(onDay) {
+  if (view !== 'month' || onDay.length <= MONTH_CARDS + 1) return new Set();
+  const folded = onDay.slice(MONTH_CARDS).filter((post) => held?.post.id !== post.id);
+  return new Set(folded.length < 2 ? [] : folded);
+}
+
+/**
+ * The button that opens a crowded day's week.
+ * @param {Date} date
+ * @param {number} count the cards folded away
+ */
+function moreButton(date, count) {
+  const button = element('button', { type: 'button', className: 'cal-more', text: t('calendar.more', { count }) });
+  button.addEventListener('click', () => {
+    view = 'week';
+    show(date);
+    findElement(`[data-day="${dayKey(date)}"] .cal-card-link`, HTMLElement, grid)?.focus();
+  });
+  return button;
 }
 
 /** @param {Post} a @param {Post} b */
@@ -255,6 +286,7 @@ function render(focusPostId) {
     ...days.map((date) => {
       const key = dayKey(date);
       const onDay = (byDay.get(key) ?? []).sort(byMoment);
+      const folded = foldedOf(onDay);
       const outside = view === 'month' && date.getMonth() !== month;
       if (!outside) shownCount += onDay.length;
       const classes = ['cal-day', outside ? 'is-outside' : '', onDay.length ? 'has-posts' : '', key === todayKey ? 'is-today' : ''].filter(Boolean).join(' ');
@@ -264,7 +296,8 @@ function render(focusPostId) {
           element('span', { className: 'cal-day-name', text: dayLabel(key) }),
           element('span', { className: 'cal-day-count', text: onDay.length ? `, ${tn('calendar.postCount', onDay.length)}` : '' }),
         ]),
-        onDay.length ? element('ul', { className: 'cal-cards' }, onDay.map(card)) : null,
+        onDay.length ? element('ul', { className: 'cal-cards' }, onDay.map((post) => card(post, folded.has(post)))) : null,
+        folded.size ? moreButton(date, folded.size) : null,
       ]);
       dropTarget(cell, key);
       return cell;
@@ -272,7 +305,7 @@ function render(focusPostId) {
   );
   empty.hidden = shownCount > 0;
   sideCount.textContent = String(unscheduled.length);
-  side.replaceChildren(...(unscheduled.length ? unscheduled.map(card) : [element('li', { className: 'kanban-empty', text: t('calendar.noUnscheduled') })]));
+  side.replaceChildren(...(unscheduled.length ? unscheduled.map((post) => card(post)) : [element('li', { className: 'kanban-empty', text: t('calendar.noUnscheduled') })]));
   const { brandId, campaignId } = currentFilters();
   clearButton.hidden = !(brandId || campaignId);
   state.textContent = '';
