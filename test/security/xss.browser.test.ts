@@ -43,6 +43,8 @@ const PAGES: Record<string, { shows: (keyof typeof text)[]; query?: string }> = 
   '/dashboard/comparison': { shows: ['dashboardAdmin', 'museum'], query: 'against=year&from=2025-02-01&to=2025-02-28' },
   '/dashboard/settings': { shows: ['viewer', 'season'] },
   '/workspace': { shows: ['adminName', 'post'] },
+  // The seeded post has no date: the calendar lists it under Unscheduled.
+  '/workspace/calendar': { shows: ['post'] },
   '/workspace/campaigns': { shows: ['campaign'] },
   '/workspace/assets': { shows: ['file'] },
   '/workspace/tasks': { shows: ['task'] },

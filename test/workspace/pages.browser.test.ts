@@ -6,8 +6,11 @@ import { describeBrowser } from '../support/browser';
 import type { TestUser } from '../support/workspace';
 import { checkAndShoot, closeAll, finishProfile, forbidNativeDialogs, seed, settled, signedIn, useBrowser, WIDTHS, type Lang, type Seeded } from './browser-helpers';
 
-const PAGES = ['board', 'campaigns', 'assets', 'tasks', 'projects', 'budget', 'team', 'users', 'settings', 'profile'] as const;
+const PAGES = ['board', 'calendar', 'campaigns', 'assets', 'tasks', 'projects', 'budget', 'team', 'users', 'settings', 'profile'] as const;
 const path = (name: (typeof PAGES)[number]) => (name === 'board' ? '/workspace' : `/workspace/${name}`);
+/** Pages opened on their data: the budget of the exhibition, the calendar's February 2026, where the posts are. */
+const query = (name: (typeof PAGES)[number], exhibitionId: number) =>
+  name === 'budget' ? `?campaignId=${exhibitionId}` : name === 'calendar' ? '?date=2026-02-01' : '';
 
 async function image(r: number, g: number, b: number): Promise<Buffer> {
   return sharp({ create: { width: 640, height: 400, channels: 3, background: { r, g, b } } })
@@ -99,7 +102,7 @@ describeBrowser('every workspace page, in both languages and at 390 and 1440 px,
         const { context, page, dialogs } = await signedIn(browser(), app, app.admin, { lang, width });
         try {
           for (const name of PAGES) {
-            const response = await page.goto(`${app.url}${path(name)}${name === 'budget' ? `?campaignId=${exhibitionId}` : ''}`);
+            const response = await page.goto(`${app.url}${path(name)}${query(name, exhibitionId)}`);
             expect(response?.status(), name).toBe(200);
             await settled(page);
             expect(await page.getAttribute('html', 'lang')).toBe(lang);

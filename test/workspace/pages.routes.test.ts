@@ -6,6 +6,7 @@ import { finishProfile } from './browser-helpers';
 
 const PAGES = [
   '/workspace',
+  '/workspace/calendar',
   '/workspace/campaigns',
   '/workspace/assets',
   '/workspace/tasks',
@@ -126,6 +127,27 @@ describe('the first-login path', () => {
     const res = await page(ws, '/workspace/welcome', cookie);
     expect(res.status).toBe(303);
     expect(res.headers.location).toBe('/workspace');
+  });
+});
+
+describe('GET /workspace/calendar', () => {
+  it.each(['superadmin', 'manager', 'contributor'] as const)('when a %s opens it, then 200 with the calendar, its script, and its sidebar entry right after the board', async (role) => {
+    const { ws, cookie } = await ready(role);
+    const res = await page(ws, '/workspace/calendar?view=week&date=2026-06-10', cookie);
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.text).toContain('data-calendar');
+    expect(res.text).toContain('<script type="module" src="/static/js/workspace/calendar.js"></script>');
+    expect(res.text).toMatch(/data-nav="board"[\s\S]*data-nav="calendar" aria-current="page"[\s\S]*data-nav="campaigns"/);
+    expect(res.text).toContain('<label for="filter-campaign">Campaign</label>');
+  });
+
+  it('when asked for in Arabic, then the page is right-to-left and its strings are Arabic', async () => {
+    const { ws, cookie } = await ready('manager');
+    const res = await page(ws, '/workspace/calendar?lang=ar', cookie);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('<html lang="ar" dir="rtl">');
+    expect(res.text).toContain('<h1>التقويم</h1>');
   });
 });
 

@@ -72,6 +72,7 @@ export function workspacePages(opts: { uploadMaxBytes: number; uploadMaxFiles: n
   });
 
   router.get('/workspace', ...ready, page({ view: 'board', sections: ['board', 'post', 'platforms', 'status', 'comments', 'activity', 'review', 'postPanel'], uploads }));
+  router.get('/workspace/calendar', ...ready, page({ view: 'calendar', sections: ['calendar', 'board', 'status'] }));
   router.get('/workspace/campaigns', ...ready, page({ view: 'campaigns', sections: ['campaigns', 'tracks'] }));
   router.get('/workspace/assets', ...ready, page({ view: 'assets', sections: ['assets', 'upload'], uploads }));
   router.get('/workspace/tasks', ...ready, page({ view: 'tasks', sections: ['tasks', 'comments', 'taskPanel'], locals: { scopes: TASKS_PAGE_SCOPES } }));

@@ -1,0 +1,557 @@
+// The content calendar: posts on the day they go out (their scheduled moment, or for a
+// published post without one, the moment it was last changed), a month or a week at a time.
+// A card moves to another day by drag and drop, or from the keyboard: Space picks it up, the
+// arrow keys move it by a day or a week, Enter (or Space) drops it, Escape puts it back. The
+// time of day stays as it was, in the reader's own time zone; the server's answer decides.
+import { newestOnly } from '../core/api.js';
+import { element, findElement, requireElement } from '../core/dom.js';
+import { t, tn } from '../core/i18n.js';
+import { isRtl, lang } from '../core/page.js';
+import { announce, call, callAll, errorMessage, isManager, me, options } from './common.js';
+
+/** @typedef {import('../../../src/workspace/domain').PostStatus} PostStatus */
+/** @typedef {'month' | 'week'} View */
+
+/**
+ * A post as the API answers it (the fields this page reads).
+ * @typedef {object} Post
+ * @property {number} id
+ * @property {number} brandId
+ * @property {number | null} campaignId
+ * @property {{ id: number, name: string } | null} campaign
+ * @property {string} title
+ * @property {PostStatus} status
+ * @property {string | null} scheduledAt
+ * @property {number | null} ownerId
+ * @property {string} updatedAt
+ */
+
+/** @type {PostStatus} */
+const PUBLISHED = 'published';
+/** The first day of the week (0 Sunday, 1 Monday), by the page's language. */
+const FIRST_DAY = lang === 'ar' ? 0 : 1;
+/** The time of day a post without one gets when it is put on a day. */
+const DEFAULT_HOUR = 9;
+
+const grid = requireElement('[data-calendar]', HTMLOListElement);
+const weekdays = requireElement('[data-weekdays]', HTMLElement);
+const period = requireElement('[data-period]', HTMLElement);
+const state = requireElement('[data-calendar-state]', HTMLElement);
+const empty = requireElement('[data-calendar-empty]', HTMLElement);
+const side = requireElement('[data-unscheduled]', HTMLUListElement);
+const sideCount = requireElement('[data-unscheduled-count]', HTMLElement);
+const filters = requireElement('[data-calendar-filters]', HTMLFormElement);
+const filterOf = {
+  brandId: requireElement('[name="brandId"]', HTMLSelectElement, filters),
+  campaignId: requireElement('[name="campaignId"]', HTMLSelectElement, filters),
+};
+const clearButton = requireElement('[data-clear-filters]', HTMLButtonElement);
+const todayButton = requireElement('[data-today]', HTMLButtonElement);
+const stepButtons = [...document.querySelectorAll('[data-step]')].filter((b) => b instanceof HTMLButtonElement);
+const viewButtons = [...document.querySelectorAll('[data-view]')].filter((b) => b instanceof HTMLButtonElement);
+
+const monthTitle = new Intl.DateTimeFormat(lang, { month: 'long', year: 'numeric' });
+const weekTitle = new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'long', year: 'numeric' });
+const weekdayShort = new Intl.DateTimeFormat(lang, { weekday: 'short' });
+const dayNumber = new Intl.DateTimeFormat(lang, { day: 'numeric' });
+const dayName = new Intl.DateTimeFormat(lang, { weekday: 'long', day: 'numeric', month: 'long' });
+const shortDay = new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short' });
+const timeOfDay = new Intl.DateTimeFormat(lang, { hour: 'numeric', minute: '2-digit' });
+
+/** @type {Post[]} */
+let posts = [];
+/** @type {import('./common.js').Campaign[]} */
+let campaigns = [];
+/** @type {import('./common.js').Brand[]} */
+let brands = [];
+/** @type {View} */
+let view = 'month';
+/** A day in the period shown, at local noon (the period is the month or the week around it). */
+let anchor = today();
+/**
+ * The post picked up from the keyboard and the day it is held over, until it is dropped or put back.
+ * @type {{ post: Post, day: string } | null}
+ */
+let held = null;
+/** The post being dragged with the pointer. @type {Post | null} */
+let dragged = null;
+const postLoads = newestOnly();
+
+// ## Days
+// A day travels as YYYY-MM-DD in the reader's time zone; a Date for one is at local noon, so
+// adding days never trips over a change of clocks.
+
+function today() {
+  const now = new Date();
+  return new Date(now.getFullYear(), now.getMonth(), now.getDate(), 12);
+}
+
+/** @param {Date} date */
+function dayKey(date) {
+  const pad = (/** @type {number} */ n) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/**
+ * @param {string | null | undefined} key
+ * @returns {Date | null}
+ */
+function parseDay(key) {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(key ?? '');
+  if (!match) return null;
+  const date = new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3]), 12);
+  return dayKey(date) === key ? date : null;
+}
+
+/**
+ * @param {Date} date
+ * @param {number} days
+ */
+function addDays(date, days) {
+  return new Date(date.getFullYear(), date.getMonth(), date.getDate() + days, 12);
+}
+
+/** @param {Date} date */
+function startOfWeek(date) {
+  return addDays(date, -((date.getDay() - FIRST_DAY + 7) % 7));
+}
+
+/** The days shown: whole weeks around the anchor's month, or the anchor's week. */
+function shownDays() {
+  const first = view === 'month' ? startOfWeek(new Date(anchor.getFullYear(), anchor.getMonth(), 1, 12)) : startOfWeek(anchor);
+  const last = view === 'month' ? addDays(startOfWeek(new Date(anchor.getFullYear(), anchor.getMonth() + 1, 0, 12)), 6) : addDays(first, 6);
+  /** @type {Date[]} */
+  const days = [];
+  for (let day = first; day <= last; day = addDays(day, 1)) days.push(day);
+  return days;
+}
+
+/**
+ * The moment a post stands for on the calendar: its scheduled one, or for a published post
+ * without one, its last change (the closest the records come to when it went out).
+ * @param {Post} post
+ */
+function momentOf(post) {
+  if (post.scheduledAt) return post.scheduledAt;
+  return post.status === PUBLISHED ? post.updatedAt : null;
+}
+
+/** @param {Post} post */
+function dayOf(post) {
+  if (held && held.post.id === post.id) return held.day;
+  const moment = momentOf(post);
+  return moment ? dayKey(new Date(moment)) : null;
+}
+
+/**
+ * The post's moment moved to `day`, at the same time of day here; a post without a time gets the default hour.
+ * @param {Post} post
+ * @param {string} day
+ */
+function movedTo(post, day) {
+  const target = /** @type {Date} */ (parseDay(day));
+  const moment = momentOf(post);
+  const date = moment ? new Date(moment) : new Date(target.getFullYear(), target.getMonth(), target.getDate(), DEFAULT_HOUR);
+  date.setFullYear(target.getFullYear(), target.getMonth(), target.getDate());
+  return date.toISOString();
+}
+
+/** @param {string} day */
+const dayLabel = (day) => dayName.format(/** @type {Date} */ (parseDay(day)));
+
+// ## Cards
+
+/** Published posts keep the day they went out; others move if the user may edit them. @param {Post} post */
+const movable = (post) => post.status !== PUBLISHED && (isManager() || post.ownerId === me.id);
+
+/**
+ * @param {Post} post
+ * @param {boolean} [folded] hidden in a crowded day of the month (see `foldedOf`)
+ */
+function card(post, folded = false) {
+  const moment = momentOf(post);
+  const when = moment
+    ? element('time', { className: 'cal-card-when', datetime: moment }, [
+        post.status === PUBLISHED ? t('calendar.published', { date: shortDay.format(new Date(moment)) }) : timeOfDay.format(new Date(moment)),
+      ])
+    : null;
+  const canMove = movable(post);
+  const link = element(
+    'a',
+    {
+      className: 'cal-card-link',
+      href: `/workspace?post=${post.id}`,
+      draggable: canMove ? 'true' : 'false',
+      'aria-describedby': canMove ? 'cal-card-hint' : undefined,
+      title: post.title,
+    },
+    [
+      element('span', { className: 'cal-card-text' }, [
+        when,
+        element('span', { className: 'cal-card-title', dir: 'auto', text: post.title }),
+        post.campaign ? element('span', { className: 'cal-card-campaign', dir: 'auto', text: post.campaign.name }) : null,
+        element('span', { className: 'sr-only', text: `, ${t('calendar.statusNamed', { status: t(`status.${post.status}`) })}` }),
+      ]),
+    ],
+  );
+  const isHeld = held?.post.id === post.id;
+  const node = element('li', { className: `cal-card${isHeld ? ' is-held' : ''}${folded ? ' is-folded' : ''}`, 'data-post-id': post.id, 'data-status': post.status }, [link]);
+  if (canMove) {
+    link.addEventListener('dragstart', (event) => {
+      if (!event.dataTransfer) return;
+      dragged = post;
+      event.dataTransfer.clearData();
+      event.dataTransfer.setData('text/plain', String(post.id));
+      event.dataTransfer.effectAllowed = 'move';
+      node.classList.add('is-dragging');
+    });
+    link.addEventListener('dragend', () => {
+      dragged = null;
+      node.classList.remove('is-dragging');
+      for (const cell of grid.querySelectorAll('.is-drop-target')) cell.classList.remove('is-drop-target');
+    });
+  }
+  link.addEventListener('keydown', (event) => onCardKey(event, post));
+  return node;
+}
+
+/** A month's day shows this many cards; more than one beyond them fold behind a button to the day's week. */
+const MONTH_CARDS = 3;
+
+/**
+ * The posts of a crowded day of the month that fold away (never the one held from the keyboard).
+ * @param {Post[]} onDay in order
+ */
+function foldedOf(onDay) {
+  if (view !== 'month' || onDay.length <= MONTH_CARDS + 1) return new Set();
+  const folded = onDay.slice(MONTH_CARDS).filter((post) => held?.post.id !== post.id);
+  return new Set(folded.length < 2 ? [] : folded);
+}
+
+/**
+ * The button that opens a crowded day's week.
+ * @param {Date} date
+ * @param {number} count the cards folded away
+ */
+function moreButton(date, count) {
+  const button = element('button', { type: 'button', className: 'cal-more', text: t('calendar.more', { count }) });
+  button.addEventListener('click', () => {
+    view = 'week';
+    show(date);
+    findElement(`[data-day="${dayKey(date)}"] .cal-card-link`, HTMLElement, grid)?.focus();
+  });
+  return button;
+}
+
+/** @param {Post} a @param {Post} b */
+const byMoment = (a, b) => (momentOf(a) ?? '').localeCompare(momentOf(b) ?? '') || a.id - b.id;
+
+// ## Rendering
+
+function renderPeriod() {
+  const days = shownDays();
+  if (view === 'month') {
+    period.textContent = monthTitle.format(anchor);
+  } else {
+    period.textContent = weekTitle.formatRange(days[0], days[days.length - 1]);
+  }
+  const [previous, next] = view === 'month' ? ['calendar.previousMonth', 'calendar.nextMonth'] : ['calendar.previousWeek', 'calendar.nextWeek'];
+  for (const button of stepButtons) {
+    const label = t(button.dataset.step === '-1' ? previous : next);
+    button.setAttribute('aria-label', label);
+    button.title = label;
+  }
+  for (const button of viewButtons) button.setAttribute('aria-pressed', String(button.dataset.view === view));
+  weekdays.replaceChildren(...days.slice(0, 7).map((day) => element('span', { text: weekdayShort.format(day) })));
+  return days;
+}
+
+/** @param {number} [focusPostId] the post whose card takes the focus */
+function render(focusPostId) {
+  const days = renderPeriod();
+  /** @type {Map<string, Post[]>} */
+  const byDay = new Map();
+  /** @type {Post[]} */
+  const unscheduled = [];
+  for (const post of posts) {
+    const day = dayOf(post);
+    if (day === null) unscheduled.push(post);
+    else byDay.set(day, [...(byDay.get(day) ?? []), post]);
+  }
+  const month = anchor.getMonth();
+  const todayKey = dayKey(today());
+  let shownCount = 0;
+  grid.className = `cal-grid is-${view}`;
+  grid.replaceChildren(
+    ...days.map((date) => {
+      const key = dayKey(date);
+      const onDay = (byDay.get(key) ?? []).sort(byMoment);
+      const folded = foldedOf(onDay);
+      const outside = view === 'month' && date.getMonth() !== month;
+      if (!outside) shownCount += onDay.length;
+      const classes = ['cal-day', outside ? 'is-outside' : '', onDay.length ? 'has-posts' : '', key === todayKey ? 'is-today' : ''].filter(Boolean).join(' ');
+      const cell = element('li', { className: classes, 'data-day': key, 'aria-current': key === todayKey ? 'date' : undefined }, [
+        element('h3', { className: 'cal-day-head' }, [
+          element('span', { className: 'cal-day-number', 'aria-hidden': 'true', text: dayNumber.format(date) }),
+          element('span', { className: 'cal-day-name', text: dayLabel(key) }),
+          element('span', { className: 'cal-day-count', text: onDay.length ? `, ${tn('calendar.postCount', onDay.length)}` : '' }),
+        ]),
+        onDay.length ? element('ul', { className: 'cal-cards' }, onDay.map((post) => card(post, folded.has(post)))) : null,
+        folded.size ? moreButton(date, folded.size) : null,
+      ]);
+      dropTarget(cell, key);
+      return cell;
+    }),
+  );
+  empty.hidden = shownCount > 0;
+  sideCount.textContent = String(unscheduled.length);
+  side.replaceChildren(...(unscheduled.length ? unscheduled.map((post) => card(post)) : [element('li', { className: 'kanban-empty', text: t('calendar.noUnscheduled') })]));
+  const { brandId, campaignId } = currentFilters();
+  clearButton.hidden = !(brandId || campaignId);
+  state.textContent = '';
+  if (focusPostId !== undefined) findElement(`[data-post-id="${focusPostId}"] .cal-card-link`, HTMLElement)?.focus();
+}
+
+// ## Filters, period and the address
+
+function currentFilters() {
+  return { brandId: filterOf.brandId.value, campaignId: filterOf.campaignId.value };
+}
+
+/** @param {import('./common.js').Campaign} campaign */
+function campaignLabel(campaign) {
+  if (brands.length < 2) return campaign.name;
+  const brand = brands.find((b) => b.id === campaign.brandId);
+  return brand ? `${campaign.name} · ${brand.name}` : campaign.name;
+}
+
+/**
+ * @param {HTMLSelectElement} select
+ * @param {import('./common.js').Option[]} list
+ * @param {string} selected
+ */
+function fillSelect(select, list, selected) {
+  const first = select.options[0];
+  select.replaceChildren(first, ...list.map((o) => element('option', { value: o.value, text: o.label, selected: o.value === selected })));
+  if (!list.some((o) => o.value === selected)) select.value = '';
+}
+
+/**
+ * The campaigns offered are those of the chosen brand: a campaign of another would match nothing.
+ * @param {string} [selected]
+ */
+function fillCampaigns(selected = filterOf.campaignId.value) {
+  const brandId = Number(filterOf.brandId.value) || null;
+  const shown = brandId === null ? campaigns : campaigns.filter((c) => c.brandId === brandId);
+  fillSelect(filterOf.campaignId, options(shown, campaignLabel), selected);
+}
+
+function remember() {
+  const url = new URL(window.location.href);
+  const values = { ...currentFilters(), view: view === 'month' ? '' : view, date: dayKey(anchor) };
+  for (const [key, value] of Object.entries(values)) {
+    if (value) url.searchParams.set(key, value);
+    else url.searchParams.delete(key);
+  }
+  url.searchParams.delete('lang');
+  window.history.replaceState(null, '', url);
+}
+
+async function loadPosts() {
+  const query = new URLSearchParams();
+  const { brandId, campaignId } = currentFilters();
+  if (campaignId) query.set('campaignId', campaignId);
+  else if (brandId) query.set('brandId', brandId);
+  grid.setAttribute('aria-busy', 'true');
+  try {
+    posts = /** @type {Post[]} */ (await postLoads.run((signal) => callAll(`/api/posts?${query}`, 'posts', 200, { signal })));
+  } finally {
+    grid.setAttribute('aria-busy', 'false');
+  }
+}
+
+/** @param {number} [focusPostId] */
+async function refresh(focusPostId) {
+  try {
+    await loadPosts();
+    render(focusPostId);
+  } catch (err) {
+    state.textContent = errorMessage(err);
+  }
+}
+
+/** @param {Date} day */
+function show(day) {
+  anchor = view === 'month' ? new Date(day.getFullYear(), day.getMonth(), 1, 12) : day;
+  remember();
+  render();
+}
+
+/** @param {number} step -1 or 1 */
+function stepPeriod(step) {
+  show(view === 'month' ? new Date(anchor.getFullYear(), anchor.getMonth() + step, 1, 12) : addDays(anchor, 7 * step));
+}
+
+todayButton.addEventListener('click', () => show(today()));
+for (const button of stepButtons) button.addEventListener('click', () => stepPeriod(Number(button.dataset.step)));
+for (const button of viewButtons) {
+  button.addEventListener('click', () => {
+    const chosen = button.dataset.view === 'week' ? 'week' : 'month';
+    if (chosen === view) return;
+    // A week is shown around today when today is in the month on view, else around its first day.
+    const now = today();
+    if (chosen === 'week' && now.getMonth() === anchor.getMonth() && now.getFullYear() === anchor.getFullYear()) anchor = now;
+    view = chosen;
+    show(anchor);
+  });
+}
+filters.addEventListener('change', (event) => {
+  held = null;
+  if (event.target === filterOf.brandId) fillCampaigns();
+  remember();
+  void refresh();
+});
+clearButton.addEventListener('click', () => {
+  filterOf.brandId.value = '';
+  fillCampaigns('');
+  remember();
+  void refresh().then(() => filterOf.brandId.focus());
+});
+
+// ## Moving
+
+/** @param {Post} updated */
+function replacePost(updated) {
+  posts = posts.map((p) => (p.id === updated.id ? updated : p));
+}
+
+/**
+ * Puts `post` on `day`, keeping its time of day: shown at once, put back when the server refuses.
+ * @param {Post} post
+ * @param {string} day
+ */
+async function reschedule(post, day) {
+  if (dayOf(post) === day) return;
+  const scheduledAt = movedTo(post, day);
+  replacePost({ ...post, scheduledAt });
+  render(post.id);
+  try {
+    const { post: saved } = /** @type {{ post: Post }} */ (await call('PATCH', `/api/posts/${post.id}`, { scheduledAt }));
+    announce(t('calendar.moved', { title: post.title, date: dayLabel(day) }));
+    if (postLoads.pending) return refresh(post.id);
+    replacePost(saved);
+    render(post.id);
+  } catch (err) {
+    replacePost(post);
+    render(post.id);
+    announce(errorMessage(err));
+  }
+}
+
+/** @param {HTMLElement} cell @param {string} day */
+function dropTarget(cell, day) {
+  cell.addEventListener('dragover', (event) => {
+    if (!dragged || !event.dataTransfer?.types.includes('text/plain')) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = 'move';
+    cell.classList.add('is-drop-target');
+  });
+  cell.addEventListener('dragleave', (event) => {
+    if (!(event.relatedTarget instanceof Node && cell.contains(event.relatedTarget))) cell.classList.remove('is-drop-target');
+  });
+  cell.addEventListener('drop', (event) => {
+    event.preventDefault();
+    cell.classList.remove('is-drop-target');
+    const id = event.dataTransfer?.getData('text/plain');
+    const post = posts.find((p) => String(p.id) === id);
+    dragged = null;
+    if (post && movable(post)) void reschedule(post, day);
+  });
+}
+
+/**
+ * The first day a post picked up from the keyboard is held over: its own, else today when it is
+ * on view, else the first day of the period.
+ * @param {Post} post
+ */
+function startDay(post) {
+  const own = dayOf(post);
+  if (own) return own;
+  const days = shownDays();
+  const todayKey = dayKey(today());
+  const inPeriod = days.filter((d) => view === 'week' || d.getMonth() === anchor.getMonth()).map(dayKey);
+  return inPeriod.includes(todayKey) ? todayKey : inPeriod[0];
+}
+
+/** The arrow keys move by a day along the reading direction, or by a week. */
+const ARROWS = { ArrowLeft: isRtl ? 1 : -1, ArrowRight: isRtl ? -1 : 1, ArrowUp: -7, ArrowDown: 7 };
+
+/**
+ * @param {KeyboardEvent} event
+ * @param {Post} post
+ */
+function onCardKey(event, post) {
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  if (!held) {
+    if (event.key !== ' ' || !movable(post)) return;
+    event.preventDefault();
+    held = { post, day: startDay(post) };
+    render(post.id);
+    announce(t('calendar.pickedUp', { title: post.title, date: dayLabel(held.day) }));
+    return;
+  }
+  if (held.post.id !== post.id) return;
+  const by = ARROWS[/** @type {keyof typeof ARROWS} */ (event.key)];
+  if (by !== undefined) {
+    event.preventDefault();
+    const day = dayKey(addDays(/** @type {Date} */ (parseDay(held.day)), by));
+    held = { post, day };
+    if (!shownDays().some((d) => dayKey(d) === day && (view === 'week' || d.getMonth() === anchor.getMonth()))) {
+      anchor = view === 'month' ? new Date(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, 1, 12) : /** @type {Date} */ (parseDay(day));
+      remember();
+    }
+    render(post.id);
+    announce(t('calendar.over', { title: post.title, date: dayLabel(day) }));
+  } else if (event.key === 'Enter' || event.key === ' ') {
+    event.preventDefault();
+    const { day } = held;
+    held = null;
+    if (day === dayOf(post)) {
+      render(post.id);
+      announce(t('calendar.cancelled', { title: post.title }));
+    } else {
+      void reschedule(post, day);
+    }
+  } else if (event.key === 'Escape' || event.key === 'Tab') {
+    if (event.key === 'Escape') event.preventDefault();
+    held = null;
+    render(event.key === 'Escape' ? post.id : undefined);
+    announce(t('calendar.cancelled', { title: post.title }));
+  }
+}
+
+// ## Start
+
+async function start() {
+  const initial = new URL(window.location.href).searchParams;
+  view = initial.get('view') === 'week' ? 'week' : 'month';
+  const day = parseDay(initial.get('date')) ?? today();
+  anchor = view === 'month' ? new Date(day.getFullYear(), day.getMonth(), 1, 12) : day;
+  renderPeriod();
+  try {
+    const [c, b] = /** @type {[{ campaigns: import('./common.js').Campaign[] }, { brands: import('./common.js').Brand[] }]} */ (
+      await Promise.all([call('GET', '/api/campaigns'), call('GET', '/api/brands')])
+    );
+    campaigns = c.campaigns;
+    brands = b.brands;
+  } catch (err) {
+    state.textContent = errorMessage(err);
+    grid.setAttribute('aria-busy', 'false');
+    return;
+  }
+  fillSelect(filterOf.brandId, options(brands), initial.get('brandId') ?? '');
+  fillCampaigns(initial.get('campaignId') ?? '');
+  await refresh();
+}
+
+await start();
