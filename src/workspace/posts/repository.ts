@@ -42,6 +42,14 @@ export interface PostEvent {
 /** What a change to a post adds to its history, at the change's `updatedAt`. */
 export type NewPostEvent = Pick<PostEvent, 'kind' | 'actorId' | 'from' | 'to'>;
 
+/** One post's change, with what it adds to the post's history and thread. */
+export interface PostWrite {
+  id: number;
+  patch: PostPatch;
+  events: NewPostEvent[];
+  comment?: { authorId: number; body: string };
+}
+
 export interface PostFilter {
   /** Only these brands (undefined: every brand). */
   brandIds: number[] | undefined;
@@ -59,7 +67,14 @@ export interface PostRepository {
   create(input: NewPost): Promise<Post>;
   /** Adds `events` to the post's history, and `comment` to its thread, in the same transaction as the change. */
   update(id: number, patch: PostPatch, events: NewPostEvent[], comment?: { authorId: number; body: string }): Promise<Post | undefined>;
+  /**
+   * Several such changes in one transaction, answering the posts in the same order; if any
+   * post is missing, nothing is written and the answer is shorter.
+   */
+  updateMany(writes: PostWrite[]): Promise<Post[]>;
   delete(id: number): Promise<boolean>;
+  /** Deletes every one of `ids` or none (when any is missing): answers how many went. */
+  deleteMany(ids: number[]): Promise<number>;
   /** The post's history, oldest first. */
   history(id: number): Promise<PostEvent[]>;
 }
@@ -110,6 +125,9 @@ function toPost(r: Row, attachments: number[]): Post {
     updatedAt: r.updated_at,
   };
 }
+
+/** Rolls back a write of several posts when one of them has gone meanwhile. */
+class PostGone extends Error {}
 
 const selectPosts = (db: WorkspaceDb) =>
   db.selectFrom('posts as p').leftJoin('campaigns as c', 'c.id', 'p.campaign_id').selectAll('p').select('c.name as campaign_name');
@@ -163,14 +181,48 @@ export class SqlPostRepository implements PostRepository {
   }
 
   async update(id: number, patch: PostPatch, events: NewPostEvent[], comment?: { authorId: number; body: string }) {
-    return this.records.db.transaction().execute(async (trx) => {
-      const result = await trx.updateTable('posts').set(changes(patch, COLUMNS)).where('id', '=', id).executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) return undefined;
-      if (patch.attachments !== undefined) await setAttachments(trx, id, patch.attachments);
-      await addEvents(trx, id, events, patch.updatedAt);
-      if (comment) await insertComment(trx, { postId: id }, { ...comment, createdAt: patch.updatedAt });
-      return readPost(trx, id);
-    });
+    const [post] = await this.updateMany([{ id, patch, events, comment }]);
+    return post;
+  }
+
+  async updateMany(writes: PostWrite[]) {
+    try {
+      return await this.records.db.transaction().execute(async (trx) => {
+        const posts: Post[] = [];
+        for (const { id, patch, events, comment } of writes) {
+          const result = await trx.updateTable('posts').set(changes(patch, COLUMNS)).where('id', '=', id).executeTakeFirst();
+          if (Number(result.numUpdatedRows) === 0) throw new PostGone();
+          if (patch.attachments !== undefined) await setAttachments(trx, id, patch.attachments);
+          await addEvents(trx, id, events, patch.updatedAt);
+          if (comment) await insertComment(trx, { postId: id }, { ...comment, createdAt: patch.updatedAt });
+          posts.push((await readPost(trx, id))!);
+        }
+        return posts;
+      });
+    } catch (err) {
+      if (err instanceof PostGone) return [];
+      throw err;
+    }
+  }
+
+  async delete(id: number) {
+    return (await this.deleteMany([id])) === 1;
+  }
+
+  async deleteMany(ids: number[]) {
+    if (ids.length === 0) return 0;
+    try {
+      return await this.records.db.transaction().execute(async (trx) => {
+        const result = await trx.deleteFrom('posts').where('id', 'in', ids).executeTakeFirst();
+        const deleted = Number(result.numDeletedRows);
+        // All or none: a post that went meanwhile undoes the whole delete.
+        if (deleted !== new Set(ids).size) throw new PostGone();
+        return deleted;
+      });
+    } catch (err) {
+      if (err instanceof PostGone) return 0;
+      throw err;
+    }
   }
 
   async history(id: number) {
@@ -193,10 +245,6 @@ export class SqlPostRepository implements PostRepository {
     }));
   }
 
-  async delete(id: number) {
-    const result = await this.records.db.deleteFrom('posts').where('id', '=', id).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
-  }
 }
 
 async function readPost(db: WorkspaceDb, id: number): Promise<Post | undefined> {

@@ -28,6 +28,15 @@ const postFields = {
 const createPost = z.strictObject(postFields);
 const updatePost = nonEmpty(z.strictObject({ ...postFields, title: postFields.title.optional(), comment: commentBody.optional() }));
 
+/** The most posts one request changes or deletes: a board's selection, a column at most. */
+export const BULK_MAX = 200;
+const postIds = z.array(id).min(1).max(BULK_MAX);
+const bulkUpdate = z.union([
+  z.strictObject({ ids: postIds, status, comment: commentBody.optional() }),
+  z.strictObject({ ids: postIds, campaignId: id.nullable() }),
+]);
+const bulkDelete = z.strictObject({ ids: postIds });
+
 const listPosts = z.strictObject({
   campaignId: queryId.optional(),
   status: status.optional(),
@@ -43,6 +52,21 @@ export function postsRoutes(posts: PostsService) {
     '/',
     validated({ query: listPosts }, async ({ query }, req, res) => {
       res.json({ posts: await posts.list(actorOf(req), query) });
+    }),
+  );
+
+  router.patch(
+    '/',
+    validated({ body: bulkUpdate }, async ({ body }, req, res) => {
+      const { ids, ...change } = body;
+      res.json({ posts: await posts.updateMany(actorOf(req), ids, change) });
+    }),
+  );
+
+  router.delete(
+    '/',
+    validated({ body: bulkDelete }, async ({ body }, req, res) => {
+      res.json({ ok: true, deleted: await posts.removeMany(actorOf(req), body.ids) });
     }),
   );
 

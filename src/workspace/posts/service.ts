@@ -7,7 +7,7 @@ import type { BrandsService } from '../brands/service';
 import type { Campaign } from '../campaigns/repository';
 import { pick, type CampaignsService } from '../campaigns/service';
 import { AUTHOR_MOVABLE_POST_STATUSES, AUTHOR_POST_STATUSES, type Platform, type PostEventKind, type PostStatus } from '../domain';
-import type { NewPostEvent, Post, PostEvent, PostRepository } from './repository';
+import type { NewPostEvent, Post, PostEvent, PostRepository, PostWrite } from './repository';
 
 /**
  * What posts need to know about assets: which attachment ids are usable in a brand, and
@@ -40,6 +40,15 @@ export type PostChange = Partial<PostInput> & {
   /** Why the post moves: stored as a comment by the mover; required when sending a post back to its author. */
   comment?: string;
 };
+
+/** What one request may change on many posts at once: where they stand, or their campaign. */
+export type BulkPostChange = Pick<PostChange, 'status' | 'campaignId' | 'comment'>;
+
+/** A change to one post, checked and ready to write. */
+interface PostPlan extends PostWrite {
+  from: PostStatus;
+  sentBack: boolean;
+}
 
 export interface PostQuery {
   brandId?: number;
@@ -151,7 +160,46 @@ export class PostsService {
    * change names its status (an approver approving their own edit).
    */
   async update(actor: Actor, id: number, change: PostChange): Promise<PostBody> {
-    const current = await this.editable(actor, id);
+    const plan = await this.plan(actor, await this.editable(actor, id), change);
+    const [updated] = await this.deps.posts.updateMany([plan]);
+    if (!updated) throw new NotFound('No such post');
+    await this.tellOfMoves(actor, [plan], [updated]);
+    return this.body(updated);
+  }
+
+  /**
+   * One change to many posts, all or nothing: a post the actor cannot see answers 404 and
+   * one they may not change 403 before anything is written; each post gets the same rules
+   * as alone, and all are written in one transaction.
+   */
+  async updateMany(actor: Actor, ids: number[], change: BulkPostChange): Promise<PostBody[]> {
+    const posts = await this.allEditable(actor, ids);
+    const plans: PostPlan[] = [];
+    for (const post of posts) plans.push(await this.plan(actor, post, change));
+    const updated = await this.deps.posts.updateMany(plans);
+    if (updated.length !== plans.length) throw new NotFound('No such post');
+    await this.tellOfMoves(actor, plans, updated);
+    return this.bodies(updated);
+  }
+
+  /** Deletes many posts, all or nothing, by the rules of deleting one. */
+  async removeMany(actor: Actor, ids: number[]): Promise<number> {
+    const posts = await this.allEditable(actor, ids);
+    const deleted = await this.deps.posts.deleteMany(posts.map((p) => p.id));
+    if (deleted !== posts.length) throw new NotFound('No such post');
+    return deleted;
+  }
+
+  /** Every post of `ids`, each once: 404 when any is not visible, then 403 when any is not the actor's to change. */
+  private async allEditable(actor: Actor, ids: number[]): Promise<Post[]> {
+    const posts: Post[] = [];
+    for (const id of new Set(ids)) posts.push(await this.visible(actor, id));
+    for (const post of posts) this.assertMayEdit(actor, post);
+    return posts;
+  }
+
+  /** What a change makes of a post, checked against every rule, without writing anything. */
+  private async plan(actor: Actor, current: Post, change: PostChange): Promise<PostPlan> {
     const edited = changesContent(current, change);
     // An author's form names the status it shows; only an approver's naming it keeps the approval.
     const keepsApproval = change.status !== undefined && (change.status !== current.status || isManagerOrAbove(actor));
@@ -167,22 +215,27 @@ export class PostsService {
     if (change.campaignId !== undefined) campaign = change.campaignId === null ? null : await this.deps.campaigns.get(actor, change.campaignId);
     // A new campaign brings its brand; otherwise the post keeps its own unless told another.
     const brandId = await this.deps.brands.brandFor(actor, change.brandId ?? (change.campaignId ? undefined : current.brandId), [campaign]);
-    assertPublishable(pick(change.status, current.status), pick(change.publicationUrl, current.publicationUrl));
+    assertPublishable(status, pick(change.publicationUrl, current.publicationUrl));
     const attachments = change.attachments ?? current.attachments;
     if (change.attachments !== undefined || brandId !== current.brandId) await this.assertAttachable(attachments, brandId);
     const events: NewPostEvent[] = [];
     if (edited) events.push({ kind: 'edited', actorId: actor.id, from: null, to: null });
     if (status !== current.status) events.push({ kind: moveKind(status, sentBack), actorId: actor.id, from: current.status, to: status });
     const { comment, ...fields } = change;
-    const updated = await this.deps.posts.update(
-      id,
-      { ...fields, status, brandId, campaignId: campaign?.id ?? null, updatedAt: isoTime(this.deps.clock.now()) },
+    return {
+      id: current.id,
+      from: current.status,
+      sentBack,
+      patch: { ...fields, status, brandId, campaignId: campaign?.id ?? null, updatedAt: isoTime(this.deps.clock.now()) },
       events,
-      comment ? { authorId: actor.id, body: comment } : undefined,
-    );
-    if (!updated) throw new NotFound('No such post');
-    if (status !== current.status) await this.tellOfMove(actor, updated, sentBack);
-    return this.body(updated);
+      comment: comment ? { authorId: actor.id, body: comment } : undefined,
+    };
+  }
+
+  private async tellOfMoves(actor: Actor, plans: PostPlan[], updated: Post[]): Promise<void> {
+    for (const [i, plan] of plans.entries()) {
+      if (updated[i].status !== plan.from) await this.tellOfMove(actor, updated[i], plan.sentBack);
+    }
   }
 
   /** Who did what to the post, and when, oldest first. */
@@ -193,7 +246,7 @@ export class PostsService {
 
   async remove(actor: Actor, id: number): Promise<void> {
     await this.editable(actor, id);
-    if (!(await this.deps.posts.delete(id))) throw new NotFound('No such post');
+    if ((await this.deps.posts.deleteMany([id])) === 0) throw new NotFound('No such post');
   }
 
   /** A post the actor may change: 404 when not visible, 403 when not theirs to edit. */
