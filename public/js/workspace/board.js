@@ -5,7 +5,7 @@
 import { ApiError, newestOnly } from '../core/api.js';
 import { element, findElement, requireElement } from '../core/dom.js';
 import { formatMoment } from '../core/format.js';
-import { t } from '../core/i18n.js';
+import { t, tn } from '../core/i18n.js';
 import {
   announce, avatar, byId, call, callAll, domain, errorMessage, fromLocalInput, isManager, me, options, revealTarget, targetOf, toLocalInput, vocabularyOptions,
 } from './common.js';
@@ -66,6 +66,10 @@ let people = new Map();
 const postLoads = newestOnly();
 /** The post whose card is being dragged: a column it may not go to does not take the drop. @type {Post | null} */
 let dragging = null;
+/** The posts chosen for a bulk action, by id. @type {Set<number>} */
+const selected = new Set();
+/** The card whose box was clicked last, where a shift-click's range starts. @type {number | null} */
+let lastPicked = null;
 
 /** @param {Post} post */
 const canEdit = (post) => isManager() || post.ownerId === me.id;
@@ -141,7 +145,10 @@ function card(post) {
       ]
     : [];
 
-  const node = element('li', { className: `post-card${post.thumbnailUrl ? ' has-thumb' : ''}`, 'data-post-id': post.id, draggable: moves.length ? 'true' : undefined }, [
+  const pick = editable ? element('input', { type: 'checkbox', className: 'post-select', 'aria-label': t('bulk.selectNamed', { title: post.title }), checked: selected.has(post.id) }) : null;
+  pick?.addEventListener('click', (event) => picked(post, pick.checked, event.shiftKey));
+  const node = element('li', { className: `post-card${post.thumbnailUrl ? ' has-thumb' : ''}${selected.has(post.id) ? ' is-selected' : ''}`, 'data-post-id': post.id, draggable: moves.length ? 'true' : undefined }, [
+    pick,
     post.thumbnailUrl ? element('img', { className: 'post-thumb', src: post.thumbnailUrl, alt: '', loading: 'lazy' }) : null,
     element('div', { className: 'post-body' }, [
       post.platform ? element('span', { className: `platform platform-${post.platform}`, text: t(`platforms.${post.platform}`) }) : null,
@@ -196,6 +203,9 @@ function render(focusPostId) {
     const list = requireElement('[data-cards]', HTMLElement, column);
     list.replaceChildren(...(inColumn.length ? inColumn.map(card) : [element('li', { className: 'kanban-empty', text: t('board.emptyColumn') })]));
   }
+  const shownIds = new Set(shown.map((p) => p.id));
+  for (const id of selected) if (!shownIds.has(id)) selected.delete(id);
+  showSelection();
   const { campaignId, brandId, platform } = currentFilters();
   clearButton.hidden = !(campaignId || brandId || platform);
   state.textContent = posts.length === 0 ? t('board.empty') : '';
@@ -402,6 +412,183 @@ for (const [status, column] of columns) {
     if (post) void move(post, status);
   });
 }
+
+// ## Selecting several posts
+
+const bulk = {
+  bar: requireElement('[data-bulk]', HTMLElement),
+  count: requireElement('[data-bulk-count]', HTMLElement),
+  status: requireElement('[data-bulk-status]', HTMLSelectElement),
+  move: requireElement('[data-bulk-move]', HTMLButtonElement),
+  campaign: requireElement('[data-bulk-campaign]', HTMLSelectElement),
+  assign: requireElement('[data-bulk-assign]', HTMLButtonElement),
+  remove: requireElement('[data-bulk-delete]', HTMLButtonElement),
+  clear: requireElement('[data-bulk-clear]', HTMLButtonElement),
+};
+
+const selectedPosts = () => posts.filter((p) => selected.has(p.id));
+
+/** The cards in the order they are shown, column by column: what a shift-click's range runs over. */
+const shownOrder = () => [...columns.keys()].flatMap((status) => visiblePosts().filter((p) => p.status === status)).filter(canEdit);
+
+/**
+ * A box ticked or cleared; with Shift, every card between it and the last one picked follows.
+ * @param {Post} post
+ * @param {boolean} on
+ * @param {boolean} range
+ */
+function picked(post, on, range) {
+  const order = shownOrder();
+  const from = lastPicked === null ? -1 : order.findIndex((p) => p.id === lastPicked);
+  const to = order.findIndex((p) => p.id === post.id);
+  const span = range && from !== -1 ? order.slice(Math.min(from, to), Math.max(from, to) + 1) : [post];
+  for (const p of span) {
+    if (on) selected.add(p.id);
+    else selected.delete(p.id);
+  }
+  lastPicked = post.id;
+  for (const p of span) {
+    const node = findElement(`[data-post-id="${p.id}"]`, HTMLElement, board);
+    node?.classList.toggle('is-selected', on);
+    const box = node && findElement('.post-select', HTMLInputElement, node);
+    if (box) box.checked = on;
+  }
+  showSelection();
+}
+
+/**
+ * The statuses every selected post may go to. Publishing asks each post for its own link, so
+ * it is left to one post at a time.
+ * @param {Post[]} chosen
+ */
+function commonMoves(chosen) {
+  const sets = chosen.map((p) => new Set(movesFor(p)));
+  return domain.postStatuses.filter((s) => s !== PUBLISHED && sets.every((set) => set.has(s)));
+}
+
+function showSelection() {
+  const chosen = selectedPosts();
+  bulk.bar.hidden = chosen.length === 0;
+  if (chosen.length === 0) return;
+  bulk.count.textContent = tn('bulk.selected', chosen.length);
+  const moves = commonMoves(chosen);
+  const keepStatus = bulk.status.value;
+  bulk.status.replaceChildren(
+    element('option', { value: '', text: t('bulk.chooseStatus') }),
+    ...moves.map((s) => element('option', { value: s, text: statusName(s), selected: s === keepStatus })),
+  );
+  bulk.status.disabled = moves.length === 0;
+  bulk.move.disabled = moves.length === 0;
+  const keepCampaign = bulk.campaign.value;
+  bulk.campaign.replaceChildren(
+    element('option', { value: '', text: t('bulk.chooseCampaign') }),
+    element('option', { value: 'none', text: t('bulk.noCampaign'), selected: keepCampaign === 'none' }),
+    ...campaigns.map((c) => element('option', { value: String(c.id), text: campaignLabel(c), selected: String(c.id) === keepCampaign })),
+  );
+}
+
+function clearSelection() {
+  selected.clear();
+  lastPicked = null;
+  render();
+}
+
+/**
+ * Sends one change for the whole selection, which the server applies to all or to none, and
+ * shows the result; a refusal is thrown to the caller.
+ * @param {Record<string, unknown>} change
+ * @param {(count: number) => string} done
+ */
+async function changeSelection(change, done) {
+  const { posts: updated } = /** @type {{ posts: Post[] }} */ (await call('PATCH', '/api/posts', { ids: [...selected], ...change }));
+  const changed = new Map(updated.map((p) => [p.id, p]));
+  announce(done(updated.length));
+  selected.clear();
+  await afterChange(() => {
+    posts = posts.map((p) => changed.get(p.id) ?? p);
+  });
+  return updated;
+}
+
+/**
+ * As changeSelection, saying a refusal in the toast.
+ * @param {Record<string, unknown>} change
+ * @param {(count: number) => string} done
+ */
+async function applyToSelection(change, done) {
+  try {
+    await changeSelection(change, done);
+  } catch (err) {
+    announce(errorMessage(err));
+  }
+}
+
+async function deleteSelection() {
+  const ids = [...selected];
+  const answer = await openModal({
+    title: tn('bulk.deleteTitle', ids.length),
+    message: t('bulk.deleteMessage'),
+    danger: true,
+    confirmText: t('bulk.deleteConfirm'),
+    cancelText: t('common.cancel'),
+    returnFocus: bulk.clear,
+    onConfirm: async ({ setError }) => {
+      try {
+        await call('DELETE', '/api/posts', { ids });
+        return true;
+      } catch (err) {
+        setError(errorMessage(err));
+        return false;
+      }
+    },
+  });
+  if (!answer.confirmed) return;
+  announce(tn('bulk.deleted', ids.length));
+  selected.clear();
+  await afterChange(() => {
+    posts = posts.filter((p) => !ids.includes(p.id));
+  });
+  filterOf.campaignId.focus();
+}
+
+bulk.move.addEventListener('click', () => {
+  const status = /** @type {PostStatus | ''} */ (bulk.status.value);
+  if (!status) {
+    bulk.status.focus();
+    return;
+  }
+  const chosen = selectedPosts();
+  const done = (/** @type {number} */ n) => tn('bulk.moved', n, { status: statusName(status) });
+  if (!chosen.some((p) => sendsBack(p, status))) {
+    void applyToSelection({ status }, done);
+    return;
+  }
+  // Sending back asks once why, and the reason goes into each post's comments.
+  void editInModal({
+    title: t('review.sendBackTitle'),
+    confirmText: t('review.sendBack'),
+    fields: [{ name: 'comment', label: t('review.reason'), type: 'textarea', rows: 4, required: true, maxlength: domain.commentMaxLength }],
+    check: (values) => ({ comment: values.comment?.trim() ? '' : t('review.reasonRequired') }),
+    send: (values) => changeSelection({ status, comment: (values.comment ?? '').trim() }, done),
+  });
+});
+
+bulk.assign.addEventListener('click', () => {
+  const value = bulk.campaign.value;
+  if (!value) {
+    bulk.campaign.focus();
+    return;
+  }
+  const campaign = value === 'none' ? null : campaigns.find((c) => String(c.id) === value);
+  void applyToSelection({ campaignId: campaign ? campaign.id : null }, (n) => tn('bulk.assigned', n, { campaign: campaign ? campaign.name : t('bulk.noCampaign') }));
+});
+
+bulk.remove.addEventListener('click', () => void deleteSelection());
+
+bulk.clear.addEventListener('click', () => {
+  clearSelection();
+  filterOf.campaignId.focus();
+});
 
 // ## Creating, editing, deleting
 
