@@ -3,6 +3,7 @@
 // posts against a brand with 10 in the same run, alternating, median of 7 each; and that the
 // 1,000-post board stays one window tall, its columns scrolling on their own.
 // Runs on dist/ (built by `npm run bench`).
+/* global document, requestAnimationFrame -- the functions handed to page.evaluate run in the browser */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
