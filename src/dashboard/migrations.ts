@@ -85,4 +85,14 @@ export const dashboardMigrations: Record<string, SchemaStep> = {
       .execute();
     await db.schema.createIndex('audit_events_action').on('audit_events').columns(['action', 'id']).execute();
   },
+  /**
+   * On PostgreSQL the import's staging table loses its key and numbers its rows instead:
+   * staging becomes a bare COPY, and the move keeps the last row of each key in its one pass
+   * (see BulkRows.stage). SQLite stages into the keyed table as before.
+   */
+  async '2026_11_25_002_unkeyed_staging'(db, kind) {
+    if (kind !== 'postgres') return;
+    await db.schema.alterTable('visits_import').dropConstraint('visits_import_pkey').execute();
+    await db.schema.alterTable('visits_import').addColumn('seq', 'bigint', (c) => c.generatedAlwaysAsIdentity()).execute();
+  },
 };

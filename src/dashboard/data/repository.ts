@@ -1,5 +1,3 @@
-import { setImmediate } from 'node:timers/promises';
-import { sql } from 'kysely';
 import type { RecordsDb } from '../../platform/db/engine';
 import type { DashboardTables } from '../tables';
 import type { VisitRow } from './columns';
@@ -47,6 +45,16 @@ const BUMP_VERSION = 'UPDATE visits_version SET version = version + 1 WHERE id =
 
 const valuesOf = (r: VisitRow) => [r.date, r.museum, r.channel, r.district, r.visitors, r.revenue] as const;
 
+/** A row as either engine hands it over (COPY's text from PostgreSQL), with its numbers as numbers. */
+const toVisit = ([date, museum, channel, district, visitors, revenue]: unknown[]): VisitRow => ({
+  date: date as string,
+  museum: museum as string,
+  channel: channel as string,
+  district: district as string,
+  visitors: Number(visitors),
+  revenue: Number(revenue),
+});
+
 export class SqlVisitRepository implements VisitRepository {
   constructor(private readonly records: RecordsDb<DashboardTables>) {}
 
@@ -60,32 +68,8 @@ export class SqlVisitRepository implements VisitRepository {
     return row.version;
   }
 
-  /**
-   * Each batch is its own statement, taken up after the last key of the one before, and the
-   * event loop gets a turn between batches: one statement over a million rows held up every
-   * other request for about a second and a half, and an open iterator keeps the connection
-   * from any other query. A write between batches changes the version, and the reader
-   * rebuilds again.
-   */
   async scan(onBatch: (rows: VisitRow[]) => void, batchSize = 10_000): Promise<void> {
-    let last: VisitRow | undefined;
-    for (;;) {
-      const after = last;
-      const batch = await this.records.db
-        .selectFrom('visits')
-        .select([...COLUMNS])
-        .$if(after !== undefined, (q) => q.where((eb) => eb(eb.refTuple(...KEY), '>', eb.tuple(after!.date, after!.museum, after!.channel, after!.district))))
-        .orderBy('date')
-        .orderBy('museum')
-        .orderBy('channel')
-        .orderBy('district')
-        .limit(batchSize)
-        .execute();
-      if (batch.length > 0) onBatch(batch);
-      if (batch.length < batchSize) return;
-      last = batch[batch.length - 1];
-      await setImmediate();
-    }
+    await this.records.bulk.read('visits', KEY, COLUMNS, (rows) => onBatch(rows.map(toVisit)), batchSize);
   }
 
   async upsert(rows: Iterable<VisitRow>): Promise<number> {
@@ -99,23 +83,11 @@ export class SqlVisitRepository implements VisitRepository {
   }
 
   async stage(rows: readonly VisitRow[]): Promise<void> {
-    await this.records.bulk.upsert('visits_import', KEY, COLUMNS, rows.map(valuesOf));
+    await this.records.bulk.stage('visits_import', KEY, COLUMNS, rows.map(valuesOf));
   }
 
   async commitStaged(): Promise<number> {
-    const moved = await this.records.db.transaction().execute(async (trx) => {
-      const moved = await trx
-        .insertInto('visits')
-        .columns([...COLUMNS])
-        // "WHERE true" keeps SQLite from reading ON CONFLICT as part of the SELECT.
-        .expression(trx.selectFrom('visits_import').select([...COLUMNS]).where(sql<boolean>`true`))
-        .onConflict((oc) =>
-          oc.columns([...KEY]).doUpdateSet((eb) => ({ visitors: eb.ref('excluded.visitors'), revenue: eb.ref('excluded.revenue') })),
-        )
-        .executeTakeFirst();
-      await trx.updateTable('visits_version').set((eb) => ({ version: eb('version', '+', 1) })).where('id', '=', 1).execute();
-      return Number(moved.numInsertedOrUpdatedRows ?? 0);
-    });
+    const moved = await this.records.bulk.move('visits_import', 'visits', KEY, COLUMNS, BUMP_VERSION);
     // After the commit, and by the quickest way: rows left by a failure here are cleared when the next import starts.
     await this.clearStaging();
     return moved;

@@ -17,7 +17,7 @@ import {
   type DataFilters,
   type Summary,
 } from './aggregate';
-import { ColumnsBuilder, type VisitColumns } from './columns';
+import { ColumnsBuilder, type VisitColumns, type VisitRow } from './columns';
 import { csvLine, visitsCsv, readVisitsCsv } from './csv';
 import { dayOf, formatDay, parseDay, presetRanges, yearRange, earlierRange, type Against, type Day, type DayRange, type Granularity, type Preset } from './dates';
 import { accessOf, isRestricted } from './permissions';
@@ -85,10 +85,27 @@ export class CsvImport {
     private readonly release: Release,
   ) {}
 
-  /** Reads and checks the whole file into the staging area; visits are not touched yet. */
+  /**
+   * Reads and checks the whole file into the staging area; visits are not touched yet. One
+   * batch goes in while the next is read, so a database server works while the CSV is parsed.
+   */
   async stage(source: Readable): Promise<void> {
     await this.visits.clearStaging();
-    this.rows = await readVisitsCsv(source, { maxBytes: this.maxBytes, batchSize: STAGE_BATCH_ROWS, onBatch: (rows) => this.visits.stage(rows) });
+    let pending: Promise<void> = Promise.resolve();
+    const onBatch = async (rows: VisitRow[]) => {
+      await pending;
+      pending = this.visits.stage(rows);
+      // Awaited with the next batch or at the end; until then its failure must not count as unhandled.
+      pending.catch(() => undefined);
+    };
+    try {
+      this.rows = await readVisitsCsv(source, { maxBytes: this.maxBytes, batchSize: STAGE_BATCH_ROWS, onBatch });
+    } catch (err) {
+      // The file's own fault comes first; the batch still going in is let finish before anyone clears the staging area.
+      await pending.catch(() => undefined);
+      throw err;
+    }
+    await pending;
   }
 
   /** Moves the staged rows into visits in one transaction, then refreshes the in-memory copy. */

@@ -24,17 +24,34 @@ export interface Engine {
 }
 
 /**
- * Many rows into one table at the speed each engine allows (prepared statements in one
- * transaction on SQLite, COPY on PostgreSQL), which a query builder's multi-row INSERT does
- * not reach at a million rows.
+ * Many rows in and out at the speed each engine allows (prepared statements in one
+ * transaction on SQLite, COPY on PostgreSQL), which a query builder's multi-row statements
+ * do not reach at a million rows.
  */
-export interface BulkWriter {
+export interface BulkRows {
   /**
    * Adds `rows` (values in the order of `columns`) to `table`; a row whose `key` columns
    * match a stored row, or a row before it in `rows`, replaces it. `after`, portable SQL
    * without parameters, runs in the same transaction.
    */
   upsert(table: string, key: readonly string[], columns: readonly string[], rows: readonly (readonly unknown[])[], after?: string): Promise<void>;
+  /**
+   * Adds `rows` to the staging table `table`, to be moved by `move`. Where several rows share
+   * a key, the last one staged wins, then or at the move (PostgreSQL stages without looking,
+   * in a table without a key, and sorts it out once at the move).
+   */
+  stage(table: string, key: readonly string[], columns: readonly string[], rows: readonly (readonly unknown[])[]): Promise<void>;
+  /**
+   * Moves every row staged in `from` into `into` in one transaction, a staged row replacing a
+   * stored one of the same `key`, with `after` (as for upsert); answers how many rows moved.
+   */
+  move(from: string, into: string, key: readonly string[], columns: readonly string[], after?: string): Promise<number>;
+  /**
+   * Every row of `table` in `key` order, as values in the order of `columns`, handed over in
+   * batches with a turn of the event loop between them. PostgreSQL hands text (COPY's), which
+   * the caller reads as the column's type; SQLite hands its own values.
+   */
+  read(table: string, key: readonly string[], columns: readonly string[], onBatch: (rows: unknown[][]) => void, batchSize?: number): Promise<void>;
   /** Removes every row of `table` the quickest way the engine has (TRUNCATE on PostgreSQL). */
   empty(table: string): Promise<void>;
 }
@@ -43,7 +60,7 @@ export interface BulkWriter {
 export interface RecordsDb<T> {
   db: Kysely<T>;
   engine: Engine;
-  bulk: BulkWriter;
+  bulk: BulkRows;
 }
 
 /** The database is out of reach: 503, so that a load balancer or a client tries again later. */

@@ -1,9 +1,11 @@
 import { pipeline } from 'node:stream/promises';
+import { StringDecoder } from 'node:string_decoder';
+import { setImmediate } from 'node:timers/promises';
 import { Readable } from 'node:stream';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
-import type { BulkWriter, Engine } from './engine';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import type { BulkRows, Engine } from './engine';
 
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
 
@@ -27,61 +29,146 @@ export const postgresEngine: Engine = {
 
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
+const ESCAPED = /[\\\t\n\r]/;
+const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
 /** A value as a field of COPY's text format: tabs, newlines and backslashes escaped, null as \N. */
 function copyField(value: unknown): string {
   if (value === null || value === undefined) return '\\N';
-  const text = typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
-  return text.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  // Most text needs no escape: testing first spares a replace per field of a million rows.
+  return ESCAPED.test(text) ? text.replace(/[\\\t\n\r]/g, (c) => ESCAPES[c]) : text;
 }
 
+const UNESCAPES: Record<string, string> = { '\\': '\\', t: '\t', n: '\n', r: '\r', b: '\b', f: '\f', v: '\v' };
+
+/** A field of COPY's text format as the value it stands for: \N is null, escapes undone. */
+function fromCopyField(field: string): string | null {
+  if (field === '\\N') return null;
+  return field.includes('\\') ? field.replace(/\\(.)/g, (_, c: string) => UNESCAPES[c] ?? c) : field;
+}
+
+/** `rows` as COPY's text format, some thousands of lines per chunk: a chunk per line costs more than the COPY itself. */
+function copyLines(rows: Iterable<readonly unknown[]>): Readable {
+  return Readable.from(
+    (function* () {
+      let lines: string[] = [];
+      for (const row of rows) {
+        lines.push(`${row.map(copyField).join('\t')}\n`);
+        if (lines.length === 2_000) {
+          yield lines.join('');
+          lines = [];
+        }
+      }
+      if (lines.length > 0) yield lines.join('');
+    })(),
+  );
+}
+
+/** The rows of `rows` each key names last, in their order: one INSERT may not update the same row twice. */
+function lastOfEachKey(key: readonly string[], columns: readonly string[], rows: readonly (readonly unknown[])[]): Iterable<readonly unknown[]> {
+  const keyAt = key.map((k) => columns.indexOf(k));
+  const last = new Map<string, readonly unknown[]>();
+  for (const row of rows) last.set(keyAt.map((i) => String(row[i] as string)).join('\u0000'), row);
+  return last.values();
+}
+
+const conflictUpdate = (key: readonly string[], columns: readonly string[]) =>
+  `ON CONFLICT (${key.map(quoted).join(', ')}) DO UPDATE SET ${columns
+    .filter((c) => !key.includes(c))
+    .map((c) => `${quoted(c)} = excluded.${quoted(c)}`)
+    .join(', ')}`;
+
 /**
- * COPY into a temporary table, then one INSERT … ON CONFLICT into `schema.table`, all in one
- * transaction on one connection. Rows repeating a key within the batch keep the last one
- * first, since one INSERT may not update the same row twice.
+ * Bulk rows on one connection of `pool` per call. Upserts COPY into a temporary table, then
+ * INSERT … ON CONFLICT into `schema.table`, in one transaction. Staging tables have no key
+ * but a `seq` column that numbers rows as they come: staging is a bare COPY, and the move
+ * keeps the last row of each key (DISTINCT ON … seq DESC) in the one pass it makes anyway.
  */
-export function postgresBulk(pool: pg.Pool, schema: string): BulkWriter {
+export function postgresBulk(pool: pg.Pool, schema: string): BulkRows {
+  const target = (table: string) => `${quoted(schema)}.${quoted(table)}`;
+
+  async function inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  const runAfter = async (client: pg.PoolClient, after?: string) => {
+    if (after) await client.query(`SET LOCAL search_path TO ${quoted(schema)}; ${after}`);
+  };
+
   return {
     async upsert(table, key, columns, rows, after) {
-      const keyAt = key.map((k) => columns.indexOf(k));
-      const last = new Map<string, readonly unknown[]>();
-      for (const row of rows) last.set(keyAt.map((i) => String(row[i] as string)).join('\u0000'), row);
-      const target = `${quoted(schema)}.${quoted(table)}`;
       const list = columns.map(quoted).join(', ');
-      const values = columns.filter((c) => !key.includes(c));
+      await inTransaction(async (client) => {
+        await client.query(`CREATE TEMP TABLE IF NOT EXISTS bulk_rows (LIKE ${target(table)} INCLUDING DEFAULTS) ON COMMIT DROP`);
+        await pipeline(copyLines(lastOfEachKey(key, columns, rows)), client.query(copyFrom(`COPY bulk_rows (${list}) FROM STDIN`)));
+        await client.query(`INSERT INTO ${target(table)} (${list}) SELECT ${list} FROM bulk_rows ${conflictUpdate(key, columns)}`);
+        await runAfter(client, after);
+      });
+    },
+    async stage(table, _key, columns, rows) {
       const client = await pool.connect();
       try {
-        await client.query('BEGIN');
-        await client.query(`CREATE TEMP TABLE IF NOT EXISTS bulk_rows (LIKE ${target} INCLUDING DEFAULTS) ON COMMIT DROP`);
-        const lines = Readable.from(
-          (function* () {
-            // Some thousands of lines per chunk: a chunk per line costs more than the COPY itself.
-            let lines: string[] = [];
-            for (const row of last.values()) {
-              lines.push(`${row.map(copyField).join('\t')}\n`);
-              if (lines.length === 2_000) {
-                yield lines.join('');
-                lines = [];
-              }
+        await pipeline(copyLines(rows), client.query(copyFrom(`COPY ${target(table)} (${columns.map(quoted).join(', ')}) FROM STDIN`)));
+      } finally {
+        client.release();
+      }
+    },
+    async move(from, into, key, columns, after) {
+      const list = columns.map(quoted).join(', ');
+      const order = key.map(quoted).join(', ');
+      return inTransaction(async (client) => {
+        const moved = await client.query(
+          `INSERT INTO ${target(into)} (${list})
+           SELECT DISTINCT ON (${order}) ${list} FROM ${target(from)} ORDER BY ${order}, seq DESC
+           ${conflictUpdate(key, columns)}`,
+        );
+        await runAfter(client, after);
+        return moved.rowCount ?? 0;
+      });
+    },
+    /** One COPY of a snapshot, read as it streams: several times quicker than pages of rows through the driver. */
+    async read(table, key, columns, onBatch, batchSize = 10_000) {
+      const client = await pool.connect();
+      try {
+        const stream = client.query(
+          copyTo(`COPY (SELECT ${columns.map(quoted).join(', ')} FROM ${target(table)} ORDER BY ${key.map(quoted).join(', ')}) TO STDOUT`),
+        );
+        // A character may be cut between two chunks: the decoder keeps its first bytes for the next.
+        const text = new StringDecoder('utf8');
+        let rest = '';
+        let batch: unknown[][] = [];
+        for await (const chunk of stream as AsyncIterable<Buffer>) {
+          const lines = (rest + text.write(chunk)).split('\n');
+          rest = lines.pop() ?? '';
+          for (const line of lines) {
+            batch.push(line.split('\t').map(fromCopyField));
+            if (batch.length === batchSize) {
+              onBatch(batch);
+              batch = [];
+              await setImmediate();
             }
-            if (lines.length > 0) yield lines.join('');
-          })(),
-        );
-        await pipeline(lines, client.query(copyFrom(`COPY bulk_rows (${list}) FROM STDIN`)));
-        await client.query(
-          `INSERT INTO ${target} (${list}) SELECT ${list} FROM bulk_rows
-           ON CONFLICT (${key.map(quoted).join(', ')}) DO UPDATE SET ${values.map((c) => `${quoted(c)} = excluded.${quoted(c)}`).join(', ')}`,
-        );
-        if (after) await client.query(`SET LOCAL search_path TO ${quoted(schema)}; ${after}`);
-        await client.query('COMMIT');
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
+          }
+        }
+        if (batch.length > 0) onBatch(batch);
       } finally {
         client.release();
       }
     },
     async empty(table) {
-      await pool.query(`TRUNCATE ${quoted(schema)}.${quoted(table)}`);
+      await pool.query(`TRUNCATE ${target(table)}`);
     },
   };
 }

@@ -175,7 +175,10 @@ describeEngines('SqlVisitRepository.scan', (kind) => {
     }, 64);
     scanning = false;
     expect(await write).toBe(1);
-    expect(writtenDuringScan).toBe(true);
+    // SQLite's one connection must come free between batches. PostgreSQL's scan is one COPY
+    // of a snapshot on a connection of its own, which no write waits for: whether the write
+    // lands before the last batch is down to timing there.
+    if (kind === 'sqlite') expect(writtenDuringScan).toBe(true);
     expect(await visits.version()).not.toBe(before);
   });
 });
