@@ -59,6 +59,12 @@ const TASKS_SECTIONS = ['tasks', 'comments', 'taskPanel'] as const;
 
 const PAGE_ID = /^[1-9]\d{0,15}$/;
 
+/** An address that can name no record is not a page, whoever asks: 404 before any sign-in redirect. */
+const recordId: RequestHandler = (req, _res, next) => {
+  if (!PAGE_ID.test(String(req.params.id))) throw new NotFound('No such page');
+  next();
+};
+
 /** Application B's pages; the API behind them is under /api. */
 export function workspacePages(opts: { uploadMaxBytes: number; uploadMaxFiles: number; projects: ProjectsService }) {
   const uploads = { maxBytes: opts.uploadMaxBytes, maxFiles: opts.uploadMaxFiles };
@@ -84,10 +90,8 @@ export function workspacePages(opts: { uploadMaxBytes: number; uploadMaxFiles: n
   router.get('/workspace/tasks', ...ready, page({ view: 'tasks', sections: TASKS_SECTIONS, locals: { scopes: TASKS_PAGE_SCOPES, project: null } }));
   router.get('/workspace/projects', ...ready, page({ view: 'projects', sections: ['projects'] }));
   // A project's page (as Plane has it): its tasks, as a list or a board, under the project's name.
-  router.get('/workspace/projects/:id', ...ready, async (req, res) => {
-    const id = String(req.params.id);
-    if (!PAGE_ID.test(id)) throw new NotFound('No such project');
-    const project = await opts.projects.get(actorOf(req), Number(id));
+  router.get('/workspace/projects/:id', recordId, ...ready, async (req, res) => {
+    const project = await opts.projects.get(actorOf(req), Number(req.params.id));
     renderWorkspacePage(req, res, {
       view: 'tasks',
       sections: TASKS_SECTIONS,
