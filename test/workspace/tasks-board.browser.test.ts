@@ -120,7 +120,7 @@ describeBrowser('The Tasks board, filters and a project\'s page in a browser', (
     await runAs(browser(), 'contributor', { prepare: tasksOf }, async ({ app, page, data }) => {
       await page.goto(`${app.url}/workspace/projects`);
       await settled(page);
-      const link = page.getByRole('link', { name: 'View the tasks of Visitor guide' });
+      const link = page.getByRole('link', { name: 'View tasks of Visitor guide' });
       await link.focus();
       await page.keyboard.press('Enter');
       await page.waitForURL(`**/workspace/projects/${data.project.id}`);
