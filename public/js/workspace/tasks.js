@@ -153,7 +153,8 @@ function taskItem(task) {
           task.dueDate
             ? element('span', { className: overdue ? 'is-overdue' : '' }, [t(overdue ? 'tasks.overdue' : 'tasks.due', { date: formatDay(task.dueDate) })])
             : null,
-          project ? element('span', { text: t('tasks.inProject', { name: project.name }) }) : null,
+          // Elsewhere than its project's page, the project is a way to it.
+          project && !pageProject ? element('a', { href: `/workspace/projects/${project.id}`, text: t('tasks.inProject', { name: project.name }) }) : null,
           campaign ? element('span', { text: t('tasks.inCampaign', { name: campaign.name }) }) : null,
         ]),
       ]),
