@@ -52,6 +52,14 @@ export type TaskVisibility = (typeof TASK_VISIBILITIES)[number];
 export const TASK_SCOPES = ['mine', 'assigned', 'created', 'all'] as const;
 export type TaskScope = (typeof TASK_SCOPES)[number];
 
+/** When a task is due, as lists filter it: late and not done, within the next seven days, or undated. */
+export const TASK_DUE_FILTERS = ['overdue', 'week', 'none'] as const;
+export type TaskDueFilter = (typeof TASK_DUE_FILTERS)[number];
+
+/** How a task list is ordered: by due date (undated last; the default), priority (urgent first), newest, or title. */
+export const TASK_SORTS = ['due', 'priority', 'newest', 'title'] as const;
+export type TaskSort = (typeof TASK_SORTS)[number];
+
 export const BUDGET_KINDS = ['planned', 'spent'] as const;
 export type BudgetKind = (typeof BUDGET_KINDS)[number];
 
@@ -71,5 +79,7 @@ export const DOMAIN = {
   taskPriorities: TASK_PRIORITIES,
   taskVisibilities: TASK_VISIBILITIES,
   taskScopes: TASK_SCOPES,
+  taskDueFilters: TASK_DUE_FILTERS,
+  taskSorts: TASK_SORTS,
   budgetKinds: BUDGET_KINDS,
 } as const;

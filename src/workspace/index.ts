@@ -117,6 +117,6 @@ export function createWorkspace(deps: WorkspaceDeps) {
   router.use('/api/budget-entries', access.signedIn, budgetRoutes(budget));
   router.use('/api/search', access.signedIn, searchRoutes(search));
   router.use(['/login', '/change-password', '/workspace'], access.identify);
-  router.use(workspacePages({ uploadMaxBytes: settings.upload.maxBytes, uploadMaxFiles: settings.upload.maxFiles }));
+  router.use(workspacePages({ uploadMaxBytes: settings.upload.maxBytes, uploadMaxFiles: settings.upload.maxFiles, projects }));
   return { router, auth, sessionStore };
 }

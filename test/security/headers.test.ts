@@ -107,7 +107,7 @@ describe('rendered pages', () => {
     for (const route of pages) {
       let rendered = 0;
       for (const [lang, headers] of visitors.flatMap((v) => [['en', v], ['ar', v]] as const)) {
-        const res = await send(world.app, 'GET', `${route.path}?lang=${lang}`, headers);
+        const res = await send(world.app, 'GET', `${pathFor(route, world.mine)}?lang=${lang}`, headers);
         if (res.status !== 200) continue;
         rendered += 1;
         expect(res.headers['content-type'], route.path).toMatch(/^text\/html/);

@@ -112,6 +112,7 @@ const PARAMETERS: [RegExp, (ids: Ids) => string | number][] = [
   [/^\/api\/assets\/:id/, (ids) => ids.asset],
   [/^\/api\/tasks\/:id/, (ids) => ids.task],
   [/^\/api\/projects\/:id/, (ids) => ids.project],
+  [/^\/workspace\/projects\/:id/, (ids) => ids.project],
   [/^\/api\/budget-entries\/:id/, (ids) => ids.entry],
   [/^\/api\/comments\/:id/, (ids) => ids.comment],
   [/^\/api\/uploads\//, (ids) => ids.fileKey],

@@ -38,7 +38,7 @@ const text = {
 };
 
 /** Each page, the address it is opened at (a shared link's query, where the default period holds no seeded visit), and the stored text it shows once its data has loaded. */
-const PAGES: Record<string, { shows: (keyof typeof text)[]; query?: string }> = {
+const PAGES: Record<string, { shows: (keyof typeof text)[]; query?: string; at?: (ids: { project: number }) => string }> = {
   '/dashboard': { shows: ['dashboardAdmin', 'museum'] },
   '/dashboard/comparison': { shows: ['dashboardAdmin', 'museum'], query: 'against=year&from=2025-02-01&to=2025-02-28' },
   '/dashboard/settings': { shows: ['viewer', 'season'] },
@@ -49,6 +49,8 @@ const PAGES: Record<string, { shows: (keyof typeof text)[]; query?: string }> = 
   '/workspace/assets': { shows: ['file'] },
   '/workspace/tasks': { shows: ['task'] },
   '/workspace/projects': { shows: ['project'] },
+  // A project's page: its name as the heading, its task on the list.
+  '/workspace/projects/:id': { shows: ['project', 'task'], at: (ids) => `/workspace/projects/${ids.project}` },
   '/workspace/budget': { shows: ['budget'] },
   '/workspace/team': { shows: ['memberName'] },
   '/workspace/users': { shows: ['memberName', 'brand'] },
@@ -68,7 +70,7 @@ afterEach(async () => {
   await Promise.all(contexts.splice(0).map((c) => c.close()));
 });
 
-async function seedHostileData(ws: TestWorkspace): Promise<{ admin: TestUser; dashboardPin: string }> {
+async function seedHostileData(ws: TestWorkspace): Promise<{ admin: TestUser; dashboardPin: string; project: number }> {
   const app: Express = ws.app;
   const brand = await ws.brand(text.brand);
   const admin = await ws.user('superadmin', { brandIds: [brand.id], name: text.adminName });
@@ -104,7 +106,7 @@ async function seedHostileData(ws: TestWorkspace): Promise<{ admin: TestUser; da
   const dashboard = `service_session=${cookieFrom(await request(app).post('/auth/login').send({ pin: dashboardPin }), 'service_session')}`;
   const season = await request(app).post('/api/seasons').set({ Cookie: dashboard, 'Sec-Fetch-Site': 'same-origin' }).send({ name: text.season, startDate: '2025-02-01', endDate: '2025-02-28' });
   expect(season.status, season.text).toBe(201);
-  return { admin, dashboardPin };
+  return { admin, dashboardPin, project: project.id };
 }
 
 /** A page that records Content-Security-Policy violations, as a blocked injection would cause. */
@@ -125,7 +127,7 @@ describeBrowser('stored XSS: hostile names, titles and file names on every page'
       const ws = await buildWorkspace();
       const pageRoutes = routesOf(ws.app).filter((r) => r.method === 'GET' && !isApi(r.path) && !r.path.startsWith('/static/')).map((r) => r.path);
       expect(pageRoutes.filter((path) => !WITHOUT_RECORDS.includes(path) && !PAGES[path]), 'pages the XSS check does not visit').toEqual([]);
-      const { admin, dashboardPin } = await seedHostileData(ws);
+      const { admin, dashboardPin, project } = await seedHostileData(ws);
       const server = await serve(ws.app);
       try {
         const host = new URL(server.url).hostname;
@@ -139,9 +141,10 @@ describeBrowser('stored XSS: hostile names, titles and file names on every page'
         ]);
         // Arabic for the two busiest pages: the same scripts, mirrored.
         const visits = [...Object.keys(PAGES).map((path) => [path, 'en']), ['/workspace', 'ar'], ['/dashboard', 'ar']];
-        for (const [path, lang] of visits) {
+        for (const [route, lang] of visits) {
           const { page, dialogs } = await watchedPage(context);
-          const query = PAGES[path]?.query;
+          const query = PAGES[route]?.query;
+          const path = PAGES[route]?.at?.({ project }) ?? route;
           await page.goto(`${server.url}${path}?lang=${lang}${query ? `&${query}` : ''}`);
           await settled(page);
           const where = `${path} (${lang})`;
@@ -157,7 +160,7 @@ describeBrowser('stored XSS: hostile names, titles and file names on every page'
           expect(found.csp, where).toEqual([]);
           expect(found.injected, where).toEqual([]);
           expect(found.scripts, where).toEqual([]);
-          for (const name of PAGES[path].shows) expect(found.text, `${where}: ${name}`).toContain(text[name]);
+          for (const name of PAGES[route].shows) expect(found.text, `${where}: ${name}`).toContain(text[name]);
           expect(dialogs, where).toEqual([]);
           await page.close();
         }

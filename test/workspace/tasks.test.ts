@@ -92,6 +92,97 @@ describe('GET /api/tasks', () => {
   });
 });
 
+describe('GET /api/tasks: filters and sort', () => {
+  // The test clock stands at 2026-01-15 (UTC): "this week" runs to 2026-01-21.
+  const titles = (res: HttpResponse) => res.body.tasks.map((x: { title: string }) => x.title);
+
+  it('when filtered by priority, then only tasks of that priority come back', async () => {
+    const t = await buildTeam();
+    await taskBy(t.ws, t.manager, { title: 'Urgent one', brandId: t.brand.id, priority: 'urgent' });
+    await taskBy(t.ws, t.manager, { title: 'Low one', brandId: t.brand.id, priority: 'low' });
+    expect(titles(await t.ws.as(t.contributor).get('/api/tasks?priority=urgent'))).toEqual(['Urgent one']);
+    expect(titles(await t.ws.as(t.contributor).get('/api/tasks?priority=high'))).toEqual([]);
+  });
+
+  it('when filtered by project or campaign, then only the tasks placed there come back', async () => {
+    const t = await buildTeam();
+    const project = (await t.ws.as(t.manager).post('/api/projects').send({ name: 'Website', brandId: t.brand.id })).body.project;
+    const campaign = (await t.ws.as(t.manager).post('/api/campaigns').send({ name: 'Spring', brandId: t.brand.id })).body.campaign;
+    await taskBy(t.ws, t.manager, { title: 'In project', projectId: project.id });
+    await taskBy(t.ws, t.manager, { title: 'In campaign', campaignId: campaign.id });
+    await taskBy(t.ws, t.manager, { title: 'Loose', brandId: t.brand.id });
+    expect(titles(await t.ws.as(t.contributor).get(`/api/tasks?projectId=${project.id}`))).toEqual(['In project']);
+    expect(titles(await t.ws.as(t.contributor).get(`/api/tasks?campaignId=${campaign.id}`))).toEqual(['In campaign']);
+  });
+
+  it('when filtered by assignee, then only that member\'s tasks come back', async () => {
+    const t = await buildTeam();
+    await taskBy(t.ws, t.manager, { title: 'For colleague', brandId: t.brand.id, assigneeId: t.colleague.id });
+    await taskBy(t.ws, t.manager, { title: 'For contributor', brandId: t.brand.id, assigneeId: t.contributor.id });
+    expect(titles(await t.ws.as(t.manager).get(`/api/tasks?assigneeId=${t.colleague.id}`))).toEqual(['For colleague']);
+  });
+
+  it('when filtered by due=overdue, week or none, then late open tasks, tasks due in the next seven days, or undated ones come back', async () => {
+    const t = await buildTeam();
+    const b = t.brand.id;
+    await taskBy(t.ws, t.manager, { title: 'Late', brandId: b, dueDate: '2026-01-14' });
+    await taskBy(t.ws, t.manager, { title: 'Late but done', brandId: b, dueDate: '2026-01-10', status: 'done' });
+    await taskBy(t.ws, t.manager, { title: 'Today', brandId: b, dueDate: '2026-01-15' });
+    await taskBy(t.ws, t.manager, { title: 'Sixth day on', brandId: b, dueDate: '2026-01-21' });
+    await taskBy(t.ws, t.manager, { title: 'Next week', brandId: b, dueDate: '2026-01-22' });
+    await taskBy(t.ws, t.manager, { title: 'Undated', brandId: b });
+    const as = t.ws.as(t.contributor);
+    expect(titles(await as.get('/api/tasks?due=overdue'))).toEqual(['Late']);
+    expect(titles(await as.get('/api/tasks?due=week'))).toEqual(['Today', 'Sixth day on']);
+    expect(titles(await as.get('/api/tasks?due=none'))).toEqual(['Undated']);
+  });
+
+  it('when sorted by priority, newest or title, then in that order; by default, by due date with undated last', async () => {
+    const t = await buildTeam();
+    const b = t.brand.id;
+    await taskBy(t.ws, t.manager, { title: 'Charlie', brandId: b, priority: 'low', dueDate: '2026-01-20' });
+    t.ws.clock.advance(60_000);
+    await taskBy(t.ws, t.manager, { title: 'alpha', brandId: b, priority: 'urgent' });
+    t.ws.clock.advance(60_000);
+    await taskBy(t.ws, t.manager, { title: 'Bravo', brandId: b, priority: 'high', dueDate: '2026-01-18' });
+    t.ws.clock.advance(60_000);
+    await taskBy(t.ws, t.manager, { title: 'Delta', brandId: b, priority: 'high', dueDate: '2026-01-16' });
+    const as = t.ws.as(t.contributor);
+    expect(titles(await as.get('/api/tasks'))).toEqual(['Delta', 'Bravo', 'Charlie', 'alpha']);
+    expect(titles(await as.get('/api/tasks?sort=due'))).toEqual(['Delta', 'Bravo', 'Charlie', 'alpha']);
+    // Urgent first; within a priority, by due date.
+    expect(titles(await as.get('/api/tasks?sort=priority'))).toEqual(['alpha', 'Delta', 'Bravo', 'Charlie']);
+    expect(titles(await as.get('/api/tasks?sort=newest'))).toEqual(['Delta', 'Bravo', 'alpha', 'Charlie']);
+    // Whatever the case of the first letter.
+    expect(titles(await as.get('/api/tasks?sort=title'))).toEqual(['alpha', 'Bravo', 'Charlie', 'Delta']);
+  });
+
+  it('when filters are combined, then every one applies, within the brands and private tasks the caller may see', async () => {
+    const t = await buildTeam();
+    await taskBy(t.ws, t.manager, { title: 'Mine, urgent, late', brandId: t.brand.id, priority: 'urgent', dueDate: '2026-01-01' });
+    await taskBy(t.ws, t.manager, { title: 'Mine, urgent, later', brandId: t.brand.id, priority: 'urgent', dueDate: '2026-03-01' });
+    await taskBy(t.ws, t.admin, { title: 'Theirs, urgent, late', brandId: t.other.id, priority: 'urgent', dueDate: '2026-01-01' });
+    await taskBy(t.ws, t.colleague, { title: 'Private, urgent, late', brandId: t.brand.id, priority: 'urgent', dueDate: '2026-01-01', visibility: 'private' });
+    expect(titles(await t.ws.as(t.contributor).get('/api/tasks?priority=urgent&due=overdue&sort=title'))).toEqual(['Mine, urgent, late']);
+    expect(titles(await t.ws.as(t.contributor).get(`/api/tasks?priority=urgent&brandId=${t.other.id}`))).toEqual([]);
+    expect(titles(await t.ws.as(t.colleague).get('/api/tasks?priority=urgent&due=overdue&sort=title'))).toEqual(['Mine, urgent, late', 'Private, urgent, late']);
+    expect(titles(await t.ws.as(t.admin).get('/api/tasks?priority=urgent&due=overdue&sort=title'))).toEqual([
+      'Mine, urgent, late',
+      'Private, urgent, late',
+      'Theirs, urgent, late',
+    ]);
+  });
+
+  it.each(['priority=asap', 'priority=', 'due=soon', 'due=', 'sort=oldest', 'sort=', 'projectId=abc', 'projectId=0', 'campaignId=-1', 'assigneeId=1.5', 'due=overdue&due=week'])(
+    'when the query is %s, then 400',
+    async (query) => {
+      const t = await buildTeam();
+      const res = await t.ws.as(t.contributor).get(`/api/tasks?${query}`);
+      expect(res.status).toBe(400);
+    },
+  );
+});
+
 describe('GET /api/tasks/:id', () => {
   it("when someone else's private task is asked for, then 404 like a missing one; its assignee and a superadmin see it", async () => {
     const t = await buildTeam();
@@ -180,6 +271,29 @@ describe('POST /api/tasks', () => {
   ])('when the body has %s, then 400', async (_label, body) => {
     const t = await buildTeam();
     expect((await t.ws.as(t.admin).post('/api/tasks').send(body)).status).toBe(400);
+  });
+});
+
+describe('POST and PATCH /api/tasks: a project of another brand', () => {
+  it("when a task of one brand is created with a project of another, then 400 BRAND_MISMATCH and nothing is stored", async () => {
+    const t = await buildTeam();
+    const theirProject = (await t.ws.as(t.admin).post('/api/projects').send({ name: 'Theirs', brandId: t.other.id })).body.project;
+    const before = await snapshot(t.ws);
+    const res = await t.ws.as(t.admin).post('/api/tasks').send({ title: 'X', brandId: t.brand.id, projectId: theirProject.id });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('BRAND_MISMATCH');
+    expect(await snapshot(t.ws)).toBe(before);
+  });
+
+  it("when a task is moved to a project of another brand, then 400 BRAND_MISMATCH and it keeps its project", async () => {
+    const t = await buildTeam();
+    const mine = (await t.ws.as(t.admin).post('/api/projects').send({ name: 'Mine', brandId: t.brand.id })).body.project;
+    const theirs = (await t.ws.as(t.admin).post('/api/projects').send({ name: 'Theirs', brandId: t.other.id })).body.project;
+    const task = await taskBy(t.ws, t.admin, { projectId: mine.id });
+    const res = await t.ws.as(t.admin).patch(`/api/tasks/${task.id}`).send({ projectId: theirs.id, status: 'doing' });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('BRAND_MISMATCH');
+    expect((await t.ws.as(t.admin).get(`/api/tasks/${task.id}`)).body.task).toMatchObject({ projectId: mine.id, status: 'todo', brandId: t.brand.id });
   });
 });
 

@@ -63,6 +63,7 @@ import { readJsonAttribute } from './page.js';
  * @property {(context: ConfirmContext) => unknown} [onConfirm] false (or a promise of false) keeps the dialog open
  * @property {HTMLElement | null | (() => HTMLElement | null)} [returnFocus]
  * @property {'normal' | 'wide'} [size] wide for a panel with two columns (a record with its comments)
+ * @property {(controls: Map<string, HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) => void} [onOpen] once it shows: fields that follow others (a project select following the brand) are wired here
  */
 
 /**
@@ -164,6 +165,7 @@ export function openModal(options = {}) {
     onConfirm,
     returnFocus,
     size = 'normal',
+    onOpen,
   } = options;
 
   counter += 1;
@@ -324,6 +326,7 @@ export function openModal(options = {}) {
 
   document.body.append(dialog);
   dialog.showModal();
+  onOpen?.(controls);
   // A destructive action starts on Cancel, so a stray Enter does not delete anything.
   const firstField = controls.values().next().value ?? (content instanceof Element ? content.querySelector(FOCUSABLE) : null);
   (firstField instanceof HTMLElement ? firstField : danger && cancelButton ? cancelButton : confirmButton).focus();

@@ -3,7 +3,7 @@
 import { element, findElement, requireElement } from '../core/dom.js';
 import { t, tn } from '../core/i18n.js';
 import { announce, avatar, byId, call, callAll, dateRange, domain, errorMessage, isManager, revealTarget, targetOf, vocabularyOptions } from './common.js';
-import { actionButton } from './icons.js';
+import { actionButton, icon } from './icons.js';
 import { brandField, checkDays, chosenBrand, deleteWithConfirmation, editInModal, orNull } from './records.js';
 
 /**
@@ -40,12 +40,18 @@ let openTasks = new Map();
 function projectItem(project) {
   const owner = project.ownerId === null ? undefined : people.get(project.ownerId);
   const headingId = `project-${project.id}`;
+  // The project's own page: its tasks as a list or a board (a link, so it opens in a new tab too).
+  const tasksLink = element('a', { className: 'button button-small', href: `/workspace/projects/${project.id}`, 'aria-label': t('projects.viewTasksNamed', { name: project.name }) }, [
+    icon('tasks'),
+    t('projects.viewTasks'),
+  ]);
   const actions = manager
     ? [
+        tasksLink,
         actionButton({ text: t('common.edit'), label: t('projects.editNamed', { name: project.name }), icon: 'edit', onClick: () => saveProject(project) }),
         actionButton({ text: t('common.delete'), label: t('projects.deleteNamed', { name: project.name }), icon: 'trash', danger: true, onClick: () => deleteProject(project) }),
       ]
-    : [];
+    : [tasksLink];
   return element('li', { className: 'record', 'data-project-id': project.id, 'aria-labelledby': headingId }, [
     element('div', { className: 'record-head' }, [
       element('div', { className: 'record-title' }, [

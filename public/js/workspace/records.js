@@ -14,6 +14,7 @@ import { announce, call, errorMessage, invalidFields, me, options } from './comm
  * @property {(values: Record<string, string>) => Record<string, string | undefined>} [check] what the page can tell before asking the server
  * @property {(values: Record<string, string>) => Promise<R>} send calls the API and returns the saved record
  * @property {(err: unknown) => { name: string, message: string } | null} [refusedField] the field a refusal is about
+ * @property {import('../core/modal.js').ModalOptions['onOpen']} [onOpen]
  */
 
 /**
@@ -25,7 +26,7 @@ import { announce, call, errorMessage, invalidFields, me, options } from './comm
  * @param {EditOptions<R>} options
  * @returns {Promise<R | null>}
  */
-export async function editInModal({ title, confirmText, fields, content, check = () => ({}), send, refusedField = () => null }) {
+export async function editInModal({ title, confirmText, fields, content, check = () => ({}), send, refusedField = () => null, onOpen }) {
   /** @type {{ record: R } | null} */
   let saved = null;
   const { confirmed } = await openModal({
@@ -33,6 +34,7 @@ export async function editInModal({ title, confirmText, fields, content, check =
     confirmText: confirmText ?? t('common.save'),
     fields,
     content,
+    onOpen,
     onConfirm: async ({ values, setFieldError, setError }) => {
       const problems = Object.entries(check(values)).flatMap(([name, message]) => (message ? [[name, message]] : []));
       if (problems.length) {

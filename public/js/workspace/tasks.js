@@ -1,15 +1,18 @@
-// Tasks: mine (assigned to me), the ones I assigned, or all I may see. Anyone creates a task
-// and assigns it to any member of the brand; a private task is seen only by its creator, its
-// assignee and superadmins.
+// Tasks: mine (assigned to me), the ones I assigned, or all I may see, as a list or as a board
+// with one column per status. Filters, sort and view live in the address, so a reload or a
+// shared link shows the same. A project's page (/workspace/projects/:id) is this page fixed to
+// the project. Anyone creates a task and assigns it to any member of the brand; a private task
+// is seen only by its creator, its assignee and superadmins.
 import { ApiError, newestOnly } from '../core/api.js';
 import { element, findElement, requireElement } from '../core/dom.js';
 import { formatDay } from '../core/format.js';
 import { t } from '../core/i18n.js';
 import { announce, avatar, byId, call, callAll, domain, errorMessage, isManager, me, options, revealTarget, targetOf, vocabularyOptions } from './common.js';
 import { commentThread } from './conversation.js';
-import { actionButton } from './icons.js';
+import { actionButton, icon } from './icons.js';
+import { menuButton } from './menu.js';
 import { openModal } from '../core/modal.js';
-import { brandField, chosenBrand, deleteWithConfirmation, editInModal, orNull } from './records.js';
+import { brandField, deleteWithConfirmation, editInModal, orNull } from './records.js';
 
 /**
  * A task as the API answers it.
@@ -28,7 +31,8 @@ import { brandField, chosenBrand, deleteWithConfirmation, editInModal, orNull } 
  * @property {number | null} ownerId
  */
 
-/** @typedef {{ id: number, name: string }} Named */
+/** @typedef {{ id: number, name: string, brandId: number }} Named */
+/** @typedef {import('../../../src/workspace/domain').TaskStatus} TaskStatus */
 /** @typedef {import('../../../src/workspace/domain').TaskPriority} TaskPriority */
 /** @typedef {import('../../../src/workspace/domain').TaskVisibility} TaskVisibility */
 
@@ -39,8 +43,11 @@ const DEFAULT_VISIBILITY = 'brand';
 
 const list = requireElement('[data-tasks]', HTMLElement);
 const state = requireElement('[data-state]', HTMLElement);
-const scopes = requireElement('[data-scopes]', HTMLElement);
-const scopeButtons = [...scopes.querySelectorAll('[data-scope]')].filter((node) => node instanceof HTMLButtonElement);
+const toolbar = requireElement('.tasks-toolbar', HTMLElement);
+/** On a project's page, the project, fixed: its tasks only, and new ones go in it. */
+const pageProject = toolbar.dataset.projectId ? { id: Number(toolbar.dataset.projectId), brandId: Number(toolbar.dataset.projectBrand) } : null;
+const scopes = findElement('[data-scopes]', HTMLElement);
+const scopeButtons = scopes ? [...scopes.querySelectorAll('[data-scope]')].filter((node) => node instanceof HTMLButtonElement) : [];
 /** The tabs the page offers, the first being its default. */
 const offered = scopeButtons.map((button) => button.dataset.scope ?? '');
 
@@ -48,7 +55,30 @@ const asked = new URL(window.location.href).searchParams.get('scope');
 /** The task a search result opened (`?task=`), which may be in any tab: without a tab asked for, it shows under "All". */
 const target = targetOf('task');
 const ALL = 'all';
-let scope = asked && offered.includes(asked) ? asked : target !== null && offered.includes(ALL) ? ALL : offered[0];
+let scope = asked && offered.includes(asked) ? asked : target !== null && offered.includes(ALL) ? ALL : (offered[0] ?? ALL);
+
+const viewSwitch = requireElement('[data-views]', HTMLElement);
+const viewButtons = [...viewSwitch.querySelectorAll('[data-view]')].filter((node) => node instanceof HTMLButtonElement);
+const BOARD = 'board';
+/** `list` or `board`, from `?view=`; the list by default. */
+let view = new URL(window.location.href).searchParams.get('view') === BOARD ? BOARD : 'list';
+const board = requireElement('[data-task-board]', HTMLElement);
+/** The columns the server rendered, one per status. */
+const columns = new Map(domain.taskStatuses.map((status) => [status, requireElement(`[data-status="${status}"]`, HTMLElement, board)]));
+/** The task whose card is being dragged. @type {Task | null} */
+let dragging = null;
+
+const filterForm = requireElement('[data-task-filters]', HTMLFormElement);
+/** The filters and the sort, each a select named as its query parameter; the project one is not on a project's page. */
+const filterSelects = /** @type {Map<string, HTMLSelectElement>} */ (
+  new Map(
+    ['assigneeId', 'priority', 'projectId', 'campaignId', 'due', 'sort'].flatMap((name) => {
+      const select = findElement(`[name="${name}"]`, HTMLSelectElement, filterForm);
+      return select ? [[name, select]] : [];
+    }),
+  )
+);
+const clearButton = requireElement('[data-clear-filters]', HTMLButtonElement, filterForm);
 /** @type {Task[]} */
 let tasks = [];
 /** The list of the chosen tab; a tab chosen while another's list is on its way wins. */
@@ -61,6 +91,10 @@ let brands = [];
 let projects = [];
 /** @type {Named[]} */
 let campaigns = [];
+/** @param {number} brandId */
+const projectsOf = (brandId) => projects.filter((p) => p.brandId === brandId);
+/** @param {number} brandId */
+const campaignsOf = (brandId) => campaigns.filter((c) => c.brandId === brandId);
 
 const today = () => new Date().toISOString().slice(0, 10);
 /** @param {Task} task */
@@ -119,7 +153,8 @@ function taskItem(task) {
           task.dueDate
             ? element('span', { className: overdue ? 'is-overdue' : '' }, [t(overdue ? 'tasks.overdue' : 'tasks.due', { date: formatDay(task.dueDate) })])
             : null,
-          project ? element('span', { text: t('tasks.inProject', { name: project.name }) }) : null,
+          // Elsewhere than its project's page, the project is a way to it.
+          project && !pageProject ? element('a', { href: `/workspace/projects/${project.id}`, text: t('tasks.inProject', { name: project.name }) }) : null,
           campaign ? element('span', { text: t('tasks.inCampaign', { name: campaign.name }) }) : null,
         ]),
       ]),
@@ -143,10 +178,12 @@ function replace(saved) {
 
 /**
  * Whether a task belongs in the list of the tab on show, by the server's rule for that scope:
- * a task made for someone else is not one of "my tasks".
+ * a task made for someone else is not one of "my tasks"; on a project's page, one of another
+ * project is not the project's.
  * @param {Task} task
  */
 function belongsHere(task) {
+  if (pageProject && task.projectId !== pageProject.id) return false;
   if (scope === 'assigned') return task.assigneeId === me.id;
   if (scope === 'created') return task.ownerId === me.id;
   return true;
@@ -156,22 +193,225 @@ function showScope() {
   for (const button of scopeButtons) button.setAttribute('aria-pressed', String(button.dataset.scope === scope));
 }
 
-/** @param {string} [focusSelector] */
-function render(focusSelector) {
-  list.replaceChildren(...tasks.map(taskItem));
-  state.textContent = tasks.length ? '' : t(`tasks.empty.${scope}`);
-  showScope();
-  if (focusSelector) findElement(focusSelector, HTMLElement, list)?.focus();
+function showView() {
+  for (const button of viewButtons) button.setAttribute('aria-pressed', String(button.dataset.view === view));
+  list.hidden = view === BOARD;
+  board.hidden = view !== BOARD;
+}
+
+// ## The board
+
+/** @param {TaskStatus} status */
+const statusName = (status) => t(`tasks.status.${status}`);
+
+/** @param {Task} task */
+function dueNote(task) {
+  if (!task.dueDate) return element('span', { className: 'task-due is-undated' }, [icon('calendar'), t('tasks.noDue')]);
+  const overdue = task.status !== 'done' && task.dueDate < today();
+  return element('time', { className: `task-due${overdue ? ' is-overdue' : ''}`, datetime: task.dueDate }, [
+    icon('calendar'),
+    t(overdue ? 'tasks.overdue' : 'tasks.due', { date: formatDay(task.dueDate) }),
+  ]);
+}
+
+/** @param {Task} task */
+function card(task) {
+  const movable = mayChange(task);
+  const assignee = task.assigneeId === null ? undefined : people.get(task.assigneeId);
+  const open = element('button', { type: 'button', className: 'post-open task-open', text: task.title, 'aria-haspopup': 'dialog', dir: 'auto' });
+  open.addEventListener('click', () => void openComments(task));
+  const moves = movable ? domain.taskStatuses.filter((s) => s !== task.status) : [];
+  const node = element('li', { className: `post-card task-card${task.status === 'done' ? ' task-done' : ''}`, 'data-task-id': task.id, draggable: movable ? 'true' : undefined }, [
+    element('div', { className: 'post-body' }, [
+      element('h3', { className: 'post-title' }, [open]),
+      element('p', { className: 'task-card-meta' }, [
+        element('span', { className: `badge priority-${task.priority === 'urgent' ? 'high' : task.priority}`, text: t(`tasks.priority.${task.priority}`) }),
+        task.visibility === 'private' ? element('span', { className: 'badge badge-muted', text: t('tasks.private') }) : null,
+      ]),
+      dueNote(task),
+      element('div', { className: 'post-foot' }, [
+        avatar(assignee ?? null, 'small', assignee ? t('tasks.assigneeNamed', { name: assignee.name }) : t('tasks.unassigned')),
+        element('span', { className: 'post-owner', 'aria-hidden': 'true', dir: 'auto', text: assignee ? assignee.name.split(/\s+/)[0] : '' }),
+        element('div', { className: 'post-actions' }, [
+          moves.length
+            ? menuButton({
+                content: icon('move'),
+                ariaLabel: t('tasks.moveNamed', { title: task.title }),
+                className: 'task-move',
+                items: moves.map((s) => ({ label: t('tasks.moveTo', { status: statusName(s) }), onSelect: () => moveCard(task, s) })),
+              })
+            : null,
+        ]),
+      ]),
+    ]),
+  ]);
+  if (movable) {
+    node.addEventListener('dragstart', (event) => {
+      if (!event.dataTransfer) return;
+      event.dataTransfer.setData('text/plain', String(task.id));
+      event.dataTransfer.effectAllowed = 'move';
+      node.classList.add('is-dragging');
+      dragging = task;
+    });
+    node.addEventListener('dragend', () => {
+      node.classList.remove('is-dragging');
+      dragging = null;
+    });
+  }
+  return node;
+}
+
+function renderBoard() {
+  for (const [status, column] of columns) {
+    const inColumn = tasks.filter((task) => task.status === status);
+    requireElement('[data-count]', HTMLElement, column).textContent = String(inColumn.length);
+    requireElement('[data-cards]', HTMLElement, column).replaceChildren(
+      ...(inColumn.length ? inColumn.map(card) : [element('li', { className: 'kanban-empty', text: t('tasks.emptyColumn') })]),
+    );
+  }
 }
 
 /**
- * Reads the chosen tab's list. An answer for a tab chosen before is dropped (its request
- * aborted), so it can never replace the list of the tab chosen since.
+ * A card moved to another column, by drag and drop or by its move menu.
+ * @param {Task} task
+ * @param {TaskStatus} status
+ */
+async function moveCard(task, status) {
+  if (status === task.status) return;
+  try {
+    const { task: saved } = /** @type {{ task: Task }} */ (await call('PATCH', `/api/tasks/${task.id}`, { status }));
+    announce(t('tasks.moved', { title: saved.title, status: statusName(saved.status) }));
+    await afterChange(() => replace(saved), taskFocus(saved.id));
+  } catch (err) {
+    announce(errorMessage(err));
+  }
+}
+
+for (const [status, column] of columns) {
+  column.addEventListener('dragover', (event) => {
+    if (!dragging || !event.dataTransfer?.types.includes('text/plain') || dragging.status === status) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = 'move';
+    column.classList.add('is-drop-target');
+  });
+  column.addEventListener('dragleave', (event) => {
+    if (!(event.relatedTarget instanceof Node && column.contains(event.relatedTarget))) column.classList.remove('is-drop-target');
+  });
+  column.addEventListener('drop', (event) => {
+    event.preventDefault();
+    column.classList.remove('is-drop-target');
+    const id = event.dataTransfer?.getData('text/plain');
+    const task = tasks.find((x) => String(x.id) === id);
+    if (task) void moveCard(task, status);
+  });
+}
+
+/**
+ * Where the focus goes after a change to a task: its status select in the list, its move
+ * button (or title) on the board.
+ * @param {number} id
+ */
+const taskFocus = (id) => (view === BOARD ? `[data-task-id="${id}"] .task-move, [data-task-id="${id}"] .task-open` : `[data-task-id="${id}"] select`);
+
+// ## Filters and sort, kept in the address
+
+const DEFAULT_SORT = 'due';
+
+/** The default of each select: its first option, the sort's being by due date. */
+function resetFilters() {
+  for (const [name, select] of filterSelects) select.value = name === 'sort' ? DEFAULT_SORT : '';
+}
+
+const filtering = () => [...filterSelects].some(([name, select]) => select.value !== (name === 'sort' ? DEFAULT_SORT : ''));
+
+/** Takes the filters from the address, once the selects have their options; a value they do not offer is dropped. */
+function readFilters() {
+  const params = new URL(window.location.href).searchParams;
+  for (const [name, select] of filterSelects) {
+    const wanted = params.get(name) ?? '';
+    select.value = wanted;
+    if (select.value !== wanted || wanted === '') select.value = name === 'sort' ? DEFAULT_SORT : '';
+  }
+}
+
+/** Writes the tab, view, filters and sort into the address, so a reload or a shared link shows the same. */
+function writeAddress() {
+  const url = new URL(window.location.href);
+  for (const [name, select] of filterSelects) {
+    if (select.value && !(name === 'sort' && select.value === DEFAULT_SORT)) url.searchParams.set(name, select.value);
+    else url.searchParams.delete(name);
+  }
+  if (view === BOARD) url.searchParams.set('view', BOARD);
+  else url.searchParams.delete('view');
+  window.history.replaceState(null, '', url);
+}
+
+function listQuery() {
+  const query = new URLSearchParams({ scope });
+  for (const [name, select] of filterSelects) if (select.value) query.set(name, select.value);
+  if (pageProject) query.set('projectId', String(pageProject.id));
+  return query.toString();
+}
+
+/**
+ * @param {HTMLSelectElement} select
+ * @param {import('./common.js').Option[]} choices
+ */
+function fillSelect(select, choices) {
+  const first = select.options[0];
+  const kept = select.value;
+  select.replaceChildren(first, ...choices.map((o) => element('option', { value: o.value, text: o.label })));
+  select.value = choices.some((o) => o.value === kept) ? kept : '';
+}
+
+/** A project or campaign named with its brand, where the user has several. @param {Named} record */
+function withBrand(record) {
+  const brand = brands.length > 1 ? brands.find((b) => b.id === record.brandId) : undefined;
+  return brand ? t('tasks.brandOf', { name: record.name, brand: brand.name }) : record.name;
+}
+
+function fillFilters() {
+  const assignee = filterSelects.get('assigneeId');
+  if (assignee) fillSelect(assignee, options([...people.values()]));
+  const project = filterSelects.get('projectId');
+  if (project) fillSelect(project, options(projects, withBrand));
+  const campaign = filterSelects.get('campaignId');
+  if (campaign) fillSelect(campaign, options(pageProject ? campaignsOf(pageProject.brandId) : campaigns, withBrand));
+}
+
+filterForm.addEventListener('change', () => {
+  writeAddress();
+  void reload();
+});
+filterForm.addEventListener('submit', (event) => event.preventDefault());
+clearButton.addEventListener('click', () => {
+  resetFilters();
+  writeAddress();
+  // The button goes once nothing is filtered: the focus stays in the filters.
+  filterSelects.values().next().value?.focus();
+  void reload();
+});
+
+/** @param {string} [focusSelector] */
+function render(focusSelector) {
+  showView();
+  if (view === BOARD) renderBoard();
+  else list.replaceChildren(...tasks.map(taskItem));
+  state.textContent = tasks.length ? '' : filtering() ? t('tasks.noMatch') : pageProject ? t('tasks.projectEmpty') : t(`tasks.empty.${scope}`);
+  clearButton.hidden = !filtering();
+  showScope();
+  if (focusSelector) findElement(focusSelector, HTMLElement, view === BOARD ? board : list)?.focus();
+}
+
+/**
+ * Reads the list for the chosen tab and filters. An answer for an earlier choice is dropped
+ * (its request aborted), so it can never replace the list of the choice made since.
  * @param {string} [focusSelector]
  */
 async function loadTasks(focusSelector) {
   list.setAttribute('aria-busy', 'true');
-  const url = `/api/tasks?scope=${scope}`;
+  board.setAttribute('aria-busy', 'true');
+  const url = `/api/tasks?${listQuery()}`;
   try {
     tasks = /** @type {Task[]} */ (await listLoads.run((signal) => callAll(url, 'tasks', 500, { signal })));
     render(focusSelector);
@@ -179,6 +419,17 @@ async function loadTasks(focusSelector) {
     state.textContent = errorMessage(err);
   }
   list.setAttribute('aria-busy', 'false');
+  board.setAttribute('aria-busy', 'false');
+}
+
+/** A new choice of tab or filters: the old list goes at once, it is not the new choice's. */
+function reload() {
+  tasks = [];
+  list.replaceChildren();
+  for (const column of columns.values()) requireElement('[data-cards]', HTMLElement, column).replaceChildren();
+  state.textContent = t('common.loading');
+  clearButton.hidden = !filtering();
+  return loadTasks();
 }
 
 /**
@@ -193,7 +444,7 @@ async function afterChange(change, focusSelector) {
   render(focusSelector);
 }
 
-scopes.addEventListener('click', (event) => {
+scopes?.addEventListener('click', (event) => {
   const button = event.target instanceof Element ? event.target.closest('[data-scope]') : null;
   if (!(button instanceof HTMLElement) || !button.dataset.scope || button.dataset.scope === scope) return;
   scope = button.dataset.scope;
@@ -204,17 +455,25 @@ scopes.addEventListener('click', (event) => {
   window.history.replaceState(null, '', url);
   // The tab shows at once as chosen, and the other tab's tasks go: they are not this tab's.
   showScope();
-  tasks = [];
-  list.replaceChildren();
-  state.textContent = t('common.loading');
-  void loadTasks();
+  void reload();
+});
+
+viewSwitch.addEventListener('click', (event) => {
+  const button = event.target instanceof Element ? event.target.closest('[data-view]') : null;
+  if (!(button instanceof HTMLElement) || !button.dataset.view || button.dataset.view === view) return;
+  view = button.dataset.view === BOARD ? BOARD : 'list';
+  writeAddress();
+  render();
 });
 
 /**
+ * The form's fields; the project and campaign choices are those of `brandId`, the brand the
+ * task is (or will be) in.
  * @param {Task | null} task
+ * @param {number} brandId
  * @returns {import('../core/modal.js').ModalField[]}
  */
-function taskFields(task) {
+function taskFields(task, brandId) {
   return [
     { name: 'title', label: t('tasks.fieldTitle'), required: true, maxlength: 200, value: task?.title ?? '' },
     { name: 'description', label: t('common.description'), type: 'textarea', rows: 3, maxlength: 10000, value: task?.description ?? '' },
@@ -228,9 +487,21 @@ function taskFields(task) {
     { name: 'status', label: t('common.status'), type: 'select', options: vocabularyOptions(domain.taskStatuses, 'tasks.status'), value: task?.status ?? domain.taskStatuses[0] },
     { name: 'priority', label: t('tasks.fieldPriority'), type: 'select', options: vocabularyOptions(domain.taskPriorities, 'tasks.priority'), value: task?.priority ?? DEFAULT_PRIORITY },
     { name: 'dueDate', label: t('tasks.dueDate'), type: 'date', value: task?.dueDate ?? '' },
-    ...(task ? [] : brandField(brands)),
-    { name: 'projectId', label: t('tasks.project'), type: 'select', options: options(projects, (p) => p.name, t('tasks.noProject')), value: String(task?.projectId ?? '') },
-    { name: 'campaignId', label: t('common.campaign'), type: 'select', options: options(campaigns, (c) => c.name, t('tasks.noCampaign')), value: String(task?.campaignId ?? '') },
+    ...(task || pageProject ? [] : brandField(brands, { value: brandId })),
+    {
+      name: 'projectId',
+      label: t('tasks.project'),
+      type: 'select',
+      options: options(projectsOf(brandId), (p) => p.name, t('tasks.noProject')),
+      value: String(task ? (task.projectId ?? '') : (pageProject?.id ?? '')),
+    },
+    {
+      name: 'campaignId',
+      label: t('common.campaign'),
+      type: 'select',
+      options: options(campaignsOf(brandId), (c) => c.name, t('tasks.noCampaign')),
+      value: String(task?.campaignId ?? ''),
+    },
     {
       name: 'visibility',
       label: t('tasks.visibility'),
@@ -241,15 +512,46 @@ function taskFields(task) {
   ];
 }
 
+/**
+ * A select's options replaced, its choice kept when still offered.
+ * @param {HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement | undefined} select
+ * @param {import('./common.js').Option[]} choices
+ */
+function offer(select, choices) {
+  if (!(select instanceof HTMLSelectElement)) return;
+  const kept = select.value;
+  select.replaceChildren(...choices.map((o) => element('option', { value: o.value, text: o.label })));
+  select.value = choices.some((o) => o.value === kept) ? kept : '';
+}
+
+/**
+ * A new task's brand changes its project and campaign choices to that brand's, so a task is
+ * never placed in another brand's project (the server refuses that too: BRAND_MISMATCH).
+ * @param {Map<string, HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>} controls
+ */
+function followBrand(controls) {
+  const brand = controls.get('brandId');
+  brand?.addEventListener('change', () => {
+    const brandId = Number(brand.value);
+    offer(controls.get('projectId'), options(projectsOf(brandId), (p) => p.name, t('tasks.noProject')));
+    offer(controls.get('campaignId'), options(campaignsOf(brandId), (c) => c.name, t('tasks.noCampaign')));
+  });
+}
+
+/** The brand a new task starts in: the project's on its page, else the user's first. */
+const firstBrand = () => pageProject?.brandId ?? me.brandIds[0] ?? brands[0]?.id ?? 0;
+
 /** @param {string | undefined} value */
 const idOrNull = (value) => (value ? Number(value) : null);
 
 /** @param {Task | null} task */
 async function saveTask(task) {
+  const brandId = task?.brandId ?? firstBrand();
   const saved = await editInModal({
     title: task ? t('tasks.editTitle') : t('tasks.newTitle'),
     confirmText: task ? t('common.save') : t('tasks.create'),
-    fields: taskFields(task),
+    fields: taskFields(task, brandId),
+    onOpen: followBrand,
     check: (values) => ({ title: values.title?.trim() ? '' : t('tasks.titleRequired') }),
     refusedField: (err) => (err instanceof ApiError && err.code === 'ASSIGNEE_NOT_MEMBER' ? { name: 'assigneeId', message: t('errors.ASSIGNEE_NOT_MEMBER') } : null),
     send: async (values) => {
@@ -268,8 +570,7 @@ async function saveTask(task) {
       // Only whoever runs a task may change who sees it; an assignee's edit leaves that alone.
       if (task && !runsTask(task)) delete body.visibility;
       if (task) return /** @type {{ task: Task }} */ (await call('PATCH', `/api/tasks/${task.id}`, body)).task;
-      const placedElsewhere = body.projectId || body.campaignId;
-      return /** @type {{ task: Task }} */ (await call('POST', '/api/tasks', placedElsewhere ? body : { ...body, brandId: chosenBrand(values, brands) })).task;
+      return /** @type {{ task: Task }} */ (await call('POST', '/api/tasks', { ...body, brandId: values.brandId ? Number(values.brandId) : brandId })).task;
     },
   });
   if (!saved) return;
@@ -277,7 +578,7 @@ async function saveTask(task) {
   await afterChange(() => {
     if (task) replace(saved);
     else if (belongsHere(saved)) tasks = [saved, ...tasks];
-  }, `[data-task-id="${saved.id}"] select`);
+  }, taskFocus(saved.id));
 }
 
 /** @param {Task} task */
@@ -317,7 +618,7 @@ async function openLinkedTask() {
   url.searchParams.delete('task');
   window.history.replaceState(null, '', url);
   let task = tasks.find((x) => x.id === target);
-  if (task) revealTarget(list, 'data-task-id', target);
+  if (task) revealTarget(view === BOARD ? board : list, 'data-task-id', target);
   else {
     try {
       task = /** @type {{ task: Task }} */ (await call('GET', `/api/tasks/${target}`)).task;
@@ -341,8 +642,12 @@ async function start() {
   } catch (err) {
     state.textContent = errorMessage(err);
     list.setAttribute('aria-busy', 'false');
+    board.setAttribute('aria-busy', 'false');
     return;
   }
+  fillFilters();
+  readFilters();
+  showView();
   await loadTasks();
 }
 

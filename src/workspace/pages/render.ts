@@ -17,6 +17,10 @@ export interface PageSpec {
   bare?: boolean;
   /** What only this page's template needs. */
   locals?: Record<string, unknown>;
+  /** A title of its own (a record's name) instead of `workspace.<view>.title`. */
+  title?: string;
+  /** The sidebar entry it belongs under, when not its view's (a project's page is under Projects). */
+  active?: string;
 }
 
 /** What every page with the sidebar reads: the search box and the notifications bell among them. */
@@ -58,12 +62,12 @@ export function renderWorkspacePage(req: Request, res: Response, spec: PageSpec)
   res.page(`workspace/${spec.view}`, {
     ...spec.locals,
     layout: spec.bare ? 'main' : 'workspace',
-    title: res.locals.t(`workspace.${spec.view}.title`),
+    title: spec.title ?? res.locals.t(`workspace.${spec.view}.title`),
     styles: ['workspace'],
     bodyClass: spec.bare ? 'ws-body ws-bare' : 'ws-body',
     user,
     uploads: spec.uploads ?? null,
-    active: spec.view,
+    active: spec.active ?? spec.view,
     strings: clientStrings(res, spec.sections),
     domain: DOMAIN,
     can,

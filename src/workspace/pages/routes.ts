@@ -1,11 +1,12 @@
 import { Router, type RequestHandler } from 'express';
-import { Forbidden } from '../../platform/errors';
+import { Forbidden, NotFound } from '../../platform/errors';
 import { cookieOf } from '../../platform/cookies';
 import { isLanguage, LANG_COOKIE } from '../../platform/i18n';
 import { isSuperadmin } from '../access';
 import { actorOf, userOf } from '../request';
 import type { TaskScope } from '../domain';
 import { AVATAR_MAX_BYTES } from '../avatars/routes';
+import type { ProjectsService } from '../projects/service';
 import { renderAuthPage, renderWorkspacePage, type PageSpec } from './render';
 
 /** How far along the first-login path a page needs the user to be. */
@@ -53,8 +54,19 @@ const page = (spec: PageSpec): RequestHandler => (req, res) => renderWorkspacePa
 /** The tabs of the Tasks page (SPEC.md: my tasks, assigned by me, all), the first its default. */
 const TASKS_PAGE_SCOPES = ['assigned', 'created', 'all'] as const satisfies readonly TaskScope[];
 
+/** What the Tasks page and a project's page read besides the shared sections. */
+const TASKS_SECTIONS = ['tasks', 'comments', 'taskPanel'] as const;
+
+const PAGE_ID = /^[1-9]\d{0,15}$/;
+
+/** An address that can name no record is not a page, whoever asks: 404 before any sign-in redirect. */
+const recordId: RequestHandler = (req, _res, next) => {
+  if (!PAGE_ID.test(String(req.params.id))) throw new NotFound('No such page');
+  next();
+};
+
 /** Application B's pages; the API behind them is under /api. */
-export function workspacePages(opts: { uploadMaxBytes: number; uploadMaxFiles: number }) {
+export function workspacePages(opts: { uploadMaxBytes: number; uploadMaxFiles: number; projects: ProjectsService }) {
   const uploads = { maxBytes: opts.uploadMaxBytes, maxFiles: opts.uploadMaxFiles };
   // A profile page sends one picture, under the picture's own limit.
   const picture = { maxBytes: AVATAR_MAX_BYTES, maxFiles: 1 };
@@ -75,8 +87,19 @@ export function workspacePages(opts: { uploadMaxBytes: number; uploadMaxFiles: n
   router.get('/workspace/calendar', ...ready, page({ view: 'calendar', sections: ['calendar', 'board', 'status'] }));
   router.get('/workspace/campaigns', ...ready, page({ view: 'campaigns', sections: ['campaigns', 'tracks'] }));
   router.get('/workspace/assets', ...ready, page({ view: 'assets', sections: ['assets', 'upload'], uploads }));
-  router.get('/workspace/tasks', ...ready, page({ view: 'tasks', sections: ['tasks', 'comments', 'taskPanel'], locals: { scopes: TASKS_PAGE_SCOPES } }));
+  router.get('/workspace/tasks', ...ready, page({ view: 'tasks', sections: TASKS_SECTIONS, locals: { scopes: TASKS_PAGE_SCOPES, project: null } }));
   router.get('/workspace/projects', ...ready, page({ view: 'projects', sections: ['projects'] }));
+  // A project's page (as Plane has it): its tasks, as a list or a board, under the project's name.
+  router.get('/workspace/projects/:id', recordId, ...ready, async (req, res) => {
+    const project = await opts.projects.get(actorOf(req), Number(req.params.id));
+    renderWorkspacePage(req, res, {
+      view: 'tasks',
+      sections: TASKS_SECTIONS,
+      title: project.name,
+      active: 'projects',
+      locals: { scopes: [], project: { id: project.id, name: project.name, brandId: project.brandId, description: project.description } },
+    });
+  });
   router.get('/workspace/budget', ...ready, page({ view: 'budget', sections: ['budget'] }));
   router.get('/workspace/team', ...ready, page({ view: 'team', sections: ['team', 'members'] }));
   router.get('/workspace/users', ...ready, superadminOnly, page({ view: 'users', sections: ['users', 'members', 'brands'] }));

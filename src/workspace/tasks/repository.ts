@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import { changes, type WorkspaceDb, type WorkspaceRecords } from '../records';
 import type { WorkspaceTables } from '../tables';
-import type { TaskPriority, TaskScope, TaskStatus, TaskVisibility } from '../domain';
+import { TASK_PRIORITIES, type TaskDueFilter, type TaskPriority, type TaskScope, type TaskSort, type TaskStatus, type TaskVisibility } from '../domain';
 
 export interface Task {
   id: number;
@@ -40,12 +40,17 @@ export interface TaskFilter {
   campaignId?: number;
   postId?: number;
   assigneeId?: number;
+  priority?: TaskPriority;
+  /** overdue: due before `today` (YYYY-MM-DD) and not done; week: due from `today` to six days on; none: no due date. */
+  due?: { when: TaskDueFilter; today: string };
+  /** Default `due`: by due date (undated last), then oldest first. */
+  sort?: TaskSort;
   limit: number;
   offset: number;
 }
 
 export interface TaskRepository {
-  /** By due date (undated last), then oldest first. */
+  /** In the filter's order: by default by due date (undated last), then oldest first. */
   list(filter: TaskFilter): Promise<Task[]>;
   get(id: number): Promise<Task | undefined>;
   create(input: NewTask): Promise<Task>;
@@ -119,6 +124,37 @@ export type TaskAudience = Pick<TaskFilter, 'brandIds' | 'viewerId' | 'includeOt
 type TaskQuery = ReturnType<typeof selectTasks>;
 const selectTasks = (db: WorkspaceDb) => db.selectFrom('tasks').selectAll();
 
+/** `YYYY-MM-DD` plus `days`. */
+function addDays(day: string, days: number): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
+}
+
+/** The condition of each due filter, on the day it counts from. */
+const DUE: Record<TaskDueFilter, (q: TaskQuery, today: string) => TaskQuery> = {
+  overdue: (q, today) => q.where('due_date', '<', today).where('status', '!=', 'done'),
+  week: (q, today) => q.where('due_date', '>=', today).where('due_date', '<=', addDays(today, 6)),
+  none: (q) => q.where('due_date', 'is', null),
+};
+
+/** Urgent first: a CASE over the vocabulary, the same on SQLite and PostgreSQL. */
+const PRIORITY_RANK = sql<number>`case priority ${sql.join(
+  [...TASK_PRIORITIES].reverse().map((p, i) => sql`when ${sql.lit(p)} then ${sql.lit(i)}`),
+  sql` `,
+)} else ${sql.lit(TASK_PRIORITIES.length)} end`;
+
+const byDue = (q: TaskQuery) => q.orderBy(sql`due_date IS NULL`).orderBy('due_date').orderBy('created_at').orderBy('id');
+
+/** The order of each sort; ties always fall back to something stable. */
+const SORTS: Record<TaskSort, (q: TaskQuery) => TaskQuery> = {
+  due: byDue,
+  priority: (q) => byDue(q.orderBy(PRIORITY_RANK)),
+  newest: (q) => q.orderBy('created_at', 'desc').orderBy('id', 'desc'),
+  // lower() so that both engines agree whatever their collation does with case.
+  title: (q) => q.orderBy(sql`lower(title)`).orderBy('id'),
+};
+
 /** The condition of each scope, on the id of the one asking. */
 const SCOPES: Record<TaskScope, ((q: TaskQuery, viewerId: number) => TaskQuery) | undefined> = {
   mine: (q, viewerId) => q.where((eb) => eb.or([eb('owner_id', '=', viewerId), eb('assignee_id', '=', viewerId)])),
@@ -143,10 +179,9 @@ export class SqlTaskRepository implements TaskRepository {
       .$if(filter.campaignId !== undefined, (q) => q.where('campaign_id', '=', filter.campaignId!))
       .$if(filter.postId !== undefined, (q) => q.where('post_id', '=', filter.postId!))
       .$if(filter.assigneeId !== undefined, (q) => q.where('assignee_id', '=', filter.assigneeId!))
-      .orderBy(sql`due_date IS NULL`)
-      .orderBy('due_date')
-      .orderBy('created_at')
-      .orderBy('id')
+      .$if(filter.priority !== undefined, (q) => q.where('priority', '=', filter.priority!))
+      .$if(filter.due !== undefined, (q) => DUE[filter.due!.when](q, filter.due!.today))
+      .$call(SORTS[filter.sort ?? 'due'])
       .limit(filter.limit)
       .offset(filter.offset)
       .execute();

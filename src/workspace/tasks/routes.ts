@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { idParam, validated } from '../../platform/validate';
 import { actorOf } from '../request';
 import { day, id, longText, nonEmpty, pageQuery, queryId, name } from '../schemas';
-import { TASK_PRIORITIES, TASK_SCOPES, TASK_STATUSES, TASK_VISIBILITIES } from '../domain';
+import { TASK_DUE_FILTERS, TASK_PRIORITIES, TASK_SCOPES, TASK_SORTS, TASK_STATUSES, TASK_VISIBILITIES } from '../domain';
 import type { TasksService } from './service';
 
 export const TASKS_PAGE_DEFAULT = 100;
@@ -11,11 +11,13 @@ export const TASKS_PAGE_MAX = 500;
 
 const status = z.enum(TASK_STATUSES);
 
+const priority = z.enum(TASK_PRIORITIES);
+
 const taskFields = {
   title: name,
   description: longText.optional(),
   status: status.optional(),
-  priority: z.enum(TASK_PRIORITIES).optional(),
+  priority: priority.optional(),
   dueDate: day.optional(),
   visibility: z.enum(TASK_VISIBILITIES).optional(),
   assigneeId: id.nullable().optional(),
@@ -35,6 +37,9 @@ const listTasks = z.strictObject({
   campaignId: queryId.optional(),
   postId: queryId.optional(),
   assigneeId: queryId.optional(),
+  priority: priority.optional(),
+  due: z.enum(TASK_DUE_FILTERS).optional(),
+  sort: z.enum(TASK_SORTS).default('due'),
   ...pageQuery(TASKS_PAGE_DEFAULT, TASKS_PAGE_MAX),
 });
 

@@ -6,7 +6,7 @@ import type { UserRepository } from '../members/repository';
 import type { Notifier } from '../notifications/service';
 import type { Placement } from '../placement';
 import type { ProjectsService } from '../projects/service';
-import type { TaskPriority, TaskStatus, TaskVisibility } from '../domain';
+import type { TaskDueFilter, TaskPriority, TaskStatus, TaskVisibility } from '../domain';
 import type { Task, TaskAudience, TaskFilter, TaskRepository } from './repository';
 
 export interface TaskInput {
@@ -25,8 +25,8 @@ export interface TaskInput {
 
 export type TaskChange = Partial<Omit<TaskInput, 'brandId'>>;
 
-/** A list request: the repository's filter, with one optional brand instead of the caller's scope. */
-export type TaskQuery = Omit<TaskFilter, 'brandIds' | 'viewerId' | 'includeOthersPrivate'> & { brandId?: number };
+/** A list request: the repository's filter, with one optional brand instead of the caller's scope, and due counted from the clock's day. */
+export type TaskQuery = Omit<TaskFilter, 'brandIds' | 'viewerId' | 'includeOthersPrivate' | 'due'> & { brandId?: number; due?: TaskDueFilter };
 
 /**
  * Who `actor` is to a query of several tasks: the brands they may see (or just `brandId`),
@@ -54,7 +54,9 @@ export class TasksService {
   ) {}
 
   async list(actor: Actor, query: TaskQuery): Promise<Task[]> {
-    return this.deps.tasks.list({ ...query, ...taskAudience(actor, query.brandId) });
+    // "Overdue" and "this week" are counted from the server's day (UTC), the one pages use too.
+    const due = query.due && { when: query.due, today: this.now().slice(0, 10) };
+    return this.deps.tasks.list({ ...query, ...taskAudience(actor, query.brandId), due });
   }
 
   async get(actor: Actor, id: number): Promise<Task> {

@@ -56,6 +56,32 @@ describeEngines('SqlTaskRepository', (kind) => {
     expect(await ids({ assigneeId: me.id, status: 'todo' })).toEqual(['given to me']);
   });
 
+  it('when filtered by due and priority, then overdue means before the day and not done, week the day and six on, none undated', async () => {
+    const { r, brand, ids } = await setup();
+    await r.tasks.create(task(brand.id, { title: 'late', dueDate: '2026-11-24', priority: 'high' }));
+    await r.tasks.create(task(brand.id, { title: 'late, done', dueDate: '2026-11-01', status: 'done' }));
+    await r.tasks.create(task(brand.id, { title: 'today', dueDate: '2026-11-25' }));
+    await r.tasks.create(task(brand.id, { title: 'in six days', dueDate: '2026-12-01', priority: 'high' }));
+    await r.tasks.create(task(brand.id, { title: 'in seven days', dueDate: '2026-12-02' }));
+    await r.tasks.create(task(brand.id, { title: 'undated' }));
+    const today = '2026-11-25';
+    expect(await ids({ due: { when: 'overdue', today } })).toEqual(['late']);
+    expect(await ids({ due: { when: 'week', today } })).toEqual(['today', 'in six days']);
+    expect(await ids({ due: { when: 'none', today } })).toEqual(['undated']);
+    expect(await ids({ priority: 'high' })).toEqual(['late', 'in six days']);
+  });
+
+  it('when sorted, then by priority (urgent first, then due), newest first, or by title whatever its case', async () => {
+    const { r, brand, ids } = await setup();
+    await r.tasks.create(task(brand.id, { title: 'Charlie', priority: 'low', dueDate: '2026-12-01', createdAt: at(1) }));
+    await r.tasks.create(task(brand.id, { title: 'alpha', priority: 'urgent', createdAt: at(2) }));
+    await r.tasks.create(task(brand.id, { title: 'Bravo', priority: 'medium', dueDate: '2026-12-05', createdAt: at(3) }));
+    await r.tasks.create(task(brand.id, { title: 'delta', priority: 'medium', dueDate: '2026-12-02', createdAt: at(3) }));
+    expect(await ids({ sort: 'priority' })).toEqual(['alpha', 'delta', 'Bravo', 'Charlie']);
+    expect(await ids({ sort: 'newest' })).toEqual(['delta', 'Bravo', 'alpha', 'Charlie']);
+    expect(await ids({ sort: 'title' })).toEqual(['alpha', 'Bravo', 'Charlie', 'delta']);
+  });
+
   it('when a status, priority or visibility is not one the schema knows, then the database refuses it', async () => {
     const { r, brand } = await setup();
     await expect(r.tasks.create(task(brand.id, { status: 'someday' as never }))).rejects.toThrow();
