@@ -15,6 +15,8 @@ const SHAPES = {
   calendar: ['M4 6h16v14H4z', 'M4 10h16', 'M8 3v4', 'M16 3v4'],
   plus: ['M12 5v14', 'M5 12h14'],
   comment: ['M4 5h16v11H9l-5 4z', 'M8 9h8', 'M8 12h5'],
+  prev: ['m15 6-6 6 6 6'],
+  next: ['m9 6 6 6-6 6'],
   external: ['M14 4h6v6', 'M20 4 11 13', 'M18 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h5'],
 };
 

@@ -6,6 +6,7 @@ import { isSuperadmin } from '../access';
 import { actorOf, userOf } from '../request';
 import type { TaskScope } from '../domain';
 import { AVATAR_MAX_BYTES } from '../avatars/routes';
+import { ASSET_TYPES } from '../assets/service';
 import { renderAuthPage, renderWorkspacePage, type PageSpec } from './render';
 
 /** How far along the first-login path a page needs the user to be. */
@@ -74,7 +75,7 @@ export function workspacePages(opts: { uploadMaxBytes: number; uploadMaxFiles: n
   router.get('/workspace', ...ready, page({ view: 'board', sections: ['board', 'post', 'platforms', 'status', 'comments', 'activity', 'review', 'postPanel'], uploads }));
   router.get('/workspace/calendar', ...ready, page({ view: 'calendar', sections: ['calendar', 'board', 'status'] }));
   router.get('/workspace/campaigns', ...ready, page({ view: 'campaigns', sections: ['campaigns', 'tracks'] }));
-  router.get('/workspace/assets', ...ready, page({ view: 'assets', sections: ['assets', 'upload'], uploads }));
+  router.get('/workspace/assets', ...ready, page({ view: 'assets', sections: ['assets', 'upload'], uploads, locals: { assetTypes: ASSET_TYPES } }));
   router.get('/workspace/tasks', ...ready, page({ view: 'tasks', sections: ['tasks', 'comments', 'taskPanel'], locals: { scopes: TASKS_PAGE_SCOPES } }));
   router.get('/workspace/projects', ...ready, page({ view: 'projects', sections: ['projects'] }));
   router.get('/workspace/budget', ...ready, page({ view: 'budget', sections: ['budget'] }));
