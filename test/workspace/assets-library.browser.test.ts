@@ -180,8 +180,17 @@ describeBrowser('The asset library /workspace/assets in a browser', () => {
       await page.waitForFunction(() => document.querySelectorAll('.asset').length === 5);
       const heights = await cardHeights(page);
       expect(Math.max(...heights) - Math.min(...heights), JSON.stringify(heights)).toBeLessThanOrEqual(1);
-      // Only the contributor's own files carry a tick box.
-      expect(await page.locator('.asset-check-input').count()).toBe(3);
+      // Only the contributor's own files carry a tick box; the keyboard ticks a range with Shift+Space.
+      const boxes = page.locator('.asset-check-input');
+      expect(await boxes.count()).toBe(3);
+      await boxes.nth(0).focus();
+      await page.keyboard.press('Space');
+      await boxes.nth(2).focus();
+      await page.keyboard.press('Shift+Space');
+      expect(await page.locator('.asset.is-selected').count()).toBe(3);
+      await page.locator('[data-clear-selection]').click();
+      expect(await page.locator('.asset.is-selected').count()).toBe(0);
+      expect(await page.evaluate(() => document.activeElement?.hasAttribute('data-select-all'))).toBe(true);
       await page.locator('[data-select-all]').click();
       expect(await page.locator('.asset.is-selected').count()).toBe(3);
       expect(await page.locator('[data-selection-count]').textContent()).toContain('3');

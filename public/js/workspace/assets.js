@@ -328,6 +328,8 @@ async function deleteSelected() {
         return true;
       } catch (err) {
         setError(errorMessage(err));
+        // Someone else deleted one of them meanwhile: the list, and so the selection, catch up.
+        if (err instanceof ApiError && err.status === 404) void loadAssets();
         return false;
       }
     },
