@@ -8,6 +8,7 @@ import {
   appOf,
   buildWorld,
   expectNoLeak,
+  IDS_IN_BODY,
   isApi,
   key,
   methodsOf,
@@ -126,10 +127,18 @@ describe("every workspace route with another brand's ids", () => {
 
   it("when a manager or a contributor of one brand reads, changes or deletes the other brand's records by id, then 403 or 404 and nothing of it in any answer or in the database", async () => {
     const before = await snapshot(world.ws);
+    // A DELETE without an id in its path names its records in the body, each must be listed;
+    // those under /api/auth/ touch only the caller's own account.
+    const bodyDeletes = world.routes.filter((r) => appOf(r.path) === 'workspace' && isApi(r.path) && r.method === 'DELETE' && !/:id|uploads|^\/api\/auth\//.test(r.path));
+    expect(bodyDeletes.map(key)).toContain('DELETE /api/assets');
+    for (const route of bodyDeletes) {
+      expect(IDS_IN_BODY, `add ${key(route)} to IDS_IN_BODY in test/security/world.ts`).toHaveProperty([key(route)]);
+    }
     for (const [role, member] of members()) {
-      for (const route of world.routes.filter((r) => appOf(r.path) === 'workspace' && isApi(r.path) && /:id|uploads/.test(r.path))) {
+      for (const route of world.routes.filter((r) => appOf(r.path) === 'workspace' && isApi(r.path) && (/:id|uploads/.test(r.path) || IDS_IN_BODY[key(r)]))) {
         for (const method of methodsOf(route)) {
-          const body = method === 'PATCH' || method === 'POST' ? renameBody(route.path, 'Taken over') : undefined;
+          const inBody = IDS_IN_BODY[`${method} ${route.path}`];
+          const body = inBody ? inBody(world.theirs) : method === 'PATCH' || method === 'POST' ? renameBody(route.path, 'Taken over') : undefined;
           const res = await send(world.app, method, pathFor(route, world.theirs), { Authorization: `Bearer ${member.token}` }, body);
           const label = `${role}: ${method} ${route.path}`;
           expectNoLeak(res, label);
@@ -140,9 +149,21 @@ describe("every workspace route with another brand's ids", () => {
     expect(await snapshot(world.ws)).toBe(before);
   });
 
+  it("when a bulk delete mixes the member's own files with the other brand's, then 404 like a missing id, and not even their own go", async () => {
+    const before = await snapshot(world.ws);
+    for (const [role, member] of members()) {
+      const res = await send(world.app, 'DELETE', '/api/assets', { Authorization: `Bearer ${member.token}` }, { ids: [world.mine.asset, world.theirs.asset] });
+      const missing = await send(world.app, 'DELETE', '/api/assets', { Authorization: `Bearer ${member.token}` }, { ids: [world.mine.asset, 999_999] });
+      expectNoLeak(res, `${role}: DELETE /api/assets`);
+      expect(res.status, role).toBe(404);
+      expect(res.body, role).toEqual(missing.body);
+    }
+    expect(await snapshot(world.ws)).toBe(before);
+  });
+
   it("when lists are asked for the other brand or its campaign, project or post, then they come back empty or refused, never with its records", async () => {
     const t = world.theirs;
-    const filters = [`brandId=${t.brand}`, `campaignId=${t.campaign}`, `projectId=${t.project}`, `postId=${t.post}`, 'scope=all'];
+    const filters = [`brandId=${t.brand}`, `campaignId=${t.campaign}`, `projectId=${t.project}`, `postId=${t.post}`, 'scope=all', `q=${SECRET}`, `uploadedBy=${world.rival.id}`];
     for (const [role, member] of members()) {
       for (const route of world.routes.filter((r) => appOf(r.path) === 'workspace' && isApi(r.path) && r.method === 'GET' && !r.path.includes(':id') && !r.path.includes('uploads'))) {
         for (const filter of filters) {

@@ -1,7 +1,7 @@
 import { request, type HttpResponse } from '../support/http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pdf } from '../support/files';
-import { adminOf, appOf, buildWorld, expectNoLeak, isApi, isWrite, key, methodsOf, pathFor, renameBody, send, type World } from './world';
+import { adminOf, appOf, buildWorld, expectNoLeak, IDS_IN_BODY, isApi, isWrite, key, methodsOf, pathFor, renameBody, send, type World } from './world';
 import { rowCount } from '../support/records';
 
 let world: World;
@@ -18,11 +18,12 @@ afterEach(() => {
 });
 
 /**
- * Whether a route reads a body, so that a wrong one must be refused: DELETEs and sign-outs
- * take none (what is sent is not read), and uploaded files refuse every write with 405.
+ * Whether a route reads a body, so that a wrong one must be refused: DELETEs (but those that
+ * name their records in the body) and sign-outs take none (what is sent is not read), and
+ * uploaded files refuse every write with 405.
  */
 const takesBody = (path: string, method: string) =>
-  method !== 'DELETE' && !['/auth/logout', '/api/auth/logout'].includes(path) && !path.startsWith('/api/uploads');
+  (method !== 'DELETE' || IDS_IN_BODY[`${method} ${path}`] !== undefined) && !['/auth/logout', '/api/auth/logout'].includes(path) && !path.startsWith('/api/uploads');
 
 const writeRoutes = () => world.routes.filter((r) => isApi(r.path) && r.path !== '/healthz').flatMap((r) => methodsOf(r).filter(isWrite).map((method) => ({ route: r, method })));
 const readRoutes = () => world.routes.filter((r) => r.method === 'GET');

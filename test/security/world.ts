@@ -128,6 +128,16 @@ export function pathFor(route: Route, ids: Ids, raw?: string): string {
   return route.path.replace(/:(id|key)\b/, () => raw ?? String(fill[1](ids)));
 }
 
+/**
+ * Routes that name their records in the body instead of the path (a bulk delete), with the
+ * body that names the records of `ids`. Every checked-by-id rule covers them as well.
+ */
+export const IDS_IN_BODY: Record<string, (ids: Ids) => object> = {
+  'DELETE /api/assets': (ids) => ({ ids: [ids.asset] }),
+  'DELETE /api/posts': (ids) => ({ ids: [ids.post] }),
+  'PATCH /api/posts': (ids) => ({ ids: [ids.post], status: 'draft' }),
+};
+
 /** A change a PATCH to a route's record would accept: its name or title. */
 export function renameBody(path: string, value: string): Record<string, string> {
   if (path.endsWith('/comments')) return { body: value };

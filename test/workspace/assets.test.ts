@@ -2,8 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request, type HttpResponse } from '../support/http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bytes, docx, filesUnder, image, pdf } from '../support/files';
-import { buildTeam, type TestUser, type TestWorkspace } from '../support/workspace';
+import { bytes, docx, filesUnder, image, mp4, pdf, xlsx } from '../support/files';
+import { buildTeam, snapshot, type TestUser, type TestWorkspace } from '../support/workspace';
 import { itOnSqlite } from '../support/records';
 
 interface AssetBody {
@@ -60,6 +60,171 @@ describe('GET /api/assets', () => {
   it('when nobody is signed in, then 401', async () => {
     const t = await team();
     expect((await request(t.ws.app).get('/api/assets')).status).toBe(401);
+  });
+});
+
+describe('GET /api/assets with search and filters', () => {
+  it('when q is part of a name in another case, then only the files whose names hold it come back; % and _ match only themselves', async () => {
+    const t = await team();
+    const files = ['Poster_Final.PDF', 'poster-draft.pdf', '100% growth.pdf', 'Report.pdf', 'ملصق المعرض.pdf'];
+    const stored = await uploaded(t.ws, t.contributor, { brandId: t.brand.id }, files.map((name) => ({ data: pdf(), name })));
+    const idOf = (name: string) => stored.find((a) => a.name === name)!.id;
+    const names = async (q: string) =>
+      ((await t.ws.as(t.contributor).get(`/api/assets?q=${encodeURIComponent(q)}`)).body.assets as { name: string }[]).map((a) => a.name).sort();
+
+    expect(await names('POSTER')).toEqual(['Poster_Final.PDF', 'poster-draft.pdf']);
+    expect(await names('_')).toEqual(['Poster_Final.PDF']);
+    expect(await names('%')).toEqual(['100% growth.pdf']);
+    expect(await names('r%d')).toEqual([]);
+    expect(await names('ملصق')).toEqual(['ملصق المعرض.pdf']);
+    expect(await names('  report ')).toEqual(['Report.pdf']);
+    expect(await names('')).toHaveLength(files.length);
+    expect(ids(await t.ws.as(t.contributor).get('/api/assets?q=poster&limit=1'))).toEqual([idOf('poster-draft.pdf')]);
+  });
+
+  it('when type is image, video, pdf or document, then only files of that kind come back', async () => {
+    const t = await team();
+    const [png, jpeg, film, doc, word, sheet] = await uploaded(t.ws, t.contributor, { brandId: t.brand.id }, [
+      { data: await image('png'), name: 'a.png' },
+      { data: await image('jpeg'), name: 'b.jpg' },
+      { data: mp4(), name: 'c.mp4' },
+      { data: pdf(), name: 'd.pdf' },
+      { data: docx(), name: 'e.docx' },
+      { data: xlsx(), name: 'f.xlsx' },
+    ]);
+    const of = async (type: string) => (ids(await t.ws.as(t.contributor).get(`/api/assets?type=${type}`)) as number[]).sort((a, b) => a - b);
+    expect(await of('image')).toEqual([png.id, jpeg.id]);
+    expect(await of('video')).toEqual([film.id]);
+    expect(await of('pdf')).toEqual([doc.id]);
+    expect(await of('document')).toEqual([word.id, sheet.id]);
+  });
+
+  it('when campaignId, uploadedBy, type and q are combined, then a file must match them all, and only in the brands the caller sees', async () => {
+    const t = await team();
+    const [mineInCampaign] = await uploaded(t.ws, t.contributor, { campaignId: t.campaign.id }, [{ data: pdf(), name: 'brief.pdf' }]);
+    const [mineLoose] = await uploaded(t.ws, t.contributor, { brandId: t.brand.id }, [{ data: pdf(), name: 'brief-loose.pdf' }]);
+    const [colleagues] = await uploaded(t.ws, t.colleague, { campaignId: t.campaign.id }, [{ data: pdf(), name: 'brief-colleague.pdf' }]);
+    const [picture] = await uploaded(t.ws, t.contributor, { campaignId: t.campaign.id }, [{ data: await image('png'), name: 'brief.png' }]);
+    await uploaded(t.ws, t.admin, { brandId: t.other.id }, [{ data: pdf(), name: 'brief-theirs.pdf' }]);
+    const get = async (query: string) => (ids(await t.ws.as(t.manager).get(`/api/assets?${query}`)) as number[]).sort((a, b) => a - b);
+
+    expect(await get(`uploadedBy=${t.contributor.id}`)).toEqual([mineInCampaign.id, mineLoose.id, picture.id]);
+    expect(await get(`uploadedBy=${t.contributor.id}&campaignId=${t.campaign.id}`)).toEqual([mineInCampaign.id, picture.id]);
+    expect(await get(`uploadedBy=${t.contributor.id}&campaignId=${t.campaign.id}&type=pdf`)).toEqual([mineInCampaign.id]);
+    expect(await get(`campaignId=${t.campaign.id}&q=colleague`)).toEqual([colleagues.id]);
+    expect(await get('q=theirs')).toEqual([]);
+    expect(await get(`uploadedBy=${t.admin.id}`)).toEqual([]);
+  });
+
+  it.each(['type=svg', 'type=', 'type=image&type=pdf', 'uploadedBy=abc', 'uploadedBy=0', 'q=a&q=b', `q=${'x'.repeat(201)}`])('when the query is %s, then 400', async (query) => {
+    const t = await team();
+    const res = await t.ws.as(t.contributor).get(`/api/assets?${query}`);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('VALIDATION');
+  });
+});
+
+describe('DELETE /api/assets', () => {
+  const bulkDelete = (ws: TestWorkspace, by: TestUser, body: unknown) => ws.as(by).delete('/api/assets').send(body as object);
+
+  it('when the uploader deletes several of their files, one attached to a post, then {ok, deleted}, the rows and files go and the post keeps the rest', async () => {
+    const t = await team();
+    const post = (await t.ws.as(t.contributor).post('/api/posts').send({ title: 'P', brandId: t.brand.id })).body.post;
+    const [picture, notes] = await uploaded(t.ws, t.contributor, { postId: post.id }, [
+      { data: await image('png'), name: 'a.png' },
+      { data: pdf(), name: 'b.pdf' },
+    ]);
+    const [loose, kept] = await uploaded(t.ws, t.contributor, { brandId: t.brand.id }, [
+      { data: pdf(), name: 'c.pdf' },
+      { data: pdf(), name: 'd.pdf' },
+    ]);
+    expect(filesUnder(t.ws.config.uploadDir)).toHaveLength(5);
+
+    const res = await bulkDelete(t.ws, t.contributor, { ids: [picture.id, loose.id, loose.id] });
+
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ok: true, deleted: 2 });
+    expect((ids(await t.ws.as(t.contributor).get('/api/assets')) as number[]).sort((a, b) => a - b)).toEqual([notes.id, kept.id]);
+    expect(filesUnder(t.ws.config.uploadDir).sort()).toEqual([notes, kept].map((a) => a.url.split('/').pop()).sort());
+    expect((await t.ws.as(t.contributor).get(`/api/posts/${post.id}`)).body.post).toMatchObject({ attachments: [notes.id], thumbnailUrl: null });
+  });
+
+  it("when a manager or a superadmin deletes others' files, then 200", async () => {
+    const t = await team();
+    const [a, b, c] = await uploaded(t.ws, t.colleague, { brandId: t.brand.id }, [
+      { data: pdf(), name: 'a.pdf' },
+      { data: pdf(), name: 'b.pdf' },
+      { data: pdf(), name: 'c.pdf' },
+    ]);
+    expect((await bulkDelete(t.ws, t.manager, { ids: [a.id, b.id] })).body).toEqual({ ok: true, deleted: 2 });
+    expect((await bulkDelete(t.ws, t.admin, { ids: [c.id] })).body).toEqual({ ok: true, deleted: 1 });
+    expect(filesUnder(t.ws.config.uploadDir)).toEqual([]);
+  });
+
+  it.each([
+    ['no body', undefined],
+    ['an empty object', {}],
+    ['no ids', { ids: [] }],
+    ['201 ids', { ids: Array.from({ length: 201 }, (_, i) => i + 1) }],
+    ['ids as text', { ids: ['1'] }],
+    ['a zero id', { ids: [0] }],
+    ['a negative id', { ids: [-3] }],
+    ['a fraction', { ids: [1.5] }],
+    ['ids not in a list', { ids: 1 }],
+    ['an unknown field', { ids: [1], all: true }],
+  ])('when the body has %s, then 400 and nothing is deleted', async (_, body) => {
+    const t = await team();
+    const [a] = await uploaded(t.ws, t.contributor, { brandId: t.brand.id }, [{ data: pdf(), name: 'a.pdf' }]);
+    const req = t.ws.as(t.admin).delete('/api/assets');
+    const res = body === undefined ? await req : await req.send(body);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('VALIDATION');
+    expect((await t.ws.as(t.contributor).get(`/api/assets/${a.id}`)).status).toBe(200);
+  });
+
+  it('when 200 ids are sent, then they are accepted (the limit is inclusive)', async () => {
+    const t = await team();
+    const [a] = await uploaded(t.ws, t.contributor, { brandId: t.brand.id }, [{ data: pdf(), name: 'a.pdf' }]);
+    const res = await bulkDelete(t.ws, t.manager, { ids: [a.id, ...Array.from({ length: 199 }, () => a.id)] });
+    expect(res.body).toEqual({ ok: true, deleted: 1 });
+  });
+
+  it("when a contributor includes a colleague's file among their own, then 403 NOT_ASSET_UPLOADER and nothing is deleted", async () => {
+    const t = await team();
+    const [own] = await uploaded(t.ws, t.contributor, { brandId: t.brand.id }, [{ data: pdf(), name: 'own.pdf' }]);
+    const [theirs] = await uploaded(t.ws, t.colleague, { brandId: t.brand.id }, [{ data: pdf(), name: 'theirs.pdf' }]);
+    const before = await snapshot(t.ws);
+
+    const res = await bulkDelete(t.ws, t.contributor, { ids: [own.id, theirs.id] });
+
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('NOT_ASSET_UPLOADER');
+    expect(await snapshot(t.ws)).toBe(before);
+    expect(filesUnder(t.ws.config.uploadDir)).toHaveLength(2);
+  });
+
+  it("when another brand's id or a missing one is among them, then 404 exactly like a missing one, and nothing is deleted", async () => {
+    const t = await team();
+    const [own] = await uploaded(t.ws, t.manager, { brandId: t.brand.id }, [{ data: pdf(), name: 'own.pdf' }]);
+    const [theirs] = await uploaded(t.ws, t.admin, { brandId: t.other.id }, [{ data: pdf(), name: 'theirs.pdf' }]);
+    const before = await snapshot(t.ws);
+
+    const hidden = await bulkDelete(t.ws, t.manager, { ids: [own.id, theirs.id] });
+    const missing = await bulkDelete(t.ws, t.manager, { ids: [own.id, 999_999] });
+
+    expect(hidden.status).toBe(404);
+    expect(hidden.body).toEqual(missing.body);
+    expect(hidden.text).not.toContain('theirs.pdf');
+    expect(await snapshot(t.ws)).toBe(before);
+    expect(filesUnder(t.ws.config.uploadDir)).toHaveLength(2);
+  });
+
+  it('when nobody is signed in, then 401 and nothing is deleted', async () => {
+    const t = await team();
+    const [a] = await uploaded(t.ws, t.contributor, { brandId: t.brand.id }, [{ data: pdf(), name: 'a.pdf' }]);
+    const res = await request(t.ws.app).delete('/api/assets').send({ ids: [a.id] });
+    expect(res.status).toBe(401);
+    expect((await t.ws.as(t.contributor).get(`/api/assets/${a.id}`)).status).toBe(200);
   });
 });
 
@@ -141,6 +306,26 @@ describe('/api/uploads/*', () => {
     expect(res.headers['content-disposition']).toBeUndefined();
     expect(Buffer.compare(res.body as Buffer, data)).toBe(0);
     expect((await t.ws.as(t.colleague).get(picture.thumbnailUrl!)).headers['content-type']).toBe('image/webp');
+  });
+
+  it("when a PDF is fetched there, then it is shown inline and the CSP lets the library's own page frame it, and no other", async () => {
+    const t = await team();
+    const [doc] = await uploaded(t.ws, t.contributor, { brandId: t.brand.id }, [{ data: pdf(), name: 'a.pdf' }]);
+    const res = await t.ws.as(t.contributor).get(doc.url);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(res.headers['content-disposition']).toBeUndefined();
+    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+    const csp = new Map(
+      String(res.headers['content-security-policy'])
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([name, ...values]) => [name, values.join(' ')]),
+    );
+    expect(csp.get('frame-ancestors')).toBe("'self'");
+    // The preview is an <iframe>: without frame-src, frames fall back to default-src.
+    expect(csp.get('frame-src') ?? csp.get('child-src') ?? csp.get('default-src')).toBe("'self'");
+    expect(csp.get('object-src')).toBe("'none'");
   });
 
   it('when an Office document is fetched there, then it is never shown inline: attachment', async () => {

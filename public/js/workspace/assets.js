@@ -1,10 +1,14 @@
-// Assets: the brand's files as a grid (thumbnails for images, a file-type icon otherwise),
-// and uploads of several files at once, by the picker or by dropping them on the page, each
-// with its own progress bar and, when refused, a message that says why.
+// Assets: the brand's files as a grid of cards of one size (thumbnails for images, a file-type
+// icon otherwise), found by name, type, campaign and uploader (kept in the address, so a reload
+// or a shared link shows the same files); a preview of each in the modal, with the previous and
+// next file of the list; several deleted at once; and uploads of several files at once, by the
+// picker or by dropping them on the page, each with its own progress bar and, when refused, a
+// message that says why.
 import { ApiError, newestOnly } from '../core/api.js';
 import { element, requireElement } from '../core/dom.js';
 import { formatDay, formatNumber, formatPercent } from '../core/format.js';
 import { t, tn } from '../core/i18n.js';
+import { openModal } from '../core/modal.js';
 import { announce, avatar, byId, call, callAll, context, errorMessage, formatMb, isManager, me, options, revealTarget, targetOf } from './common.js';
 import { actionButton, icon } from './icons.js';
 import { deleteWithConfirmation } from './records.js';
@@ -13,26 +17,52 @@ import { uploadFile } from './upload.js';
 /** @typedef {import('./upload.js').Asset} Asset */
 
 const PARALLEL = 3;
+/** How long typing may pause before the search runs. */
+const SEARCH_DELAY_MS = 250;
 
 const dropzone = requireElement('[data-dropzone]', HTMLElement);
 const picker = requireElement('#upload-files', HTMLInputElement);
 const brandSelect = requireElement('#upload-brand', HTMLSelectElement);
 const campaignSelect = requireElement('#upload-campaign', HTMLSelectElement);
-const filter = requireElement('#assets-campaign', HTMLSelectElement);
+const filterForm = requireElement('[data-asset-filters]', HTMLFormElement);
+const searchInput = requireElement('#assets-q', HTMLInputElement);
+const typeFilter = requireElement('#assets-type', HTMLSelectElement);
+const campaignFilter = requireElement('#assets-campaign', HTMLSelectElement);
+const uploaderFilter = requireElement('#assets-uploader', HTMLSelectElement);
+const clearFiltersButton = requireElement('[data-clear-filters]', HTMLButtonElement);
+const countLine = requireElement('[data-count]', HTMLElement);
+const selectionBar = requireElement('[data-selection-bar]', HTMLElement);
+const selectionCount = requireElement('[data-selection-count]', HTMLElement);
+const selectAllButton = requireElement('[data-select-all]', HTMLButtonElement);
+const clearSelectionButton = requireElement('[data-clear-selection]', HTMLButtonElement);
+const deleteSelectedButton = requireElement('[data-delete-selected]', HTMLButtonElement);
 const uploadList = requireElement('[data-uploads]', HTMLElement);
 const grid = requireElement('[data-assets]', HTMLElement);
 const state = requireElement('[data-state]', HTMLElement);
 const maxBytes = context.uploads?.maxBytes ?? Infinity;
 const maxMb = Math.round(maxBytes / 1048576);
 
+/** The filters, by their names in the address and in GET /api/assets. */
+const FILTERS = /** @type {const} */ ([
+  ['q', searchInput],
+  ['type', typeFilter],
+  ['campaignId', campaignFilter],
+  ['uploadedBy', uploaderFilter],
+]);
+
+/** The files the filters show, newest first: the grid, and the preview's previous and next. */
 /** @type {Asset[]} */
 let assets = [];
 /** @type {import('./common.js').Campaign[]} */
 let campaigns = [];
 /** @type {Map<number, import('./common.js').Member>} */
 let people = new Map();
-/** The files of the chosen campaign; a campaign chosen while a list is on its way wins. */
+/** The files of the chosen filters; filters chosen while a list is on its way win. */
 const assetLoads = newestOnly();
+/** The ids of the ticked files. */
+const selected = /** @type {Set<number>} */ (new Set());
+/** The file ticked or unticked last: where a Shift-click range starts. */
+let anchorId = /** @type {number | null} */ (null);
 
 /**
  * A short label and a tone for a file that has no picture of its own.
@@ -51,33 +81,69 @@ function fileKind(mimeType, name) {
 }
 
 /** @param {Asset} asset */
-function thumbnail(asset) {
-  if (asset.thumbnailUrl) return element('div', { className: 'asset-thumb' }, [element('img', { src: asset.thumbnailUrl, alt: '', loading: 'lazy' })]);
+function fileIcon(asset) {
   const kind = fileKind(asset.mimeType, asset.name);
-  return element('div', { className: 'asset-thumb' }, [
-    element('span', { className: `file-type file-type-${kind.tone}`, role: 'img', 'aria-label': t('assets.fileType', { type: kind.label }) }, [
-      icon('file'),
-      element('span', { text: kind.label }),
-    ]),
+  return element('span', { className: `file-type file-type-${kind.tone}`, role: 'img', 'aria-label': t('assets.fileType', { type: kind.label }) }, [
+    icon('file'),
+    element('span', { text: kind.label }),
   ]);
+}
+
+/** @param {Asset} asset */
+const canDelete = (asset) => isManager() || asset.uploadedBy === me.id;
+
+/** @param {Asset} asset */
+function uploaderName(asset) {
+  const uploader = asset.uploadedBy === null ? undefined : people.get(asset.uploadedBy);
+  return uploader ? uploader.name : null;
+}
+
+/**
+ * The tick box of a card: Shift-click ticks (or unticks) every file from the one clicked last.
+ * @param {Asset} asset
+ */
+function tickBox(asset) {
+  const box = element('input', { type: 'checkbox', className: 'asset-check-input' });
+  box.checked = selected.has(asset.id);
+  // Shift with the mouse button down would select the page's text between the two clicks.
+  box.addEventListener('mousedown', (event) => {
+    if (event.shiftKey) event.preventDefault();
+  });
+  box.addEventListener('click', (event) => {
+    const ticked = box.checked;
+    const list = assets.filter(canDelete);
+    const here = list.findIndex((a) => a.id === asset.id);
+    const from = anchorId === null ? -1 : list.findIndex((a) => a.id === anchorId);
+    const range = event.shiftKey && from !== -1 ? list.slice(Math.min(from, here), Math.max(from, here) + 1) : [asset];
+    for (const a of range) {
+      if (ticked) selected.add(a.id);
+      else selected.delete(a.id);
+    }
+    anchorId = asset.id;
+    syncSelection();
+  });
+  return element('label', { className: 'asset-check' }, [box, element('span', { className: 'sr-only', text: t('assets.select', { name: asset.name }) })]);
 }
 
 /** @param {Asset} asset */
 function assetCard(asset) {
   const uploader = asset.uploadedBy === null ? undefined : people.get(asset.uploadedBy);
-  const canDelete = isManager() || asset.uploadedBy === me.id;
   const download = element(
     'a',
     { className: 'button button-small', href: asset.downloadUrl, download: asset.name, 'aria-label': t('assets.downloadNamed', { name: asset.name }) },
     [icon('download'), t('assets.download')],
   );
-  const remove = canDelete
+  const remove = canDelete(asset)
     ? actionButton({ text: t('common.delete'), label: t('assets.deleteNamed', { name: asset.name }), icon: 'trash', danger: true, onClick: () => deleteAsset(asset) })
     : null;
+  const open = element('button', { type: 'button', className: 'asset-open', 'aria-label': t('assets.preview', { name: asset.name }) }, [
+    asset.thumbnailUrl ? element('img', { src: asset.thumbnailUrl, alt: '', loading: 'lazy' }) : fileIcon(asset),
+  ]);
+  open.addEventListener('click', () => void preview(asset));
   return element('li', { className: 'asset', 'data-asset-id': asset.id }, [
-    thumbnail(asset),
+    element('div', { className: 'asset-thumb' }, [open, canDelete(asset) ? tickBox(asset) : null]),
     element('div', { className: 'asset-body' }, [
-      element('p', { className: 'asset-name', text: asset.name }),
+      element('p', { className: 'asset-name', title: asset.name, text: asset.name }),
       element('p', { className: 'asset-meta', text: `${formatMb(asset.sizeMb)} · ${formatDay(asset.createdAt.slice(0, 10))}` }),
       element('p', { className: 'asset-meta person' }, [
         avatar(uploader ?? null, 'small'),
@@ -90,14 +156,63 @@ function assetCard(asset) {
 
 function render() {
   grid.replaceChildren(...assets.map(assetCard));
-  state.textContent = assets.length ? '' : filter.value ? t('assets.emptyFiltered') : t('assets.empty');
+  countLine.textContent = assets.length ? tn('assets.count', assets.length) : '';
+  state.textContent = assets.length ? '' : filtering() ? t('assets.emptyFiltered') : t('assets.empty');
+  syncSelection();
+}
+
+// ## Filters, kept in the address
+
+/** The filters as chosen: name to value, empty ones left out. */
+function chosenFilters() {
+  /** @type {Record<string, string>} */
+  const chosen = {};
+  for (const [name, control] of FILTERS) {
+    const value = control.value.trim();
+    if (value) chosen[name] = value;
+  }
+  return chosen;
+}
+
+const filtering = () => Object.keys(chosenFilters()).length > 0;
+
+/** Sets the filters from the address; a value no control offers (a campaign since deleted) is dropped. */
+function filtersFromAddress() {
+  const params = new URL(window.location.href).searchParams;
+  for (const [name, control] of FILTERS) {
+    control.value = params.get(name) ?? '';
+    if (control instanceof HTMLSelectElement && control.selectedIndex < 0) control.value = '';
+  }
+  clearFiltersButton.hidden = !filtering();
+}
+
+function rememberFilters() {
+  const url = new URL(window.location.href);
+  const chosen = chosenFilters();
+  for (const [name] of FILTERS) {
+    if (chosen[name]) url.searchParams.set(name, chosen[name]);
+    else url.searchParams.delete(name);
+  }
+  // The file a search opened may not be among the new results: a reload should not look for it.
+  url.searchParams.delete('asset');
+  window.history.replaceState(null, '', url);
+}
+
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let searchTimer;
+
+function filtersChanged() {
+  clearTimeout(searchTimer);
+  rememberFilters();
+  clearFiltersButton.hidden = !filtering();
+  void loadAssets();
 }
 
 async function loadAssets() {
   grid.setAttribute('aria-busy', 'true');
-  const url = filter.value ? `/api/assets?campaignId=${filter.value}` : '/api/assets';
+  const query = new URLSearchParams(chosenFilters()).toString();
   try {
-    assets = /** @type {Asset[]} */ (await assetLoads.run((signal) => callAll(url, 'assets', undefined, { signal })));
+    assets = /** @type {Asset[]} */ (await assetLoads.run((signal) => callAll(`/api/assets${query ? `?${query}` : ''}`, 'assets', undefined, { signal })));
     render();
   } catch (err) {
     state.textContent = errorMessage(err);
@@ -132,7 +247,9 @@ async function start() {
     brandSelect.replaceChildren(...options(b.brands).map((o) => element('option', { value: o.value, text: o.label, selected: Number(o.value) === me.brandIds[0] })));
     requireElement('[data-upload-brand-field]', HTMLElement).hidden = b.brands.length < 2;
     fillCampaigns();
-    filter.append(...options(campaigns).map((o) => element('option', { value: o.value, text: o.label })));
+    campaignFilter.append(...options(campaigns).map((o) => element('option', { value: o.value, text: o.label })));
+    uploaderFilter.append(...options(m.members).map((o) => element('option', { value: o.value, text: o.label })));
+    filtersFromAddress();
   } catch (err) {
     state.textContent = errorMessage(err);
     grid.setAttribute('aria-busy', 'false');
@@ -141,6 +258,179 @@ async function start() {
   await loadAssets();
   // `?asset=` comes from a search result: that file's card.
   revealTarget(grid, 'data-asset-id', targetOf('asset'));
+}
+
+searchInput.addEventListener('input', () => {
+  clearTimeout(searchTimer);
+  searchTimer = setTimeout(filtersChanged, SEARCH_DELAY_MS);
+});
+for (const select of [typeFilter, campaignFilter, uploaderFilter]) select.addEventListener('change', filtersChanged);
+filterForm.addEventListener('submit', (event) => {
+  event.preventDefault();
+  filtersChanged();
+});
+clearFiltersButton.addEventListener('click', () => {
+  for (const [, control] of FILTERS) control.value = '';
+  filtersChanged();
+  searchInput.focus();
+});
+
+// ## Selecting several files
+
+/** Ticks and the selection bar as `selected` says; files no longer listed leave it. */
+function syncSelection() {
+  const listed = new Set(assets.map((a) => a.id));
+  for (const id of selected) if (!listed.has(id)) selected.delete(id);
+  for (const card of grid.querySelectorAll('[data-asset-id]')) {
+    const ticked = selected.has(Number(card.getAttribute('data-asset-id')));
+    card.classList.toggle('is-selected', ticked);
+    const box = card.querySelector('.asset-check-input');
+    if (box instanceof HTMLInputElement) box.checked = ticked;
+  }
+  const count = selected.size;
+  selectionBar.hidden = !assets.some(canDelete);
+  selectionBar.classList.toggle('is-active', count > 0);
+  selectionCount.textContent = count ? tn('assets.selected', count) : t('assets.selectHint');
+  clearSelectionButton.hidden = count === 0;
+  deleteSelectedButton.hidden = count === 0;
+}
+
+selectAllButton.addEventListener('click', () => {
+  for (const asset of assets.filter(canDelete)) selected.add(asset.id);
+  syncSelection();
+});
+clearSelectionButton.addEventListener('click', () => {
+  selected.clear();
+  anchorId = null;
+  syncSelection();
+  selectAllButton.focus();
+});
+deleteSelectedButton.addEventListener('click', () => void deleteSelected());
+
+/** One red confirmation for every ticked file, then one request that deletes them all or none. */
+async function deleteSelected() {
+  const ids = assets.filter((a) => selected.has(a.id)).map((a) => a.id);
+  const count = ids.length;
+  if (count === 0) return;
+  let deleted = false;
+  const { confirmed } = await openModal({
+    title: tn('assets.bulkDeleteTitle', count),
+    message: tn('assets.bulkDeleteMessage', count),
+    danger: true,
+    isConfirm: true,
+    confirmText: tn('assets.bulkDeleteConfirm', count),
+    cancelText: t('common.cancel'),
+    returnFocus: () => selectAllButton,
+    onConfirm: async ({ setError }) => {
+      try {
+        await call('DELETE', '/api/assets', { ids });
+        deleted = true;
+        return true;
+      } catch (err) {
+        setError(errorMessage(err));
+        // Someone else deleted one of them meanwhile: the list, and so the selection, catch up.
+        if (err instanceof ApiError && err.status === 404) void loadAssets();
+        return false;
+      }
+    },
+  });
+  if (!confirmed || !deleted) return;
+  announce(tn('assets.bulkDeleted', count));
+  const gone = new Set(ids);
+  for (const id of ids) selected.delete(id);
+  anchorId = null;
+  await afterChange(() => {
+    assets = assets.filter((a) => !gone.has(a.id));
+  });
+  // The Delete button went with the selection.
+  if (!selectionBar.hidden) selectAllButton.focus();
+}
+
+// ## The preview
+
+/**
+ * What the preview shows of a file: the full picture, the PDF in the browser's own viewer
+ * (a frame of its address, which the CSP allows from this origin only), else its type icon.
+ * @param {Asset} asset
+ */
+function previewOf(asset) {
+  if (asset.mimeType.startsWith('image/')) return element('img', { className: 'lightbox-image', src: asset.url, alt: asset.name });
+  if (asset.mimeType === 'application/pdf') return element('iframe', { className: 'lightbox-frame', src: asset.url, title: t('assets.previewOf', { name: asset.name }) });
+  return element('div', { className: 'lightbox-file' }, [fileIcon(asset), element('p', { text: t('assets.noPreview') })]);
+}
+
+/**
+ * Opens `asset` in the modal; Previous and Next (and the arrow keys, which follow the reading
+ * direction) walk the files the filters show. Focus comes back to the card of the file shown last.
+ * @param {Asset} first
+ */
+async function preview(first) {
+  let index = Math.max(0, assets.findIndex((a) => a.id === first.id));
+  const list = [...assets];
+  const stage = element('div', { className: 'lightbox-stage' });
+  const position = element('p', { className: 'lightbox-position', 'aria-live': 'polite' });
+  const previous = element('button', { type: 'button', className: 'button button-small', 'data-previous': true }, [icon('prev', { flip: true }), t('assets.previous')]);
+  const next = element('button', { type: 'button', className: 'button button-small', 'data-next': true }, [t('assets.next'), icon('next', { flip: true })]);
+  const details = element('dl', { className: 'lightbox-details' });
+  const download = element('a', { className: 'button button-primary lightbox-download' });
+  const content = element('div', { className: 'lightbox' }, [
+    stage,
+    element('div', { className: 'lightbox-nav' }, [previous, position, next]),
+    element('div', { className: 'lightbox-info' }, [details, download]),
+  ]);
+
+  /** @type {HTMLElement | null} */
+  let title = null;
+  function show() {
+    const asset = list[index];
+    if (title) title.textContent = asset.name;
+    stage.replaceChildren(previewOf(asset));
+    position.textContent = t('assets.position', { index: formatNumber(index + 1), total: formatNumber(list.length) });
+    const focused = document.activeElement;
+    previous.disabled = index === 0;
+    next.disabled = index === list.length - 1;
+    // A button that has just been disabled would drop the focus out of the dialog.
+    if (focused === previous && previous.disabled) next.focus();
+    if (focused === next && next.disabled) previous.focus();
+    const uploader = uploaderName(asset);
+    details.replaceChildren(
+      ...[
+        [t('assets.size'), formatMb(asset.sizeMb)],
+        [t('assets.uploader'), uploader ?? t('assets.unknownUploader')],
+        [t('assets.uploadedOn'), formatDay(asset.createdAt.slice(0, 10))],
+      ].flatMap(([term, value]) => [element('dt', { text: term }), element('dd', { text: value })]),
+    );
+    download.replaceChildren(icon('download'), t('assets.download'));
+    download.setAttribute('href', asset.downloadUrl);
+    download.setAttribute('download', asset.name);
+    download.setAttribute('aria-label', t('assets.downloadNamed', { name: asset.name }));
+  }
+  /** @param {number} step */
+  function move(step) {
+    const to = index + step;
+    if (to < 0 || to >= list.length) return;
+    index = to;
+    show();
+  }
+  previous.addEventListener('click', () => move(-1));
+  next.addEventListener('click', () => move(1));
+  /** @param {KeyboardEvent} event */
+  function onKey(event) {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+    event.preventDefault();
+    const forward = (event.key === 'ArrowRight') !== (document.documentElement.dir === 'rtl');
+    move(forward ? 1 : -1);
+  }
+
+  show();
+  const closed = openModal({ title: first.name, content, isConfirm: false, confirmText: t('common.close'), size: 'wide' });
+  title = content.closest('dialog')?.querySelector('.modal-title') ?? null;
+  document.addEventListener('keydown', onKey);
+  await closed;
+  document.removeEventListener('keydown', onKey);
+  const card = grid.querySelector(`[data-asset-id="${list[index].id}"] .asset-open`);
+  if (card instanceof HTMLElement) card.focus();
 }
 
 // ## Uploading
@@ -207,10 +497,13 @@ async function uploadAll(files) {
         uploaded += 1;
         // Not awaited: a reading of the list that a newer one replaces never ends, and the
         // next file must not wait for it.
-        if (!filter.value || String(asset.campaignId) === filter.value) {
+        if (!filtering()) {
           void afterChange(() => {
             assets = [asset, ...assets];
           });
+        } else {
+          // Whether the new file matches the filters is the server's to say.
+          void loadAssets();
         }
       } catch (err) {
         ui.failed(refusal(err, file));
@@ -252,7 +545,6 @@ document.addEventListener('drop', (event) => {
 });
 
 brandSelect.addEventListener('change', fillCampaigns);
-filter.addEventListener('change', () => void loadAssets());
 
 // ## Deleting
 
@@ -265,6 +557,7 @@ async function deleteAsset(asset) {
     () => picker,
   );
   if (!deleted) return;
+  selected.delete(asset.id);
   await afterChange(() => {
     assets = assets.filter((a) => a.id !== asset.id);
   });

@@ -16,6 +16,8 @@ const SHAPES = {
   plus: ['M12 5v14', 'M5 12h14'],
   comment: ['M4 5h16v11H9l-5 4z', 'M8 9h8', 'M8 12h5'],
   tasks: ['M4 4h16v16H4z', 'm8 12 3 3 5-6'],
+  prev: ['m15 6-6 6 6 6'],
+  next: ['m9 6 6 6-6 6'],
   external: ['M14 4h6v6', 'M20 4 11 13', 'M18 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h5'],
 };
 

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { WorkspaceRecords } from '../records';
+import { containsPattern, contains } from '../search/repository';
 
 export interface Asset {
   id: number;
@@ -24,6 +25,11 @@ export interface AssetFilter {
   brandIds: number[] | undefined;
   campaignId?: number;
   postId?: number;
+  /** Names that contain this text, Latin letters in either case; `%` and `_` stand for themselves. */
+  nameContains?: string;
+  /** Only files of these MIME types. */
+  mimeTypes?: readonly string[];
+  uploadedBy?: number;
   limit: number;
   offset: number;
 }
@@ -32,6 +38,8 @@ export interface AssetRepository {
   /** Newest first. */
   list(filter: AssetFilter): Promise<Asset[]>;
   get(id: number): Promise<Asset | undefined>;
+  /** Those of `ids` that exist, in no particular order. */
+  getMany(ids: readonly number[]): Promise<Asset[]>;
   /** The asset whose original or thumbnail is stored under `key`. */
   byFileKey(key: string): Promise<Asset | undefined>;
   /**
@@ -41,6 +49,8 @@ export interface AssetRepository {
   createMany(assets: NewAsset[]): Promise<Asset[]>;
   /** Detaches the asset from every post, then removes it, in one transaction. */
   delete(id: number): Promise<boolean>;
+  /** Detaches the assets from every post, then removes them, in one transaction; how many went. */
+  deleteMany(ids: readonly number[]): Promise<number>;
   /** The ids among `ids` that are assets of `brandId`. */
   idsInBrand(ids: number[], brandId: number): Promise<number[]>;
   /** Thumbnail keys of those among `ids` that have one. */
@@ -81,13 +91,16 @@ export class SqlAssetRepository implements AssetRepository {
   constructor(private readonly records: WorkspaceRecords) {}
 
   async list(filter: AssetFilter) {
-    if (filter.brandIds !== undefined && filter.brandIds.length === 0) return [];
+    if (filter.brandIds?.length === 0 || filter.mimeTypes?.length === 0) return [];
     const rows = await this.records.db
       .selectFrom('assets')
       .selectAll()
       .$if(filter.brandIds !== undefined, (q) => q.where('brand_id', 'in', filter.brandIds!))
       .$if(filter.campaignId !== undefined, (q) => q.where('campaign_id', '=', filter.campaignId!))
       .$if(filter.postId !== undefined, (q) => q.where('post_id', '=', filter.postId!))
+      .$if(filter.uploadedBy !== undefined, (q) => q.where('uploaded_by', '=', filter.uploadedBy!))
+      .$if(filter.mimeTypes !== undefined, (q) => q.where('mime_type', 'in', [...filter.mimeTypes!]))
+      .$if(filter.nameContains !== undefined, (q) => q.where((eb) => contains(eb.ref('name'), containsPattern(filter.nameContains!))))
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(filter.limit)
@@ -99,6 +112,12 @@ export class SqlAssetRepository implements AssetRepository {
   async get(id: number) {
     const row = await this.records.db.selectFrom('assets').selectAll().where('id', '=', id).executeTakeFirst();
     return row && toAsset(row);
+  }
+
+  async getMany(ids: readonly number[]) {
+    if (ids.length === 0) return [];
+    const rows = await this.records.db.selectFrom('assets').selectAll().where('id', 'in', [...ids]).execute();
+    return rows.map((r) => toAsset(r));
   }
 
   async byFileKey(key: string) {
@@ -161,6 +180,15 @@ export class SqlAssetRepository implements AssetRepository {
       await trx.deleteFrom('post_attachments').where('asset_id', '=', id).execute();
       const result = await trx.deleteFrom('assets').where('id', '=', id).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
+    });
+  }
+
+  async deleteMany(ids: readonly number[]) {
+    if (ids.length === 0) return 0;
+    return this.records.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('post_attachments').where('asset_id', 'in', [...ids]).execute();
+      const result = await trx.deleteFrom('assets').where('id', 'in', [...ids]).executeTakeFirst();
+      return Number(result.numDeletedRows);
     });
   }
 

@@ -5,8 +5,8 @@ import { HttpError, MethodNotAllowed, NotFound } from '../../platform/errors';
 import type { FileStore } from '../../platform/file-store';
 import { idParam, validated } from '../../platform/validate';
 import { actorOf, requireSignedIn } from '../request';
-import { pageQuery, queryId } from '../schemas';
-import { newFileKey, type AssetsService, type ServedFile } from './service';
+import { id, NAME_MAX, pageQuery, queryId } from '../schemas';
+import { ASSET_TYPES, BULK_DELETE_MAX, newFileKey, type AssetsService, type ServedFile } from './service';
 import { discardFailedUpload, receivedFiles, receiveUploads, uploadBatch } from './upload';
 
 export const ASSETS_PAGE_DEFAULT = 50;
@@ -23,7 +23,16 @@ const listAssets = z.strictObject({
   brandId: queryId.optional(),
   campaignId: queryId.optional(),
   postId: queryId.optional(),
+  /** Part of the file name, matched as typed. */
+  q: z.string().trim().max(NAME_MAX).optional(),
+  type: z.enum(ASSET_TYPES).optional(),
+  uploadedBy: queryId.optional(),
   ...pageQuery(ASSETS_PAGE_DEFAULT, ASSETS_PAGE_MAX),
+});
+
+/** The assets of a bulk delete: at least one, at most BULK_DELETE_MAX. */
+const bulkDelete = z.strictObject({
+  ids: z.array(id).min(1).max(BULK_DELETE_MAX),
 });
 
 export interface UploadLimits {
@@ -87,6 +96,13 @@ export function assetsRoutes(assets: AssetsService, limits: UploadLimits) {
     '/',
     validated({ query: listAssets }, async ({ query }, req, res) => {
       res.json({ assets: await assets.list(actorOf(req), query) });
+    }),
+  );
+
+  router.delete(
+    '/',
+    validated({ body: bulkDelete }, async ({ body }, req, res) => {
+      res.json({ ok: true, deleted: await assets.removeMany(actorOf(req), body.ids) });
     }),
   );
 

@@ -34,13 +34,37 @@ export interface AssetBody {
   createdAt: string;
 }
 
+/** The kinds of file the library filters by: PDF apart from the other documents. */
+export const ASSET_TYPES = ['image', 'video', 'pdf', 'document'] as const;
+export type AssetType = (typeof ASSET_TYPES)[number];
+
+const PDF = 'application/pdf';
+
+/** The stored MIME types of each kind the library filters by. */
+const MIME_TYPES_OF: Record<AssetType, string[]> = (() => {
+  const all = [...ACCEPTED_TYPES.values()];
+  return {
+    image: all.filter((t) => t.kind === 'image').map((t) => t.mimeType),
+    video: all.filter((t) => t.kind === 'video').map((t) => t.mimeType),
+    pdf: [PDF],
+    document: all.filter((t) => t.kind === 'document' && t.mimeType !== PDF).map((t) => t.mimeType),
+  };
+})();
+
 export interface AssetQuery {
   brandId?: number;
   campaignId?: number;
   postId?: number;
+  /** Part of the file name. */
+  q?: string;
+  type?: AssetType;
+  uploadedBy?: number;
   limit: number;
   offset: number;
 }
+
+/** The most assets one request deletes. */
+export const BULK_DELETE_MAX = 200;
 
 /** A stored file ready to send: its type, its size and how a browser should show it. */
 export interface ServedFile {
@@ -142,8 +166,10 @@ export class AssetsService {
   ) {}
 
   async list(actor: Actor, query: AssetQuery): Promise<AssetBody[]> {
+    const { q, type, ...rest } = query;
     const brandIds = listedBrands(actor, query.brandId);
-    return (await this.deps.assets.list({ ...query, brandIds })).map(toAssetBody);
+    const filter = { ...rest, brandIds, nameContains: q || undefined, mimeTypes: type && MIME_TYPES_OF[type] };
+    return (await this.deps.assets.list(filter)).map(toAssetBody);
   }
 
   async get(actor: Actor, id: number): Promise<AssetBody> {
@@ -190,7 +216,29 @@ export class AssetsService {
       throw new Forbidden('Only its uploader, managers and superadmins delete an asset', 'NOT_ASSET_UPLOADER');
     }
     if (!(await this.deps.assets.delete(id))) throw new NotFound('No such asset');
-    await Promise.all([asset.fileKey, asset.thumbnailKey].filter((k): k is string => k !== null).map((k) => this.deps.files.delete(k)));
+    await this.deleteFiles([asset]);
+  }
+
+  /**
+   * Several assets at once, all or none: every one must be the actor's to see (else 404,
+   * as for one) and to delete (else 403), before any is touched. The rows go in one
+   * transaction, detached from their posts first; the files once it has committed.
+   */
+  async removeMany(actor: Actor, ids: readonly number[]): Promise<number> {
+    const unique = [...new Set(ids)];
+    const found = new Map((await this.deps.assets.getMany(unique)).map((a) => [a.id, a]));
+    const assets = unique.map((id) => visibleOrNotFound(actor, found.get(id), 'asset'));
+    if (!isManagerOrAbove(actor) && assets.some((a) => a.uploadedBy !== actor.id)) {
+      throw new Forbidden('Only its uploader, managers and superadmins delete an asset', 'NOT_ASSET_UPLOADER');
+    }
+    const deleted = await this.deps.assets.deleteMany(unique);
+    await this.deleteFiles(assets);
+    return deleted;
+  }
+
+  private async deleteFiles(assets: readonly Asset[]): Promise<void> {
+    const keys = assets.flatMap((a) => [a.fileKey, a.thumbnailKey]).filter((k): k is string => k !== null);
+    await Promise.all(keys.map((k) => this.deps.files.delete(k)));
   }
 
   /** The original file of an asset, for a download. */

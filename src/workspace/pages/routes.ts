@@ -6,6 +6,7 @@ import { isSuperadmin } from '../access';
 import { actorOf, userOf } from '../request';
 import type { TaskScope } from '../domain';
 import { AVATAR_MAX_BYTES } from '../avatars/routes';
+import { ASSET_TYPES } from '../assets/service';
 import type { ProjectsService } from '../projects/service';
 import { renderAuthPage, renderWorkspacePage, type PageSpec } from './render';
 
@@ -86,7 +87,7 @@ export function workspacePages(opts: { uploadMaxBytes: number; uploadMaxFiles: n
   router.get('/workspace', ...ready, page({ view: 'board', sections: ['board', 'post', 'platforms', 'status', 'comments', 'activity', 'review', 'postPanel', 'bulk'], uploads }));
   router.get('/workspace/calendar', ...ready, page({ view: 'calendar', sections: ['calendar', 'board', 'status'] }));
   router.get('/workspace/campaigns', ...ready, page({ view: 'campaigns', sections: ['campaigns', 'tracks'] }));
-  router.get('/workspace/assets', ...ready, page({ view: 'assets', sections: ['assets', 'upload'], uploads }));
+  router.get('/workspace/assets', ...ready, page({ view: 'assets', sections: ['assets', 'upload'], uploads, locals: { assetTypes: ASSET_TYPES } }));
   router.get('/workspace/tasks', ...ready, page({ view: 'tasks', sections: TASKS_SECTIONS, locals: { scopes: TASKS_PAGE_SCOPES, project: null } }));
   router.get('/workspace/projects', ...ready, page({ view: 'projects', sections: ['projects'] }));
   // A project's page (as Plane has it): its tasks, as a list or a board, under the project's name.

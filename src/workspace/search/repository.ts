@@ -52,7 +52,7 @@ export function containsPattern(text: string): string {
  * sides, which both engines have, rather than ILIKE (PostgreSQL only) or SQLite's LIKE (which
  * ignores case by itself). Text in scripts without case, such as Arabic, matches as written.
  */
-function contains(column: Expression<string | null>, pattern: string): Expression<SqlBool> {
+export function contains(column: Expression<string | null>, pattern: string): Expression<SqlBool> {
   return sql<SqlBool>`lower(${column}) like lower(${pattern}) escape ${sql.lit(ESCAPE)}`;
 }
 

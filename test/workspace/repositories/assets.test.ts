@@ -85,4 +85,36 @@ describeEngines('SqlAssetRepository', (kind) => {
     expect(await r.assets.delete(a.id)).toBe(false);
     expect((await r.posts.get(post.id))?.attachments).toEqual([c.id, b.id]);
   });
+  it('when assets are listed by part of their name, their types and their uploader, then only those match, wildcards and case included', async () => {
+    const r = await repositories(kind);
+    const brand = await r.brand();
+    const [one, two] = [await r.member({ brandIds: [brand.id] }), await r.member({ brandIds: [brand.id] })];
+    const [poster, underscored, percent, pdf] = await r.assets.createMany([
+      r.newAsset(brand.id, { name: 'Summer POSTER.png', uploadedBy: one.id }),
+      r.newAsset(brand.id, { name: 'poster_v2.png', uploadedBy: two.id }),
+      r.newAsset(brand.id, { name: '50% off.png', uploadedBy: one.id }),
+      r.newAsset(brand.id, { name: 'Poster notes.pdf', mimeType: 'application/pdf', uploadedBy: one.id }),
+    ]);
+    const ids = async (filter: Partial<Parameters<typeof r.assets.list>[0]>) =>
+      (await r.assets.list({ brandIds: [brand.id], limit: 50, offset: 0, ...filter })).map((a) => a.id).sort((a, b) => a - b);
+    expect(await ids({ nameContains: 'poster' })).toEqual([poster.id, underscored.id, pdf.id]);
+    expect(await ids({ nameContains: '_' })).toEqual([underscored.id]);
+    expect(await ids({ nameContains: '%' })).toEqual([percent.id]);
+    expect(await ids({ nameContains: 'p%r' })).toEqual([]);
+    expect(await ids({ mimeTypes: ['application/pdf'] })).toEqual([pdf.id]);
+    expect(await ids({ mimeTypes: [] })).toEqual([]);
+    expect(await ids({ uploadedBy: one.id, nameContains: 'poster' })).toEqual([poster.id, pdf.id]);
+  });
+
+  it('when several assets are deleted at once, then they leave their posts and go together, and the count says how many there were', async () => {
+    const r = await repositories(kind);
+    const brand = await r.brand();
+    const [a, b, c] = await r.assets.createMany([r.newAsset(brand.id), r.newAsset(brand.id), r.newAsset(brand.id)]);
+    const post = await r.post(brand.id, { attachments: [c.id, a.id, b.id] });
+    expect((await r.assets.getMany([a.id, b.id, 999])).map((x) => x.id).sort((x, y) => x - y)).toEqual([a.id, b.id]);
+    expect(await r.assets.deleteMany([a.id, b.id, 999])).toBe(2);
+    expect(await r.assets.deleteMany([])).toBe(0);
+    expect((await r.posts.get(post.id))?.attachments).toEqual([c.id]);
+    expect(await rowCount(r.records, 'assets')).toBe(1);
+  });
 });
