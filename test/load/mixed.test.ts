@@ -11,8 +11,8 @@ const DURATION_MS = 6_000;
 const ADMIN_PIN = '999999';
 const VIEWER_PINS = ['4101', '4102', '4103'];
 const MUSEUMS = ['National Museum', 'Maritime Museum', 'Science Centre'];
-/** The statuses a post is moved through, in order. */
-const MOVES = ['draft', 'review', 'approved', 'scheduled'] as const;
+/** The statuses a post is moved through, in order: a manager's, and a contributor's (who stops at review). */
+const MOVES = { manager: ['draft', 'review', 'approved', 'scheduled'], contributor: ['draft', 'review'] } as const;
 
 let closeServer: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -63,7 +63,8 @@ describe('50 clients at once on both applications', { timeout: 60_000 }, () => {
     }
     const brands = await Promise.all(Array.from({ length: BRANDS }, (_, i) => ws.brand(`Brand ${i}`)));
     const members: TestUser[] = [];
-    for (let i = 0; i < CLIENTS; i += 1) members.push(await ws.user('contributor', { brandIds: [brands[i % BRANDS].id] }));
+    // Managers and contributors in turn: reviews requested and approvals given under load too.
+    for (let i = 0; i < CLIENTS; i += 1) members.push(await ws.user(i % 4 < 2 ? 'manager' : 'contributor', { brandIds: [brands[i % BRANDS].id] }));
     const admin = await ws.user('superadmin');
     const picture = await image('png', 120, 80);
     const server = await serve(ws.app);
@@ -100,7 +101,8 @@ describe('50 clients at once on both applications', { timeout: 60_000 }, () => {
         if (created.status !== 201) continue;
         const id = created.body.post.id as number;
         acked.posts.set(id, { status: 'idea', brandId });
-        const status = MOVES[n % MOVES.length];
+        const moves = MOVES[member.role === 'manager' ? 'manager' : 'contributor'];
+        const status = moves[n % moves.length];
         const moved = await call('PATCH', `/api/posts/${id}`, 200, { headers: auth, json: { status } });
         if (moved.status === 200) acked.posts.set(id, { status, brandId });
 
