@@ -170,6 +170,8 @@ describeBrowser('Dashboard dates and grouping on /dashboard in a browser', () =>
         await page.selectOption('#audit-action', 'visitsImported');
         await page.click('#audit-filters button[type="submit"]');
         await page.waitForFunction(() => document.querySelectorAll('#audit-rows tr').length === 1);
+        // What changed is said field by field in the page's language, not as raw JSON.
+        expect(await page.textContent('#audit-rows .audit-change')).toMatch(lang === 'en' ? /^Rows: [\d,]+$/ : /^الصفوف: [\d٠-٩٬,]+$/);
         expect(await page.getAttribute('#audit-export', 'href')).toBe('/api/audit/export.csv?action=visitsImported');
         expect(await seriousViolations(page)).toEqual([]);
         expect(await page.evaluate(() => document.documentElement.scrollWidth), 'scrolls sideways').toBe(width);

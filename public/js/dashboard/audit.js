@@ -1,8 +1,8 @@
 // The audit trail in Settings: newest events first, filtered by action and by who acted,
 // older pages on demand (the server's nextCursor), and the same events as CSV.
 import { element, requireElement } from '../core/dom.js';
-import { formatMoment } from '../core/format.js';
-import { t } from '../core/i18n.js';
+import { formatMoment, formatNumber } from '../core/format.js';
+import { has, t } from '../core/i18n.js';
 import { call, cell } from './common.js';
 
 /** @typedef {{ id: number, at: string, actor: string, action: string, target: string | null, before?: unknown, after?: unknown, ip: string | null }} AuditEvent */
@@ -26,17 +26,58 @@ function filters() {
 }
 
 /** @param {unknown} value */
-const shown = (value) => (value === undefined ? '' : JSON.stringify(value));
+const isRecord = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * A recorded value as a reader says it: an empty list of museums or channels means every one.
+ * @param {unknown} value
+ */
+function said(value) {
+  if (value === null || value === undefined || value === '') return '—';
+  if (Array.isArray(value)) return value.length ? value.map(String).join(', ') : t('audit.every');
+  if (typeof value === 'number') return formatNumber(value);
+  if (typeof value === 'boolean') return t(value ? 'audit.yes' : 'audit.no');
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** @param {string} field */
+const fieldName = (field) => (has(`audit.fields.${field}`) ? t(`audit.fields.${field}`) : field);
+
+/**
+ * What changed, one line per field: "Museums: A, B → A" for a change, "Name: Salma" for what
+ * was added or removed; the record's id is in the target column already.
+ * @param {AuditEvent} e
+ */
+function changeOf(e) {
+  if (e.before === undefined && e.after === undefined) return null;
+  const before = isRecord(e.before) ? /** @type {Record<string, unknown>} */ (e.before) : null;
+  const after = isRecord(e.after) ? /** @type {Record<string, unknown>} */ (e.after) : null;
+  if ((e.before !== undefined && !before) || (e.after !== undefined && !after)) {
+    return element('span', { className: 'audit-change', text: `${said(e.before)} → ${said(e.after)}` });
+  }
+  const fields = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])].filter(
+    (f) => f !== 'id' && JSON.stringify(before?.[f]) !== JSON.stringify(after?.[f]),
+  );
+  return element(
+    'ul',
+    { className: 'audit-change' },
+    fields.map((f) =>
+      element('li', {}, [
+        element('span', { className: 'audit-field', text: `${fieldName(f)}: ` }),
+        before && after ? `${said(before[f])} → ${said(after[f])}` : said((after ?? before)?.[f]),
+      ]),
+    ),
+  );
+}
 
 /** @param {AuditEvent} e */
 function row(e) {
-  const change = e.before === undefined && e.after === undefined ? '' : `${shown(e.before) || '—'} → ${shown(e.after) || '—'}`;
   return element('tr', {}, [
     cell(formatMoment(e.at)),
     cell(e.actor),
     cell(t(`audit.actions.${e.action}`)),
     cell(e.target ?? ''),
-    cell(element('code', { className: 'audit-change', text: change })),
+    cell(changeOf(e) ?? ''),
     cell(e.ip ?? ''),
   ]);
 }

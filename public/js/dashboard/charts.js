@@ -110,6 +110,7 @@ export function drawTrend(canvas, labels, visitors, revenue, names, partial = []
   /** @param {{ p0DataIndex: number, p1DataIndex: number }} ctx */
   const touchesPartial = (ctx) => Boolean(partial[ctx.p0DataIndex] || partial[ctx.p1DataIndex]);
   const pale = 'rgba(31, 95, 191, 0.45)';
+  const paleRevenue = `${PALETTE[2]}73`;
   return draw(canvas, {
     type: 'line',
     data: {
@@ -129,7 +130,21 @@ export function drawTrend(canvas, labels, visitors, revenue, names, partial = []
           pointBorderColor: visitors.map((_, i) => (partial[i] ? pale : PALETTE[0])),
           segment: { borderDash: (ctx) => (touchesPartial(ctx) ? [3, 4] : undefined), borderColor: (ctx) => (touchesPartial(ctx) ? pale : undefined) },
         },
-        { label: names.revenue, data: revenue, yAxisID: 'revenue', borderColor: PALETTE[2], backgroundColor: PALETTE[2], borderDash: [6, 4], tension: 0.3, pointRadius: 0, borderWidth: 2 },
+        {
+          label: names.revenue,
+          data: revenue,
+          yAxisID: 'revenue',
+          borderColor: PALETTE[2],
+          backgroundColor: PALETTE[2],
+          borderDash: [6, 4],
+          tension: 0.3,
+          borderWidth: 2,
+          // Only a partial bucket shows a point, hollow, as on the visitors' line.
+          pointRadius: revenue.map((_, i) => (partial[i] ? 4 : 0)),
+          pointBackgroundColor: '#fff',
+          pointBorderColor: paleRevenue,
+          segment: { borderDash: (ctx) => (touchesPartial(ctx) ? [2, 5] : undefined), borderColor: (ctx) => (touchesPartial(ctx) ? paleRevenue : undefined) },
+        },
       ],
     },
     options: {

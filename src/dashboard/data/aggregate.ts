@@ -238,10 +238,12 @@ function seriesOf(ranges: readonly DayRange[], unit: Granularity, scan: Aggregat
       visitors = m?.visitors ?? 0;
       cents = m?.revenueCents ?? 0;
     }
+    // A day's start, end and label are one text: written once, as a series has hundreds.
+    const text = formatDay(bucket.from);
     out.push({
-      start: formatDay(bucket.from),
-      end: formatDay(bucket.to),
-      label: bucketLabel(bucket, unit),
+      start: text,
+      end: unit === 'day' ? text : formatDay(bucket.to),
+      label: unit === 'day' ? text : bucketLabel(bucket, unit),
       visitors,
       revenue: cents / 100,
       partial: selectedDaysIn(bucket, ranges) < bucket.to - bucket.from + 1,

@@ -78,6 +78,25 @@ export interface MonthlyRollup {
   dayBits: Uint32Array;
 }
 
+/**
+ * Running sums per combination along the days, combination by combination: cell (k, d) at
+ * k × (days + 1) + d holds the sums of days [0, d) of combination k, so any range of days of
+ * a combination is one subtraction. With the totals of each day over every combination, a
+ * day series of every combination costs a pass over the days, and one of some combinations a
+ * pass over their days, instead of every row of every day.
+ */
+export interface DailyGrid {
+  days: number;
+  visitors: Float64Array;
+  revenueCents: Float64Array;
+  /** Running count of the days a combination holds a row. */
+  rows: Uint32Array;
+  /** Per day, over every combination. */
+  dayVisitors: Float64Array;
+  dayRevenueCents: Float64Array;
+  dayRows: Uint32Array;
+}
+
 /** The arrays behind a VisitColumns; ColumnsBuilder makes them. */
 export interface ColumnParts {
   museums: Dictionary;
@@ -96,6 +115,8 @@ export interface ColumnParts {
   dayStart: Uint32Array;
   /** Absent when the data is too sparse for it to pay (more cells than rows). */
   rollup: MonthlyRollup | undefined;
+  /** Absent when the data is too sparse for it to pay (a quarter more cells than rows). */
+  grid: DailyGrid | undefined;
 }
 
 function bitCount(bits: number): number {
@@ -127,6 +148,7 @@ export class VisitColumns {
   readonly firstDay: Day;
   readonly dayStart: Uint32Array;
   private readonly rollup: MonthlyRollup | undefined;
+  private readonly grid: DailyGrid | undefined;
   private readonly museumDict: Dictionary;
   private readonly channelDict: Dictionary;
   private readonly districtDict: Dictionary;
@@ -144,6 +166,7 @@ export class VisitColumns {
     this.firstDay = parts.firstDay;
     this.dayStart = parts.dayStart;
     this.rollup = parts.rollup;
+    this.grid = parts.grid;
   }
 
   get museums(): readonly string[] {
@@ -168,6 +191,9 @@ export class VisitColumns {
   get hasRollup(): boolean {
     return this.rollup !== undefined;
   }
+  get hasGrid(): boolean {
+    return this.grid !== undefined;
+  }
 
   /** Which combinations pass all three dimension filters. */
   keepMask(museums: NameSet, channels: NameSet, districts: NameSet): Uint8Array {
@@ -189,6 +215,12 @@ export class VisitColumns {
   aggregate(keep: Uint8Array, ranges: readonly DayRange[], useRollup = true, daily?: DailySums): Aggregate {
     const K = this.comboCount;
     const sums = { visitors: new Float64Array(K), revenueCents: new Float64Array(K), rows: new Uint32Array(K), days: 0 };
+    // The grid gives day totals, which the rollup cannot; and with every combination kept it
+    // answers any range in a pass over its days.
+    if (useRollup && this.grid && (daily || keep.every((k) => k === 1))) {
+      const fromGrid = this.fromGrid(this.grid, keep, ranges, sums, daily);
+      return { ...sums, months: fromGrid };
+    }
     const months: MonthSums[] = [];
     for (const range of ranges) {
       for (let m = monthIndexOf(range.from); m <= monthIndexOf(range.to); m += 1) {
@@ -243,6 +275,76 @@ export class VisitColumns {
       }
     }
     return { visitors: totalVisitors, revenueCents: totalCents };
+  }
+
+  /**
+   * The sums and per-day totals of `ranges` from the grid: for each kept combination one run
+   * along its days. Months are summed from the day totals afterwards, as the rows would give them.
+   */
+  private fromGrid(grid: DailyGrid, keep: Uint8Array, ranges: readonly DayRange[], sums: Omit<Aggregate, 'months'>, daily: DailySums | undefined): MonthSums[] {
+    const { days: D, visitors: gv, revenueCents: gc, rows: gr } = grid;
+    const { visitors: cv, revenueCents: cr, rows: cn } = sums;
+    const K = this.comboCount;
+    const stride = D + 1;
+    let keptAll = true;
+    for (let c = 0; c < K; c += 1) keptAll &&= keep[c] === 1;
+    const months: MonthSums[] = [];
+    for (const range of ranges) {
+      const first = Math.max(range.from - this.firstDay, 0);
+      const last = Math.min(range.to - this.firstDay, D - 1);
+      const len = Math.max(last - first + 1, 0);
+      let dv: Float64Array;
+      let dc: Float64Array;
+      let has: Uint32Array;
+      if (keptAll) {
+        dv = grid.dayVisitors.subarray(first, first + len);
+        dc = grid.dayRevenueCents.subarray(first, first + len);
+        has = grid.dayRows.subarray(first, first + len);
+      } else {
+        dv = new Float64Array(len);
+        dc = new Float64Array(len);
+        has = new Uint32Array(len);
+      }
+      for (let c = 0; c < K && len > 0; c += 1) {
+        if (keep[c] !== 1) continue;
+        const base = c * stride + first;
+        cv[c] += gv[base + len] - gv[base];
+        cr[c] += gc[base + len] - gc[base];
+        cn[c] += gr[base + len] - gr[base];
+        if (keptAll) continue;
+        for (let i = 0; i < len; i += 1) {
+          dv[i] += gv[base + i + 1] - gv[base + i];
+          dc[i] += gc[base + i + 1] - gc[base + i];
+          has[i] += gr[base + i + 1] - gr[base + i];
+        }
+      }
+      for (let i = 0; i < len; i += 1) if (has[i] > 0) sums.days += 1;
+      if (daily) {
+        const at = this.firstDay + first - daily.firstDay;
+        for (let i = 0; i < len; i += 1) {
+          daily.visitors[at + i] += dv[i];
+          daily.revenueCents[at + i] += dc[i];
+        }
+      }
+      for (let m = monthIndexOf(range.from); m <= monthIndexOf(range.to); m += 1) {
+        const from = Math.max(range.from, firstDayOfMonth(m)) - this.firstDay - first;
+        const to = Math.min(range.to, firstDayOfMonth(m + 1) - 1) - this.firstDay - first;
+        let visitors = 0;
+        let revenueCents = 0;
+        for (let i = Math.max(from, 0); i <= Math.min(to, len - 1); i += 1) {
+          visitors += dv[i];
+          revenueCents += dc[i];
+        }
+        const previous = months[months.length - 1];
+        if (previous?.month === m) {
+          previous.visitors += visitors;
+          previous.revenueCents += revenueCents;
+        } else {
+          months.push({ month: m, visitors, revenueCents });
+        }
+      }
+    }
+    return months;
   }
 
   private fromRollup(month: number, keep: Uint8Array, sums: Omit<Aggregate, 'months'>) {
@@ -426,6 +528,7 @@ export class ColumnsBuilder {
       firstDay,
       dayStart,
       rollup: buildRollup(firstDay, dayStart, K, combo, visitors, revenueCents),
+      grid: buildGrid(dayStart, K, combo, visitors, revenueCents),
     });
   }
 
@@ -440,6 +543,46 @@ export class ColumnsBuilder {
     this.visitors = copy(this.visitors, (c) => new Uint32Array(c));
     this.revenue = copy(this.revenue, (c) => new Float64Array(c));
   }
+}
+
+/**
+ * The grid, when the data is dense enough for it to cost little beside the rows (each row
+ * one cell, at most a quarter of the cells empty). A combination holds one row a day (the
+ * store's key), so a day of a combination counts once.
+ */
+function buildGrid(dayStart: Uint32Array, K: number, combo: Uint32Array, visitors: Uint32Array, revenueCents: Float64Array): DailyGrid | undefined {
+  const D = dayStart.length - 1;
+  if (D === 0 || K * D > combo.length * 1.25) return undefined;
+  const stride = D + 1;
+  const grid: DailyGrid = {
+    days: D,
+    visitors: new Float64Array(K * stride),
+    revenueCents: new Float64Array(K * stride),
+    rows: new Uint32Array(K * stride),
+    dayVisitors: new Float64Array(D),
+    dayRevenueCents: new Float64Array(D),
+    dayRows: new Uint32Array(D),
+  };
+  // Each day's own figures first, in the cell after it; the running sums after.
+  for (let d = 0; d < D; d += 1) {
+    for (let i = dayStart[d]; i < dayStart[d + 1]; i += 1) {
+      const cell = combo[i] * stride + d + 1;
+      grid.visitors[cell] += visitors[i];
+      grid.revenueCents[cell] += revenueCents[i];
+      grid.rows[cell] = 1;
+      grid.dayVisitors[d] += visitors[i];
+      grid.dayRevenueCents[d] += revenueCents[i];
+      grid.dayRows[d] += 1;
+    }
+  }
+  for (let k = 0; k < K; k += 1) {
+    for (let cell = k * stride + 1; cell < (k + 1) * stride; cell += 1) {
+      grid.visitors[cell] += grid.visitors[cell - 1];
+      grid.revenueCents[cell] += grid.revenueCents[cell - 1];
+      grid.rows[cell] += grid.rows[cell - 1];
+    }
+  }
+  return grid;
 }
 
 function buildRollup(

@@ -113,7 +113,8 @@ async function sendCsv(res: Response, file: { fileName: string; chunks: Iterable
 }
 
 /** `/api/dashboard`: mounted behind the dashboard session and the same-origin check. */
-export function dashboardDataRoutes(data: DashboardDataService, trail: AuditTrail) {
+/** `/api/dashboard`: the data each session may see; `currency` names the unit of revenue in exports. */
+export function dashboardDataRoutes(data: DashboardDataService, trail: AuditTrail, currency: string) {
   const router = Router();
   router.use(privateAnswer);
 
@@ -153,7 +154,7 @@ export function dashboardDataRoutes(data: DashboardDataService, trail: AuditTrai
   router.get(
     '/compare.csv',
     validated({ query: compareQuery }, async ({ query }, req, res) => {
-      await sendCsv(res, data.exportComparisonCsv(await compareOf(query, req)));
+      await sendCsv(res, data.exportComparisonCsv(await compareOf(query, req), currency));
     }),
   );
 

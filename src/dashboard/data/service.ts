@@ -218,12 +218,18 @@ export class DashboardDataService {
   }
 
   /** The comparison as a table: the key figures, then per museum and per channel, each side under its dates. */
-  exportComparisonCsv(comparison: Comparison): { fileName: string; chunks: Iterable<string> } {
+  /**
+   * The comparison as a table to read (not to import): each line says its unit, visitors or
+   * the dashboard's currency (ISO 4217), beside the two ranges' figures.
+   */
+  exportComparisonCsv(comparison: Comparison, currency: string): { fileName: string; chunks: Iterable<string> } {
     const side = (s: Comparison['a']) => (s.start && s.end ? `${s.start}..${s.end}` : s.label);
-    const lines = [csvLine(['section', 'key', side(comparison.a), side(comparison.b), 'change', 'change_pct'])];
-    for (const [key, m] of Object.entries(comparison.metrics)) lines.push(csvLine(['total', key, m.a, m.b, m.change, m.changePct ?? '']));
+    const lines = [csvLine(['section', 'key', 'unit', side(comparison.a), side(comparison.b), 'change', 'change_pct'])];
+    for (const [key, m] of Object.entries(comparison.metrics)) {
+      lines.push(csvLine(['total', key, key === 'visitors' ? 'visitors' : currency, m.a, m.b, m.change, m.changePct ?? '']));
+    }
     for (const [section, rows] of [['museum', comparison.byMuseum], ['channel', comparison.byChannel]] as const) {
-      for (const r of rows) lines.push(csvLine([section, r.key, r.a, r.b, r.change, r.changePct ?? '']));
+      for (const r of rows) lines.push(csvLine([section, r.key, 'visitors', r.a, r.b, r.change, r.changePct ?? '']));
     }
     const bounds = (s: Comparison['a']) => (s.start && s.end ? `${s.start}_${s.end}` : 'all');
     return { fileName: `comparison_${bounds(comparison.a)}_vs_${bounds(comparison.b)}.csv`, chunks: [lines.join('')] };

@@ -60,8 +60,34 @@ describe('VisitColumns.aggregate', () => {
     );
   });
 
+  it('when day totals are asked for and read from the daily grid, then every sum and every day equals summing the rows one by one', () => {
+    fc.assert(
+      fc.property(denseRows, rangesArb, keepArb, (rows, ranges, flags) => {
+        const builder = new ColumnsBuilder();
+        for (const row of rows) builder.add(row);
+        const columns = builder.finish();
+        fc.pre(columns.hasGrid);
+        const keep = Uint8Array.from(flags.slice(0, columns.comboCount), (f) => (f ? 1 : 0));
+        const span = ranges[ranges.length - 1].to - ranges[0].from + 1;
+        const daily = () => ({ firstDay: ranges[0].from, visitors: new Float64Array(span), revenueCents: new Float64Array(span) });
+        const [gridDays, rowDays] = [daily(), daily()];
+        const fast = columns.aggregate(keep, ranges, true, gridDays);
+        const slow = columns.aggregate(keep, ranges, false, rowDays);
+        expect(fast.days).toBe(slow.days);
+        expect(fast.months).toEqual(slow.months);
+        expect([...fast.visitors]).toEqual([...slow.visitors]);
+        expect([...fast.revenueCents]).toEqual([...slow.revenueCents]);
+        expect([...fast.rows]).toEqual([...slow.rows]);
+        expect([...gridDays.visitors]).toEqual([...rowDays.visitors]);
+        expect([...gridDays.revenueCents]).toEqual([...rowDays.revenueCents]);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it('when the data is sparse, then no rollup is built and the rows are summed', () => {
     expect(columnsOf(ROWS).hasRollup).toBe(false);
+    expect(columnsOf(ROWS).hasGrid).toBe(false);
   });
 
   it('when the ranges cover days outside the data, then those days add nothing', () => {

@@ -444,9 +444,11 @@ describe('export file names and the comparison table', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-disposition']).toBe('attachment; filename=comparison_2024-01-01_2024-12-31_vs_2025-01-01_2025-12-31.csv');
     const lines = res.text.split('\r\n');
-    expect(lines[0]).toBe('section,key,2024-01-01..2024-12-31,2025-01-01..2025-12-31,change,change_pct');
-    expect(lines[1]).toBe(`total,visitors,45,24,-21,${((24 - 45) / 45) * 100}`);
-    expect(lines).toContain(`museum,${GAMMA},0,4,4,`);
+    expect(lines[0]).toBe('section,key,unit,2024-01-01..2024-12-31,2025-01-01..2025-12-31,change,change_pct');
+    expect(lines[1]).toBe(`total,visitors,visitors,45,24,-21,${((24 - 45) / 45) * 100}`);
+    expect(lines[2]).toMatch(/^total,revenue,QAR,/);
+    expect(lines[3]).toMatch(/^total,revenuePerVisitor,QAR,/);
+    expect(lines).toContain(`museum,${GAMMA},visitors,0,4,4,`);
   });
 
   it.each(['previous', 'year', 'yearWeekday'])('when a viewer restricted to one museum exports the comparison against %s, then no other museum is in it', async (against) => {
@@ -455,7 +457,13 @@ describe('export file names and the comparison table', () => {
     const res = await t.get(`/api/dashboard/compare.csv?against=${against}&from=2025-01-01&to=2025-03-01&museum=${q(GAMMA)}`, viewer);
     expect(res.status).toBe(200);
     expect(mentionsOthers(res.text)).toBe(false);
-    expect(res.text).toContain(`museum,${ALPHA},`);
+    expect(res.text).toContain(`museum,${ALPHA},visitors,`);
+  });
+
+  it('when the dashboard counts in euros (DASHBOARD_CURRENCY=EUR), then the exported comparison says so on its money lines', async () => {
+    const t = await dataApp(ROWS, { DASHBOARD_CURRENCY: 'EUR' });
+    const lines = (await t.get('/api/dashboard/compare.csv?a=2024&b=2025', await t.admin())).text.split('\r\n');
+    expect(lines.filter((l) => l.startsWith('total,')).map((l) => l.split(',')[2])).toEqual(['visitors', 'EUR', 'EUR']);
   });
 
   it('when the comparison export is malformed, then 400', async () => {

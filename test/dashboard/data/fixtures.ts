@@ -64,8 +64,8 @@ let nextPin = 100_000;
  * An app whose dashboard store holds `rows`, with helpers to sign in. Writes carry
  * `Sec-Fetch-Site: same-origin`, as the server's own pages send it.
  */
-export async function dataApp(rows: readonly VisitRow[] = ROWS) {
-  const t = await buildApp();
+export async function dataApp(rows: readonly VisitRow[] = ROWS, env: Record<string, string> = {}) {
+  const t = await buildApp({ env });
   await new SqlVisitRepository(t.stores.records.dashboard).upsert(rows);
 
   async function signIn(pin: string): Promise<string> {

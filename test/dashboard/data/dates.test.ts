@@ -1,0 +1,23 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { formatDay, parseDay } from '../../../src/dashboard/data/dates';
+
+describe('formatDay', () => {
+  it('when any day from year 1 to 9999 is formatted, then it reads as the calendar says (as Date writes it)', () => {
+    const DAY_MS = 86_400_000;
+    const firstDay = new Date('0001-01-01T00:00:00Z').getTime() / DAY_MS;
+    const lastDay = new Date('9999-12-31T00:00:00Z').getTime() / DAY_MS;
+    fc.assert(
+      fc.property(fc.integer({ min: firstDay, max: lastDay }), (day) => {
+        expect(formatDay(day)).toBe(new Date(day * DAY_MS).toISOString().slice(0, 10));
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
+  it('when the days around leap days and century years are formatted, then each reads back as itself', () => {
+    for (const text of ['1900-02-28', '1900-03-01', '2000-02-29', '2000-03-01', '2024-02-29', '2100-02-28', '2100-03-01', '1970-01-01', '1969-12-31', '2026-12-31']) {
+      expect(formatDay(parseDay(text)!)).toBe(text);
+    }
+  });
+});
