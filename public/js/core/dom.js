@@ -60,3 +60,26 @@ export function requireElement(selector, type, root = document) {
   if (!node) throw new TypeError(`The page has no ${type.name} at ${selector}`);
   return node;
 }
+
+/**
+ * Makes `target` take the cards dragged onto it (their id as the drag's text/plain data):
+ * outlined while one that `accepts()` hovers over it, then `onDrop(id)`.
+ * @param {HTMLElement} target
+ * @param {{ accepts: () => boolean, onDrop: (id: string) => void }} options
+ */
+export function dropTarget(target, { accepts, onDrop }) {
+  target.addEventListener('dragover', (event) => {
+    if (!event.dataTransfer?.types.includes('text/plain') || !accepts()) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = 'move';
+    target.classList.add('is-drop-target');
+  });
+  target.addEventListener('dragleave', (event) => {
+    if (!(event.relatedTarget instanceof Node && target.contains(event.relatedTarget))) target.classList.remove('is-drop-target');
+  });
+  target.addEventListener('drop', (event) => {
+    event.preventDefault();
+    target.classList.remove('is-drop-target');
+    onDrop(event.dataTransfer?.getData('text/plain') ?? '');
+  });
+}

@@ -3,7 +3,7 @@
 // Published asks for the publication link, and a manager sending someone's post back asks
 // why. A card's title opens the post panel: details, review actions, comments and history.
 import { ApiError, newestOnly } from '../core/api.js';
-import { element, findElement, requireElement } from '../core/dom.js';
+import { dropTarget, element, findElement, requireElement } from '../core/dom.js';
 import { formatMoment } from '../core/format.js';
 import { t, tn } from '../core/i18n.js';
 import {
@@ -394,22 +394,12 @@ async function approve(post) {
 }
 
 for (const [status, column] of columns) {
-  column.addEventListener('dragover', (event) => {
-    if (!event.dataTransfer?.types.includes('text/plain')) return;
-    if (dragging && !movesFor(dragging).includes(status)) return;
-    event.preventDefault();
-    event.dataTransfer.dropEffect = 'move';
-    column.classList.add('is-drop-target');
-  });
-  column.addEventListener('dragleave', (event) => {
-    if (!(event.relatedTarget instanceof Node && column.contains(event.relatedTarget))) column.classList.remove('is-drop-target');
-  });
-  column.addEventListener('drop', (event) => {
-    event.preventDefault();
-    column.classList.remove('is-drop-target');
-    const id = event.dataTransfer?.getData('text/plain');
-    const post = posts.find((p) => String(p.id) === id);
-    if (post) void move(post, status);
+  dropTarget(column, {
+    accepts: () => !dragging || movesFor(dragging).includes(status),
+    onDrop: (id) => {
+      const post = posts.find((p) => String(p.id) === id);
+      if (post) void move(post, status);
+    },
   });
 }
 

@@ -4,7 +4,7 @@
 // arrow keys move it by a day or a week, Enter (or Space) drops it, Escape puts it back. The
 // time of day stays as it was, in the reader's own time zone; the server's answer decides.
 import { newestOnly } from '../core/api.js';
-import { element, findElement, requireElement } from '../core/dom.js';
+import { dropTarget, element, findElement, requireElement } from '../core/dom.js';
 import { t, tn } from '../core/i18n.js';
 import { isRtl, lang } from '../core/page.js';
 import { announce, call, callAll, errorMessage, isManager, me, options } from './common.js';
@@ -299,7 +299,7 @@ function render(focusPostId) {
         onDay.length ? element('ul', { className: 'cal-cards' }, onDay.map((post) => card(post, folded.has(post)))) : null,
         folded.size ? moreButton(date, folded.size) : null,
       ]);
-      dropTarget(cell, key);
+      takesDrops(cell, key);
       return cell;
     }),
   );
@@ -449,23 +449,14 @@ async function reschedule(post, day) {
 }
 
 /** @param {HTMLElement} cell @param {string} day */
-function dropTarget(cell, day) {
-  cell.addEventListener('dragover', (event) => {
-    if (!dragged || !event.dataTransfer?.types.includes('text/plain')) return;
-    event.preventDefault();
-    event.dataTransfer.dropEffect = 'move';
-    cell.classList.add('is-drop-target');
-  });
-  cell.addEventListener('dragleave', (event) => {
-    if (!(event.relatedTarget instanceof Node && cell.contains(event.relatedTarget))) cell.classList.remove('is-drop-target');
-  });
-  cell.addEventListener('drop', (event) => {
-    event.preventDefault();
-    cell.classList.remove('is-drop-target');
-    const id = event.dataTransfer?.getData('text/plain');
-    const post = posts.find((p) => String(p.id) === id);
-    dragged = null;
-    if (post && movable(post)) void reschedule(post, day);
+function takesDrops(cell, day) {
+  dropTarget(cell, {
+    accepts: () => dragged !== null,
+    onDrop: (id) => {
+      const post = posts.find((p) => String(p.id) === id);
+      dragged = null;
+      if (post && movable(post)) void reschedule(post, day);
+    },
   });
 }
 

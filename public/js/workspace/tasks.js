@@ -4,7 +4,7 @@
 // the project. Anyone creates a task and assigns it to any member of the brand; a private task
 // is seen only by its creator, its assignee and superadmins.
 import { ApiError, newestOnly } from '../core/api.js';
-import { element, findElement, requireElement } from '../core/dom.js';
+import { dropTarget, element, findElement, requireElement } from '../core/dom.js';
 import { formatDay } from '../core/format.js';
 import { t } from '../core/i18n.js';
 import { announce, avatar, byId, call, callAll, domain, errorMessage, isManager, me, options, revealTarget, targetOf, vocabularyOptions } from './common.js';
@@ -288,21 +288,12 @@ async function moveCard(task, status) {
 }
 
 for (const [status, column] of columns) {
-  column.addEventListener('dragover', (event) => {
-    if (!dragging || !event.dataTransfer?.types.includes('text/plain') || dragging.status === status) return;
-    event.preventDefault();
-    event.dataTransfer.dropEffect = 'move';
-    column.classList.add('is-drop-target');
-  });
-  column.addEventListener('dragleave', (event) => {
-    if (!(event.relatedTarget instanceof Node && column.contains(event.relatedTarget))) column.classList.remove('is-drop-target');
-  });
-  column.addEventListener('drop', (event) => {
-    event.preventDefault();
-    column.classList.remove('is-drop-target');
-    const id = event.dataTransfer?.getData('text/plain');
-    const task = tasks.find((x) => String(x.id) === id);
-    if (task) void moveCard(task, status);
+  dropTarget(column, {
+    accepts: () => dragging !== null && dragging.status !== status,
+    onDrop: (id) => {
+      const task = tasks.find((x) => String(x.id) === id);
+      if (task) void moveCard(task, status);
+    },
   });
 }
 
