@@ -7,7 +7,7 @@ import { dropTarget, element, findElement, requireElement } from '../core/dom.js
 import { formatMoment } from '../core/format.js';
 import { t, tn } from '../core/i18n.js';
 import {
-  announce, avatar, byId, call, callAll, domain, errorMessage, fromLocalInput, isManager, me, options, revealTarget, targetOf, toLocalInput, vocabularyOptions,
+  announce, avatar, byId, call, callAll, domain, errorMessage, fromLocalInput, isManager, linkedRecord, me, options, toLocalInput, vocabularyOptions,
 } from './common.js';
 import { commentThread, postHistory } from './conversation.js';
 import { icon, iconButton } from './icons.js';
@@ -723,22 +723,15 @@ async function openPost(post) {
  * and focused, and its panel opened.
  */
 async function openLinkedPost() {
-  const id = targetOf('post');
-  if (id === null) return;
-  const url = new URL(window.location.href);
-  url.searchParams.delete('post');
-  window.history.replaceState(null, '', url);
-  let post = posts.find((p) => p.id === id);
-  if (post) revealTarget(board, 'data-post-id', id);
-  else {
-    try {
-      post = /** @type {{ post: Post }} */ (await call('GET', `/api/posts/${id}`)).post;
-    } catch {
-      announce(t('postPanel.notFound'));
-      return;
-    }
-  }
-  await openPost(post);
+  const post = await linkedRecord({
+    param: 'post',
+    shown: posts,
+    root: board,
+    attribute: 'data-post-id',
+    fetch: async (id) => /** @type {{ post: Post }} */ (await call('GET', `/api/posts/${id}`)).post,
+    gone: t('postPanel.notFound'),
+  });
+  if (post) await openPost(post);
 }
 
 /** @param {Post} post */

@@ -290,3 +290,30 @@ export function revealTarget(root, attribute, id) {
   node.scrollIntoView({ block: 'center', inline: 'center' });
   node.focus({ preventScroll: true });
 }
+
+/**
+ * The record a link names (`?<param>=ID`, from a search result or a notification), once the
+ * page has drawn its list: revealed there when shown, else asked of the API (it may be under
+ * another filter); null, said in the toast, when it is gone. The address then drops it.
+ * @template {{ id: number }} R
+ * @param {{ param: string, shown: R[], root: ParentNode, attribute: string, fetch: (id: number) => Promise<R>, gone: string }} options
+ * @returns {Promise<R | null>}
+ */
+export async function linkedRecord({ param, shown, root, attribute, fetch, gone }) {
+  const id = targetOf(param);
+  if (id === null) return null;
+  const url = new URL(window.location.href);
+  url.searchParams.delete(param);
+  window.history.replaceState(null, '', url);
+  const found = shown.find((r) => r.id === id);
+  if (found) {
+    revealTarget(root, attribute, id);
+    return found;
+  }
+  try {
+    return await fetch(id);
+  } catch {
+    announce(gone);
+    return null;
+  }
+}

@@ -7,7 +7,7 @@ import { ApiError, newestOnly } from '../core/api.js';
 import { dropTarget, element, findElement, requireElement } from '../core/dom.js';
 import { formatDay } from '../core/format.js';
 import { t } from '../core/i18n.js';
-import { announce, avatar, byId, call, callAll, domain, errorMessage, isManager, me, options, revealTarget, targetOf, vocabularyOptions } from './common.js';
+import { announce, avatar, byId, call, callAll, domain, errorMessage, isManager, linkedRecord, me, options, targetOf, vocabularyOptions } from './common.js';
 import { commentThread } from './conversation.js';
 import { actionButton, icon } from './icons.js';
 import { menuButton } from './menu.js';
@@ -604,21 +604,15 @@ async function openComments(task) {
  * and focused, and its comments opened.
  */
 async function openLinkedTask() {
-  if (target === null) return;
-  const url = new URL(window.location.href);
-  url.searchParams.delete('task');
-  window.history.replaceState(null, '', url);
-  let task = tasks.find((x) => x.id === target);
-  if (task) revealTarget(view === BOARD ? board : list, 'data-task-id', target);
-  else {
-    try {
-      task = /** @type {{ task: Task }} */ (await call('GET', `/api/tasks/${target}`)).task;
-    } catch {
-      announce(t('taskPanel.notFound'));
-      return;
-    }
-  }
-  await openComments(task);
+  const task = await linkedRecord({
+    param: 'task',
+    shown: tasks,
+    root: view === BOARD ? board : list,
+    attribute: 'data-task-id',
+    fetch: async (id) => /** @type {{ task: Task }} */ (await call('GET', `/api/tasks/${id}`)).task,
+    gone: t('taskPanel.notFound'),
+  });
+  if (task) await openComments(task);
 }
 
 async function start() {
