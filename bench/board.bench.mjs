@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
-import { benchApp } from './app.mjs';
+import { benchApp, benchEnv } from './app.mjs';
 import { request, timedServer } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
@@ -32,13 +32,7 @@ const VIEWPORT = { width: 1440, height: 900 };
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'museum-board-bench-'));
-const { app, stores } = await benchApp({
-  DATA_DIR: dir,
-  UPLOAD_DIR: path.join(dir, 'uploads'),
-  LOG_LEVEL: 'warn',
-  JWT_SECRET: 'bench-jwt-secret-0123456789abcdef0123456789',
-  SESSION_SECRET: 'bench-session-secret-0123456789abcdef01234',
-});
+const { app, stores } = await benchApp(benchEnv(dir));
 const records = stores.records.workspace;
 const now = new Date().toISOString();
 const brands = new SqlBrandRepository(records, stores.notices);

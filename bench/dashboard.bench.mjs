@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
-import { benchApp } from './app.mjs';
+import { benchApp, benchEnv } from './app.mjs';
 import { request, timedServer } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
@@ -65,15 +65,7 @@ async function writeCsv(file) {
 /** The whole run on one engine: `env` adds DATABASE_URL for PostgreSQL. Answers its figures. */
 async function runOn(label, env = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'museum-bench-'));
-  const { app, stores } = await benchApp({
-    DATA_DIR: dir,
-    UPLOAD_DIR: path.join(dir, 'uploads'),
-    LOG_LEVEL: 'warn',
-    ADMIN_PIN,
-    JWT_SECRET: 'bench-jwt-secret-0123456789abcdef0123456789',
-    SESSION_SECRET: 'bench-session-secret-0123456789abcdef01234',
-    ...env,
-  });
+  const { app, stores } = await benchApp(benchEnv(dir, { ADMIN_PIN, ...env }));
   const records = stores.records.dashboard;
   await stores.dashboardUsers.create({
     name: 'Restricted viewer',

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
-import { benchApp } from './app.mjs';
+import { benchApp, benchEnv } from './app.mjs';
 import { request, timedServer } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
@@ -111,16 +111,7 @@ function seedPosts(db, brandIds, ownerId) {
 
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'museum-bench-ws-'));
-  const { app, stores } = await benchApp({
-    DATA_DIR: dir,
-    UPLOAD_DIR: path.join(dir, 'uploads'),
-    LOG_LEVEL: 'warn',
-    ADMIN_PIN: '999999',
-    JWT_SECRET: 'bench-jwt-secret-0123456789abcdef0123456789',
-    SESSION_SECRET: 'bench-session-secret-0123456789abcdef01234',
-    UPLOAD_MAX_FILES: String(FILES),
-    UPLOAD_MAX_MB: '2',
-  });
+  const { app, stores } = await benchApp(benchEnv(dir, { ADMIN_PIN: '999999', UPLOAD_MAX_FILES: String(FILES), UPLOAD_MAX_MB: '2' }));
   // The raw handle under the records seeds 100,000 posts quickly and times the bare SQL baseline.
   const records = stores.records.workspace;
   const db = records.handle;
