@@ -8,7 +8,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
 import { benchApp, benchEnv } from './app.mjs';
-import { request, timedServer } from './lib.mjs';
+import { request, timeCall, timedServer } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const { SqlVisitRepository } = require('../dist/dashboard/data/repository.js');
@@ -160,22 +160,11 @@ async function runOn(label, env = {}) {
     }
     return v + r;
   };
-  const timeCall = (fn) => {
-    let sink = 0;
-    for (let k = 0; k < WARMUP; k += 1) sink += Number(fn());
-    const times = [];
-    for (let k = 0; k < RUNS; k += 1) {
-      const start = performance.now();
-      sink += Number(fn());
-      times.push(performance.now() - start);
-    }
-    if (Number.isNaN(sink)) throw new Error('scan gave no number');
-    return median(times);
-  };
-  const bareMs = timeCall(bare);
+  const timed = (fn) => timeCall(fn, { warmup: WARMUP, runs: RUNS });
+  const bareMs = timed(bare);
   const everyRow = columns.keepMask('all', 'all', 'all');
   const span = [{ from: columns.firstDay, to: columns.lastDay }];
-  const rowsOnlyMs = timeCall(() => columns.aggregate(everyRow, span, false).days);
+  const rowsOnlyMs = timed(() => columns.aggregate(everyRow, span, false).days);
 
   // ## Report
   /** @type {[string, { server: number, serverP99: number, roundTrip: number, perSecond: number }][]} */

@@ -49,3 +49,21 @@ export async function timedServer(app) {
     },
   };
 }
+
+/**
+ * The median time of `runs` calls of `fn` after `warmup` unmeasured ones; its answers are
+ * summed so that the work cannot be optimised away.
+ */
+export function timeCall(fn, { warmup, runs }) {
+  let sink = 0;
+  for (let k = 0; k < warmup; k += 1) sink += Number(fn());
+  const times = [];
+  for (let k = 0; k < runs; k += 1) {
+    const start = performance.now();
+    sink += Number(fn());
+    times.push(performance.now() - start);
+  }
+  if (Number.isNaN(sink)) throw new Error('the measured call gave no number');
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}

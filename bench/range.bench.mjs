@@ -2,6 +2,7 @@
 // (permission filter, dates, per-day series, breakdowns) against a bare typed-array scan of
 // the same rows measured in the same run, and against today's year query. Runs on dist/.
 import { createRequire } from 'node:module';
+import { timeCall } from './lib.mjs';
 import os from 'node:os';
 
 const require = createRequire(import.meta.url);
@@ -18,23 +19,7 @@ const DISTRICTS = Array.from({ length: 24 }, (_, i) => `District ${i + 1}`);
 const NONE = { museum: [], channel: [], district: [], year: [], season: [] };
 const ALL = { museums: 'all', channels: 'all' };
 
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
-function timeCall(fn) {
-  let sink = 0;
-  for (let k = 0; k < WARMUP; k += 1) sink += Number(fn());
-  const times = [];
-  for (let k = 0; k < RUNS; k += 1) {
-    const start = performance.now();
-    sink += Number(fn());
-    times.push(performance.now() - start);
-  }
-  if (Number.isNaN(sink)) throw new Error('no number');
-  return median(times);
-}
+const timed = (fn) => timeCall(fn, { warmup: WARMUP, runs: RUNS });
 
 // Three years of days, every combination every day until ROWS rows are reached.
 const builder = new ColumnsBuilder(ROWS);
@@ -89,7 +74,7 @@ console.log(`\nDashboard range benchmark: ${columns.rowCount.toLocaleString('en'
 console.log(`\n| query (${RUNS} runs, p50) | engine | bare scan of the same days | × bare |`);
 console.log('|---|---|---|---|');
 for (const { name, filters, unit, from, to, access } of cases) {
-  const engine = timeCall(() => summarize(columns, selectionOf(access, filters, []), unit).totals.visitors);
-  const bare = timeCall(bareOver(from, to));
+  const engine = timed(() => summarize(columns, selectionOf(access, filters, []), unit).totals.visitors);
+  const bare = timed(bareOver(from, to));
   console.log(`| ${name} | ${engine.toFixed(2)} ms | ${bare.toFixed(2)} ms | ${(engine / bare).toFixed(2)}× |`);
 }

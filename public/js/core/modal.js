@@ -278,7 +278,7 @@ export function openModal(options = {}) {
     if (!busy) finish(false);
   }
 
-  async function confirm() {
+  async function accept() {
     if (!onConfirm) return finish(true);
     setBusy(true);
     try {
@@ -295,7 +295,7 @@ export function openModal(options = {}) {
     event.preventDefault();
     if (busy) return;
     clearErrors();
-    void confirm();
+    void accept();
   });
 
   cancelButton?.addEventListener('click', cancel);
