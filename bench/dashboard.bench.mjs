@@ -164,7 +164,7 @@ async function runOn(label, env = {}) {
   const bareMs = timed(bare);
   const everyRow = columns.keepMask('all', 'all', 'all');
   const span = [{ from: columns.firstDay, to: columns.lastDay }];
-  const rowsOnlyMs = timed(() => columns.aggregate(everyRow, span, false).days);
+  const rowsOnlyMs = timed(() => columns.aggregate(everyRow, span, 'rows').days);
 
   // ## Report
   /** @type {[string, { server: number, serverP99: number, roundTrip: number, perSecond: number }][]} */

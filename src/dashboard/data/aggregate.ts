@@ -262,7 +262,7 @@ export function summarize(columns: VisitColumns, selection: Selection, granulari
     unit === 'month' || ranges.length === 0
       ? undefined
       : { firstDay: ranges[0].from, visitors: new Float64Array(length), revenueCents: new Float64Array(length) };
-  const scan = columns.aggregate(keep, ranges, true, daily);
+  const scan = columns.aggregate(keep, ranges, 'best', daily);
   return {
     range: ranges.length > 0 ? { start: formatDay(ranges[0].from), end: formatDay(ranges[ranges.length - 1].to) } : null,
     totals: totalsOf(scan),

@@ -79,23 +79,35 @@ export interface MonthlyRollup {
 }
 
 /**
- * Running sums per combination along the days, combination by combination: cell (k, d) at
- * k × (days + 1) + d holds the sums of days [0, d) of combination k, so any range of days of
- * a combination is one subtraction. With the totals of each day over every combination, a
- * day series of every combination costs a pass over the days, and one of some combinations a
- * pass over their days, instead of every row of every day.
+ * Running sums along the days for groups of combinations: cell (g, d) at g × (days + 1) + d
+ * holds the sums of days [0, d) of group g, so any span of days of a group is a subtraction.
+ */
+export interface RunningSums {
+  /** Per combination, its group. */
+  groupOf: Uint32Array;
+  groups: number;
+  visitors: Float64Array;
+  revenueCents: Float64Array;
+  /** Running count of the days on which the group holds a row. */
+  rows: Uint32Array;
+}
+
+/**
+ * The daily grid: running sums per combination (every breakdown's sums over any days), and
+ * per coarser group (museum × channel, everything) whose day totals a day series reads. A
+ * permission filter keeps whole museum × channel pairs, so a restricted viewer's series is a
+ * pass over the days of a few pairs, and an unrestricted one's reads stored totals, instead
+ * of every row of every day.
  */
 export interface DailyGrid {
   days: number;
-  visitors: Float64Array;
-  revenueCents: Float64Array;
-  /** Running count of the days a combination holds a row. */
-  rows: Uint32Array;
-  /** Per day, over every combination. */
-  dayVisitors: Float64Array;
-  dayRevenueCents: Float64Array;
-  dayRows: Uint32Array;
+  combos: RunningSums;
+  /** Coarsest last; a level is left out when it would barely be coarser than the one before. */
+  levels: RunningSums[];
 }
+
+/** Which stored sums an aggregation may read instead of rows; tests pin one to check it against the rows. */
+export type SumsFrom = 'best' | 'rollup' | 'rows';
 
 /** The arrays behind a VisitColumns; ColumnsBuilder makes them. */
 export interface ColumnParts {
@@ -208,32 +220,38 @@ export class VisitColumns {
   }
 
   /**
-   * Sums the rows of kept combinations on the given days (sorted, non-overlapping).
-   * `useRollup: false` sums every row, which tests use to check the rollup against; `daily`
-   * also collects the totals of each day, which the rollup cannot give, so it reads rows.
+   * Sums the rows of kept combinations on the given days (sorted, non-overlapping); `daily`
+   * also collects the totals of each day. The daily grid answers when the data is dense
+   * enough to have one; else whole months come from the monthly rollup (which holds no day
+   * totals) and the rest from rows. Every path gives the same sums.
    */
-  aggregate(keep: Uint8Array, ranges: readonly DayRange[], useRollup = true, daily?: DailySums): Aggregate {
+  aggregate(keep: Uint8Array, ranges: readonly DayRange[], from: SumsFrom = 'best', daily?: DailySums): Aggregate {
     const K = this.comboCount;
-    const sums = { visitors: new Float64Array(K), revenueCents: new Float64Array(K), rows: new Uint32Array(K), days: 0 };
-    // The grid gives day totals, which the rollup cannot; and with every combination kept it
-    // answers any range in a pass over its days.
-    if (useRollup && this.grid && (daily || keep.every((k) => k === 1))) {
-      const fromGrid = this.fromGrid(this.grid, keep, ranges, sums, daily);
-      return { ...sums, months: fromGrid };
+    // One allocation for the three arrays: beside a short range's sums, allocating costs.
+    const buffer = new ArrayBuffer(K * 20);
+    const sums = {
+      visitors: new Float64Array(buffer, 0, K),
+      revenueCents: new Float64Array(buffer, K * 8, K),
+      rows: new Uint32Array(buffer, K * 16, K),
+      days: 0,
+    };
+    if (from === 'best' && this.grid) {
+      const months = this.fromGrid(this.grid, keep, ranges, sums, daily);
+      return { ...sums, months };
     }
     const months: MonthSums[] = [];
     for (const range of ranges) {
       for (let m = monthIndexOf(range.from); m <= monthIndexOf(range.to); m += 1) {
         const monthFirst = firstDayOfMonth(m);
         const monthLast = firstDayOfMonth(m + 1) - 1;
-        const from = Math.max(range.from, monthFirst);
-        const to = Math.min(range.to, monthLast);
-        const whole = from === monthFirst && to === monthLast;
-        const part = whole && useRollup && this.rollup && !daily ? this.fromRollup(m, keep, sums) : this.fromRows(from, to, keep, sums, daily);
-        const last = months[months.length - 1];
-        if (last?.month === m) {
-          last.visitors += part.visitors;
-          last.revenueCents += part.revenueCents;
+        const first = Math.max(range.from, monthFirst);
+        const last = Math.min(range.to, monthLast);
+        const whole = first === monthFirst && last === monthLast;
+        const part = whole && from !== 'rows' && this.rollup && !daily ? this.fromRollup(m, keep, sums) : this.fromRows(first, last, keep, sums, daily);
+        const previous = months[months.length - 1];
+        if (previous?.month === m) {
+          previous.visitors += part.visitors;
+          previous.revenueCents += part.revenueCents;
         } else {
           months.push({ month: m, visitors: part.visitors, revenueCents: part.revenueCents });
         }
@@ -278,63 +296,68 @@ export class VisitColumns {
   }
 
   /**
-   * The sums and per-day totals of `ranges` from the grid: for each kept combination one run
-   * along its days. Months are summed from the day totals afterwards, as the rows would give them.
+   * The sums of `ranges` from the grid. Each kept combination's sums are one subtraction.
+   * Day and month totals come from running totals at each day of the range, over the kept
+   * groups of the coarsest level that the kept combinations fill whole groups of. Days with
+   * a row are counted from the running row counts, unless one kept combination holds every
+   * day of the range.
    */
   private fromGrid(grid: DailyGrid, keep: Uint8Array, ranges: readonly DayRange[], sums: Omit<Aggregate, 'months'>, daily: DailySums | undefined): MonthSums[] {
-    const { days: D, visitors: gv, revenueCents: gc, rows: gr } = grid;
+    const { days: D, combos } = grid;
     const { visitors: cv, revenueCents: cr, rows: cn } = sums;
-    const K = this.comboCount;
     const stride = D + 1;
-    let keptAll = true;
-    for (let c = 0; c < K; c += 1) keptAll &&= keep[c] === 1;
+    const kept: number[] = [];
+    for (let c = 0; c < this.comboCount; c += 1) if (keep[c] === 1) kept.push(c);
+    const { level, groups } = coarsest(grid, keep);
     const months: MonthSums[] = [];
     for (const range of ranges) {
-      const first = Math.max(range.from - this.firstDay, 0);
-      const last = Math.min(range.to - this.firstDay, D - 1);
-      const len = Math.max(last - first + 1, 0);
-      let dv: Float64Array;
-      let dc: Float64Array;
-      let has: Uint32Array;
-      if (keptAll) {
-        dv = grid.dayVisitors.subarray(first, first + len);
-        dc = grid.dayRevenueCents.subarray(first, first + len);
-        has = grid.dayRows.subarray(first, first + len);
-      } else {
-        dv = new Float64Array(len);
-        dc = new Float64Array(len);
-        has = new Uint32Array(len);
-      }
-      for (let c = 0; c < K && len > 0; c += 1) {
-        if (keep[c] !== 1) continue;
+      const first = Math.min(Math.max(range.from - this.firstDay, 0), D);
+      const len = Math.max(Math.min(range.to - this.firstDay + 1, D) - first, 0);
+      let everyDay = len === 0;
+      for (const c of kept) {
         const base = c * stride + first;
-        cv[c] += gv[base + len] - gv[base];
-        cr[c] += gc[base + len] - gc[base];
-        cn[c] += gr[base + len] - gr[base];
-        if (keptAll) continue;
-        for (let i = 0; i < len; i += 1) {
-          dv[i] += gv[base + i + 1] - gv[base + i];
-          dc[i] += gc[base + i + 1] - gc[base + i];
-          has[i] += gr[base + i + 1] - gr[base + i];
+        cv[c] += combos.visitors[base + len] - combos.visitors[base];
+        cr[c] += combos.revenueCents[base + len] - combos.revenueCents[base];
+        const n = combos.rows[base + len] - combos.rows[base];
+        cn[c] += n;
+        if (n === len) everyDay = true;
+      }
+      let tv: Float64Array;
+      let tc: Float64Array;
+      let tr: Uint32Array | undefined;
+      if (groups.length === 1) {
+        const base = groups[0] * stride + first;
+        tv = level.visitors.subarray(base, base + len + 1);
+        tc = level.revenueCents.subarray(base, base + len + 1);
+        tr = level.rows.subarray(base, base + len + 1);
+      } else {
+        tv = new Float64Array(len + 1);
+        tc = new Float64Array(len + 1);
+        tr = everyDay ? undefined : new Uint32Array(len + 1);
+        for (const g of groups) {
+          const base = g * stride + first;
+          for (let i = 0; i <= len; i += 1) {
+            tv[i] += level.visitors[base + i];
+            tc[i] += level.revenueCents[base + i];
+          }
+          if (tr) for (let i = 0; i <= len; i += 1) tr[i] += level.rows[base + i];
         }
       }
-      for (let i = 0; i < len; i += 1) if (has[i] > 0) sums.days += 1;
+      if (everyDay) sums.days += len;
+      else for (let i = 0; i < len; i += 1) if (tr![i + 1] > tr![i]) sums.days += 1;
       if (daily) {
         const at = this.firstDay + first - daily.firstDay;
         for (let i = 0; i < len; i += 1) {
-          daily.visitors[at + i] += dv[i];
-          daily.revenueCents[at + i] += dc[i];
+          daily.visitors[at + i] += tv[i + 1] - tv[i];
+          daily.revenueCents[at + i] += tc[i + 1] - tc[i];
         }
       }
+      const offset = (day: Day) => Math.min(Math.max(day - this.firstDay - first, 0), len);
       for (let m = monthIndexOf(range.from); m <= monthIndexOf(range.to); m += 1) {
-        const from = Math.max(range.from, firstDayOfMonth(m)) - this.firstDay - first;
-        const to = Math.min(range.to, firstDayOfMonth(m + 1) - 1) - this.firstDay - first;
-        let visitors = 0;
-        let revenueCents = 0;
-        for (let i = Math.max(from, 0); i <= Math.min(to, len - 1); i += 1) {
-          visitors += dv[i];
-          revenueCents += dc[i];
-        }
+        const from = offset(Math.max(range.from, firstDayOfMonth(m)));
+        const to = offset(Math.min(range.to, firstDayOfMonth(m + 1) - 1) + 1);
+        const visitors = tv[to] - tv[from];
+        const revenueCents = tc[to] - tc[from];
         const previous = months[months.length - 1];
         if (previous?.month === m) {
           previous.visitors += visitors;
@@ -528,7 +551,7 @@ export class ColumnsBuilder {
       firstDay,
       dayStart,
       rollup: buildRollup(firstDay, dayStart, K, combo, visitors, revenueCents),
-      grid: buildGrid(dayStart, K, combo, visitors, revenueCents),
+      grid: buildGrid(dayStart, { comboMuseum, comboChannel, combo, visitors, revenueCents }),
     });
   }
 
@@ -545,41 +568,70 @@ export class ColumnsBuilder {
   }
 }
 
+/** The coarsest level whose groups the kept combinations fill whole or leave whole, and the kept groups. */
+function coarsest(grid: DailyGrid, keep: Uint8Array): { level: RunningSums; groups: number[] } {
+  for (let l = grid.levels.length - 1; l >= 0; l -= 1) {
+    const level = grid.levels[l];
+    const state = new Int8Array(level.groups).fill(-1);
+    let whole = true;
+    for (let c = 0; c < keep.length && whole; c += 1) {
+      const g = level.groupOf[c];
+      if (state[g] === -1) state[g] = keep[c];
+      else whole = state[g] === keep[c];
+    }
+    if (whole) return { level, groups: keptGroups(state) };
+  }
+  return { level: grid.combos, groups: keptGroups(keep) };
+}
+
+function keptGroups(flags: ArrayLike<number>): number[] {
+  const out: number[] = [];
+  for (let g = 0; g < flags.length; g += 1) if (flags[g] === 1) out.push(g);
+  return out;
+}
+
+function runningSums(groupOf: Uint32Array, groups: number, days: number): RunningSums {
+  const cells = groups * (days + 1);
+  return { groupOf, groups, visitors: new Float64Array(cells), revenueCents: new Float64Array(cells), rows: new Uint32Array(cells) };
+}
+
 /**
  * The grid, when the data is dense enough for it to cost little beside the rows (each row
  * one cell, at most a quarter of the cells empty). A combination holds one row a day (the
- * store's key), so a day of a combination counts once.
+ * store's key); a group's day counts once however many rows it holds.
  */
-function buildGrid(dayStart: Uint32Array, K: number, combo: Uint32Array, visitors: Uint32Array, revenueCents: Float64Array): DailyGrid | undefined {
+function buildGrid(dayStart: Uint32Array, parts: Pick<ColumnParts, 'comboMuseum' | 'comboChannel' | 'combo' | 'visitors' | 'revenueCents'>): DailyGrid | undefined {
+  const { comboMuseum, comboChannel, combo, visitors, revenueCents } = parts;
   const D = dayStart.length - 1;
+  const K = comboMuseum.length;
   if (D === 0 || K * D > combo.length * 1.25) return undefined;
   const stride = D + 1;
+  const pairs = new Map<number, number>();
+  const pairOf = Uint32Array.from(comboMuseum, (museum, c) => {
+    const key = museum * 0x10000 + comboChannel[c];
+    if (!pairs.has(key)) pairs.set(key, pairs.size);
+    return pairs.get(key)!;
+  });
   const grid: DailyGrid = {
     days: D,
-    visitors: new Float64Array(K * stride),
-    revenueCents: new Float64Array(K * stride),
-    rows: new Uint32Array(K * stride),
-    dayVisitors: new Float64Array(D),
-    dayRevenueCents: new Float64Array(D),
-    dayRows: new Uint32Array(D),
+    combos: runningSums(Uint32Array.from(comboMuseum, (_, c) => c), K, D),
+    levels: [...(pairs.size * 2 <= K ? [runningSums(pairOf, pairs.size, D)] : []), runningSums(new Uint32Array(K), 1, D)],
   };
   // Each day's own figures first, in the cell after it; the running sums after.
-  for (let d = 0; d < D; d += 1) {
-    for (let i = dayStart[d]; i < dayStart[d + 1]; i += 1) {
-      const cell = combo[i] * stride + d + 1;
-      grid.visitors[cell] += visitors[i];
-      grid.revenueCents[cell] += revenueCents[i];
-      grid.rows[cell] = 1;
-      grid.dayVisitors[d] += visitors[i];
-      grid.dayRevenueCents[d] += revenueCents[i];
-      grid.dayRows[d] += 1;
+  for (const level of [grid.combos, ...grid.levels]) {
+    const { groupOf, visitors: lv, revenueCents: lc, rows: lr } = level;
+    for (let d = 0; d < D; d += 1) {
+      for (let i = dayStart[d]; i < dayStart[d + 1]; i += 1) {
+        const cell = groupOf[combo[i]] * stride + d + 1;
+        lv[cell] += visitors[i];
+        lc[cell] += revenueCents[i];
+        lr[cell] = 1;
+      }
     }
-  }
-  for (let k = 0; k < K; k += 1) {
-    for (let cell = k * stride + 1; cell < (k + 1) * stride; cell += 1) {
-      grid.visitors[cell] += grid.visitors[cell - 1];
-      grid.revenueCents[cell] += grid.revenueCents[cell - 1];
-      grid.rows[cell] += grid.rows[cell - 1];
+    for (let g = 0; g < level.groups; g += 1) {
+      for (const array of [level.visitors, level.revenueCents, level.rows]) {
+        for (let cell = g * stride + 1; cell < (g + 1) * stride; cell += 1) array[cell] += array[cell - 1];
+      }
     }
   }
   return grid;

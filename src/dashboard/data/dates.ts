@@ -27,12 +27,27 @@ export function parseDay(text: string): Day | undefined {
 
 const twoDigits = (n: number) => (n < 10 ? `0${n}` : String(n));
 
+/** Days the dashboard can hold keep their text once written ('' until then). */
+const TEXT_FROM = Date.UTC(MIN_YEAR, 0, 1) / DAY_MS;
+const dayTexts: string[] = new Array<string>(Date.UTC(MAX_YEAR + 1, 0, 1) / DAY_MS - TEXT_FROM).fill('');
+
 /**
- * `YYYY-MM-DD` of a day, by arithmetic on the proleptic Gregorian calendar (H. Hinnant's
- * civil_from_days): a day series formats hundreds of days per request, and a Date and its
- * ISO text per day cost more than summing the rows behind them.
+ * `YYYY-MM-DD` of a day. A day series writes hundreds of days per request, the same ones
+ * request after request, and a Date and its ISO text per day cost more than summing the rows
+ * behind them; so a day between MIN_YEAR and MAX_YEAR is written once, by arithmetic.
  */
 export function formatDay(day: Day): string {
+  const at = day - TEXT_FROM;
+  if (at >= 0 && at < dayTexts.length) {
+    const text = dayTexts[at];
+    if (text !== '') return text;
+    return (dayTexts[at] = civilText(day));
+  }
+  return civilText(day);
+}
+
+/** H. Hinnant's civil_from_days, on the proleptic Gregorian calendar. */
+function civilText(day: Day): string {
   const z = day + 719_468;
   const era = Math.floor(z / 146_097);
   const dayOfEra = z - era * 146_097;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ColumnsBuilder, type VisitRow } from '../../../src/dashboard/data/columns';
+import { ColumnsBuilder, type VisitColumns, type VisitRow } from '../../../src/dashboard/data/columns';
 import { formatDay, parseDay, unionRanges } from '../../../src/dashboard/data/dates';
 import { ROWS, columnsOf } from './fixtures';
 
@@ -37,19 +37,36 @@ const rangesArb = fc
   .array(fc.tuple(fc.integer({ min: -10, max: 170 }), fc.integer({ min: 0, max: 70 })), { minLength: 1, maxLength: 3 })
   .map((pairs) => unionRanges(pairs.map(([from, length]) => ({ from: START + from, to: START + from + length }))));
 
-const keepArb = fc.array(fc.boolean(), { minLength: MUSEUMS.length * CHANNELS.length * DISTRICTS.length, maxLength: 12 });
+const COMBOS = MUSEUMS.length * CHANNELS.length * DISTRICTS.length;
+const PAIRS = MUSEUMS.length * CHANNELS.length;
+type KeepSpec = { every: true } | { combos: boolean[] } | { pairs: boolean[] };
+// Every combination kept, and whole museum × channel pairs kept (what a permission filter
+// keeps), are paths of their own, so they are drawn as often as any mix of combinations.
+const keepArb: fc.Arbitrary<KeepSpec> = fc.oneof(
+  fc.constant({ every: true as const }),
+  fc.record({ combos: fc.array(fc.boolean(), { minLength: COMBOS, maxLength: COMBOS }) }),
+  fc.record({ pairs: fc.array(fc.boolean(), { minLength: PAIRS, maxLength: PAIRS }) }),
+);
+
+function keepOf(columns: VisitColumns, spec: KeepSpec): Uint8Array {
+  return Uint8Array.from({ length: columns.comboCount }, (_, c) => {
+    if ('every' in spec) return 1;
+    if ('combos' in spec) return spec.combos[c] ? 1 : 0;
+    return spec.pairs[columns.comboMuseum[c] * CHANNELS.length + columns.comboChannel[c]] ? 1 : 0;
+  });
+}
 
 describe('VisitColumns.aggregate', () => {
   it('when whole months are read from the monthly rollup, then every sum equals summing the rows one by one', () => {
     fc.assert(
-      fc.property(denseRows, rangesArb, keepArb, (rows, ranges, flags) => {
+      fc.property(denseRows, rangesArb, keepArb, (rows, ranges, spec) => {
         const builder = new ColumnsBuilder();
         for (const row of rows) builder.add(row);
         const columns = builder.finish();
         fc.pre(columns.hasRollup);
-        const keep = Uint8Array.from(flags.slice(0, columns.comboCount), (f) => (f ? 1 : 0));
-        const fast = columns.aggregate(keep, ranges);
-        const slow = columns.aggregate(keep, ranges, false);
+        const keep = keepOf(columns, spec);
+        const fast = columns.aggregate(keep, ranges, 'rollup');
+        const slow = columns.aggregate(keep, ranges, 'rows');
         expect(fast.days).toBe(slow.days);
         expect(fast.months).toEqual(slow.months);
         expect([...fast.visitors]).toEqual([...slow.visitors]);
@@ -60,19 +77,19 @@ describe('VisitColumns.aggregate', () => {
     );
   });
 
-  it('when day totals are asked for and read from the daily grid, then every sum and every day equals summing the rows one by one', () => {
+  it('when sums are read from the daily grid, with or without day totals, then every sum and every day equals summing the rows one by one', () => {
     fc.assert(
-      fc.property(denseRows, rangesArb, keepArb, (rows, ranges, flags) => {
+      fc.property(denseRows, rangesArb, keepArb, (rows, ranges, spec) => {
         const builder = new ColumnsBuilder();
         for (const row of rows) builder.add(row);
         const columns = builder.finish();
         fc.pre(columns.hasGrid);
-        const keep = Uint8Array.from(flags.slice(0, columns.comboCount), (f) => (f ? 1 : 0));
+        const keep = keepOf(columns, spec);
         const span = ranges[ranges.length - 1].to - ranges[0].from + 1;
         const daily = () => ({ firstDay: ranges[0].from, visitors: new Float64Array(span), revenueCents: new Float64Array(span) });
         const [gridDays, rowDays] = [daily(), daily()];
-        const fast = columns.aggregate(keep, ranges, true, gridDays);
-        const slow = columns.aggregate(keep, ranges, false, rowDays);
+        const fast = columns.aggregate(keep, ranges, 'best', gridDays);
+        const slow = columns.aggregate(keep, ranges, 'rows', rowDays);
         expect(fast.days).toBe(slow.days);
         expect(fast.months).toEqual(slow.months);
         expect([...fast.visitors]).toEqual([...slow.visitors]);
@@ -80,6 +97,10 @@ describe('VisitColumns.aggregate', () => {
         expect([...fast.rows]).toEqual([...slow.rows]);
         expect([...gridDays.visitors]).toEqual([...rowDays.visitors]);
         expect([...gridDays.revenueCents]).toEqual([...rowDays.revenueCents]);
+        const withoutDays = columns.aggregate(keep, ranges, 'best');
+        expect(withoutDays.days).toBe(slow.days);
+        expect(withoutDays.months).toEqual(slow.months);
+        expect([...withoutDays.rows]).toEqual([...slow.rows]);
       }),
       { numRuns: 150 },
     );

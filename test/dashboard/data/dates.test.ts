@@ -15,6 +15,22 @@ describe('formatDay', () => {
     );
   });
 
+  it('when a day the dashboard can hold is formatted again (its text kept), then it reads as the first time', () => {
+    const DAY_MS = 86_400_000;
+    const firstDay = Date.UTC(1900, 0, 1) / DAY_MS;
+    const lastDay = Date.UTC(2100, 11, 31) / DAY_MS;
+    for (const day of [firstDay - 1, firstDay, lastDay, lastDay + 1]) {
+      expect(formatDay(day)).toBe(new Date(day * DAY_MS).toISOString().slice(0, 10));
+      expect(formatDay(day)).toBe(new Date(day * DAY_MS).toISOString().slice(0, 10));
+    }
+    fc.assert(
+      fc.property(fc.integer({ min: firstDay, max: lastDay }), (day) => {
+        expect([formatDay(day), formatDay(day)]).toEqual(Array(2).fill(new Date(day * DAY_MS).toISOString().slice(0, 10)));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
   it('when the days around leap days and century years are formatted, then each reads back as itself', () => {
     for (const text of ['1900-02-28', '1900-03-01', '2000-02-29', '2000-03-01', '2024-02-29', '2100-02-28', '2100-03-01', '1970-01-01', '1969-12-31', '2026-12-31']) {
       expect(formatDay(parseDay(text)!)).toBe(text);
