@@ -152,10 +152,35 @@ describe('a viewer restricted to one museum', () => {
     for (const row of rows) expect(row[1]).toBe(ALPHA);
   });
 
+  it.each(['day', 'week', 'month'])('when the summary is drawn by %s, then every point of the series counts that museum\'s rows only', async (granularity) => {
+    const t = await dataApp();
+    const viewer = await t.viewer(JSON.stringify([ALPHA]));
+    const res = await t.get(`/api/dashboard/summary?from=2024-01-01&to=2025-12-31&granularity=${granularity}&museum=${q(BETA)}`, viewer);
+    expect(res.status).toBe(200);
+    expect(res.body.granularity).toBe(granularity);
+    const sum = res.body.series.reduce((total: number, p: { visitors: number }) => total + p.visitors, 0);
+    expect(sum).toBe(expectedTotals(alpha(() => true)).visitors);
+  });
+
+  it.each(['previous', 'year', 'yearWeekday'])('when a range is compared against the %s period, then both sides count that museum\'s rows only, on screen and in the file', async (against) => {
+    const t = await dataApp();
+    const viewer = await t.viewer(JSON.stringify([ALPHA]));
+    const query = `from=2025-01-01&to=2025-12-31&against=${against}&museum=${q(GAMMA)}`;
+    const res = await t.get(`/api/dashboard/compare?${query}`, viewer);
+    expect(res.status).toBe(200);
+    const inside = (side: { start: string; end: string }) => alpha((r) => r.date >= side.start && r.date <= side.end);
+    expect(res.body.a.totals).toEqual(expectedTotals(inside(res.body.a)));
+    expect(res.body.b.totals).toEqual(expectedTotals(inside(res.body.b)));
+    const file = await t.get(`/api/dashboard/compare.csv?${query}`, viewer);
+    expect(file.status).toBe(200);
+    expect(mentionsOthers(file.text)).toBe(false);
+    expect(file.text).toContain(ALPHA);
+  });
+
   it.each(MALFORMED)('when a route is asked with the malformed "%s", then 400 and no figures', async (query) => {
     const t = await dataApp();
     const viewer = await t.viewer(JSON.stringify([ALPHA]));
-    for (const path of ['/api/dashboard/summary', '/api/dashboard/compare?a=2024&b=2025', '/api/dashboard/export.csv']) {
+    for (const path of ROUTES.filter((r) => !r.endsWith('/filters'))) {
       const res = await t.get(`${path}${path.includes('?') ? '&' : '?'}${query}`, viewer);
       expect(res.status, path).toBe(400);
       expect(mentionsOthers(res.text)).toBe(false);
@@ -165,12 +190,13 @@ describe('a viewer restricted to one museum', () => {
   it('when any mix of query parameters is sent to any data route, then no other museum ever shows', async () => {
     const t = await dataApp();
     const viewer = await t.viewer(JSON.stringify([ALPHA]));
-    const key = fc.constantFrom('museum', 'channel', 'district', 'year', 'season', 'a', 'b', 'from', 'to', 'museum[]', 'museum[0]', 'lang', 'Museum');
+    const key = fc.constantFrom('museum', 'channel', 'district', 'year', 'season', 'a', 'b', 'from', 'to', 'granularity', 'against', 'museum[]', 'museum[0]', 'lang', 'Museum');
     const value = fc.oneof(
       fc.constantFrom(ALPHA, BETA, GAMMA, 'Online', 'Partner', 'South', '2024', '2025', 'season:1', '1', '', ' ', BETA.toUpperCase(), '2024-01-01', '2025-03-01'),
+      fc.constantFrom('day', 'week', 'month', 'previous', 'year', 'yearWeekday'),
       fc.string({ maxLength: 12 }),
     );
-    const route = fc.constantFrom('/api/dashboard/summary', '/api/dashboard/compare', '/api/dashboard/export.csv', '/api/dashboard/filters');
+    const route = fc.constantFrom(...ROUTES.map((r) => r.split('?')[0]));
     await fc.assert(
       fc.asyncProperty(route, fc.array(fc.tuple(key, value), { maxLength: 6 }), async (path, pairs) => {
         const query = pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
