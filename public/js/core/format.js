@@ -13,7 +13,10 @@ const percent = new Intl.NumberFormat(lang, { style: 'percent', maximumFractionD
 const share = new Intl.NumberFormat(lang, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
 const change = new Intl.NumberFormat(lang, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: 'exceptZero' });
 const month = new Intl.DateTimeFormat(lang, { month: 'short', year: 'numeric', timeZone: 'UTC' });
-const mediumDate = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' });
+// Day, month's name and year, rather than dateStyle 'medium': in Arabic that style pads a
+// single day's digits but not a range's, so the two would read differently side by side.
+const mediumDate = new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+const dayMonth = new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', timeZone: 'UTC' });
 const day = new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
 const moment = new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', hour: 'numeric', minute: '2-digit' });
 const momentWithYear = new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', year: 'numeric', hour: 'numeric', minute: '2-digit' });
@@ -96,6 +99,9 @@ export function formatMonth(yearMonth) {
 
 /** A calendar day in the locale's medium style (the dashboard's tables and filters). @param {string} isoDay */
 export const formatDate = (isoDay) => mediumDate.format(utcDay(isoDay));
+
+/** A calendar day without its year, for a chart's axis. @param {string} isoDay */
+export const formatDayMonth = (isoDay) => dayMonth.format(utcDay(isoDay));
 
 /**
  * @param {string} startDay

@@ -94,73 +94,97 @@ function draw(canvas, config) {
 }
 
 /**
- * Visitors (area, first axis) and revenue (dashed line, second axis) per day, week or month.
- * A partial bucket (cut by the range or by the data's end) is drawn as a hollow point reached
- * by a dotted, paler line, so its lower figure does not read as a fall.
- * @param {HTMLCanvasElement} canvas
- * @param {string[]} labels
- * @param {number[]} visitors
- * @param {number[]} revenue
- * @param {{ visitors: string, revenue: string, currency: string }} names
- * @param {boolean[]} [partial]
+ * @typedef {object} TrendPoint
+ * @property {string} label the bucket's full name (tooltip and table)
+ * @property {string} tick its short name, for the axis
+ * @property {number} visitors
+ * @property {number} revenue
+ * @property {number} share the part of the bucket's days the selection covers: 1 when whole
+ * @property {string} note what the tooltip adds to a partial bucket's figures ("3 of 7 days")
  */
-export function drawTrend(canvas, labels, visitors, revenue, names, partial = []) {
+
+/**
+ * Visitors (area, first axis) and revenue (line, second axis) per day, week or month.
+ * A partial bucket (cut by the range or by the data's end) is drawn at its daily pace over
+ * the whole bucket, as a hollow point reached by a dotted, paler line: three days of a week
+ * then sit where a week at that pace would, instead of reading as a fall. Its tooltip gives
+ * the actual figures.
+ * @param {HTMLCanvasElement} canvas
+ * @param {TrendPoint[]} points
+ * @param {{ visitors: string, revenue: string, currency: string }} names
+ */
+export function drawTrend(canvas, points, names) {
   const start = isRtl ? 'right' : 'left';
   const end = isRtl ? 'left' : 'right';
-  /** @param {{ p0DataIndex: number, p1DataIndex: number }} ctx */
+  const partial = points.map((p) => p.share < 1);
+  /** @typedef {{ p0DataIndex: number, p1DataIndex: number }} Segment */
+  /** @param {Segment} ctx */
   const touchesPartial = (ctx) => Boolean(partial[ctx.p0DataIndex] || partial[ctx.p1DataIndex]);
-  const pale = 'rgba(31, 95, 191, 0.45)';
-  const paleRevenue = `${PALETTE[2]}73`;
+  /** @param {string} colour @param {string} pale @param {'visitors' | 'revenue'} key */
+  const line = (colour, pale, key) => ({
+    data: points.map((p) => p[key] / p.share),
+    yAxisID: key,
+    borderColor: colour,
+    borderWidth: 2,
+    tension: 0.3,
+    // Monotone curves never swing above or below the points they join.
+    cubicInterpolationMode: /** @type {const} */ ('monotone'),
+    pointRadius: partial.map((isPartial) => (isPartial ? 4 : key === 'visitors' ? 2 : 0)),
+    pointBackgroundColor: partial.map((isPartial) => (isPartial ? '#fff' : colour)),
+    pointBorderColor: partial.map((isPartial) => (isPartial ? pale : colour)),
+    segment: {
+      borderDash: (/** @type {Segment} */ ctx) => (touchesPartial(ctx) ? [3, 4] : undefined),
+      borderColor: (/** @type {Segment} */ ctx) => (touchesPartial(ctx) ? pale : undefined),
+    },
+  });
+  const colours = [PALETTE[0], PALETTE[2]];
+  const chartLegend = legend();
   return draw(canvas, {
     type: 'line',
     data: {
-      labels,
+      labels: points.map((p) => p.label),
       datasets: [
-        {
-          label: names.visitors,
-          data: visitors,
-          yAxisID: 'visitors',
-          borderColor: PALETTE[0],
-          backgroundColor: 'rgba(31, 95, 191, 0.12)',
-          fill: true,
-          tension: 0.3,
-          borderWidth: 2,
-          pointRadius: visitors.map((_, i) => (partial[i] ? 4 : 2)),
-          pointBackgroundColor: visitors.map((_, i) => (partial[i] ? '#fff' : PALETTE[0])),
-          pointBorderColor: visitors.map((_, i) => (partial[i] ? pale : PALETTE[0])),
-          segment: { borderDash: (ctx) => (touchesPartial(ctx) ? [3, 4] : undefined), borderColor: (ctx) => (touchesPartial(ctx) ? pale : undefined) },
-        },
-        {
-          label: names.revenue,
-          data: revenue,
-          yAxisID: 'revenue',
-          borderColor: PALETTE[2],
-          backgroundColor: PALETTE[2],
-          borderDash: [6, 4],
-          tension: 0.3,
-          borderWidth: 2,
-          // Only a partial bucket shows a point, hollow, as on the visitors' line.
-          pointRadius: revenue.map((_, i) => (partial[i] ? 4 : 0)),
-          pointBackgroundColor: '#fff',
-          pointBorderColor: paleRevenue,
-          segment: { borderDash: (ctx) => (touchesPartial(ctx) ? [2, 5] : undefined), borderColor: (ctx) => (touchesPartial(ctx) ? paleRevenue : undefined) },
-        },
+        { label: names.visitors, ...line(colours[0], 'rgba(31, 95, 191, 0.45)', 'visitors'), backgroundColor: 'rgba(31, 95, 191, 0.12)', fill: true },
+        { label: names.revenue, ...line(colours[1], `${colours[1]}73`, 'revenue'), backgroundColor: colours[1] },
       ],
     },
     options: {
       interaction: { mode: 'index', intersect: false },
       plugins: {
-        legend: legend(),
+        legend: {
+          ...chartLegend,
+          labels: {
+            ...chartLegend.labels,
+            // A legend swatch takes the first point's colours, hollow when that bucket is partial.
+            generateLabels: (chart) =>
+              Chart.defaults.plugins.legend.labels.generateLabels(chart).map((item) => {
+                const colour = colours[item.datasetIndex ?? 0];
+                return { ...item, fillStyle: colour, strokeStyle: colour };
+              }),
+          },
+        },
         tooltip: {
           ...tooltip(),
           callbacks: {
-            label: (ctx) =>
-              `${ctx.dataset.label}: ${ctx.dataset.yAxisID === 'revenue' ? formatMoney(Number(ctx.parsed.y), names.currency) : formatNumber(Number(ctx.parsed.y))}`,
+            label: (ctx) => {
+              const point = points[ctx.dataIndex];
+              const value = ctx.dataset.yAxisID === 'revenue' ? formatMoney(point.revenue, names.currency) : formatNumber(point.visitors);
+              return `${ctx.dataset.label}: ${value}${point.share < 1 ? ` (${point.note})` : ''}`;
+            },
           },
         },
       },
       scales: {
-        x: categoryAxis({ ticks: { autoSkip: true, maxRotation: 0, autoSkipPadding: 12 } }),
+        x: categoryAxis({
+          ticks: {
+            autoSkip: true,
+            maxRotation: 0,
+            autoSkipPadding: 16,
+            callback(value) {
+              return points[Number(value)]?.tick ?? '';
+            },
+          },
+        }),
         visitors: valueAxis({ position: start }),
         revenue: valueAxis({
           position: end,

@@ -1,7 +1,7 @@
 // The Dashboard page: dates and filters kept in the address, totals, the trend by day, week
 // or month, and the breakdowns by museum, channel and district (each a chart and a table).
 import { element, requireElement } from '../core/dom.js';
-import { formatChange, formatDate, formatDecimal, formatMonth, formatNumber, formatShare } from '../core/format.js';
+import { formatChange, formatDate, formatDateRange, formatDayMonth, formatDecimal, formatMonth, formatNumber, formatShare } from '../core/format.js';
 import { t, tn } from '../core/i18n.js';
 import { drawBars, drawDoughnut, drawTrend, fitRows } from './charts.js';
 import { cell, currency, deltaNode, money, fillRows, percentChange, resultsView, syncAddress } from './common.js';
@@ -17,7 +17,7 @@ import { createRangePicker } from './range.js';
  * @typedef {object} Summary
  * @property {{ start: string, end: string } | null} range
  * @property {Totals} totals
- * @property {Totals | null} [previous] the same filters over as many days just before
+ * @property {(Totals & { start: string | null, end: string | null }) | null} [previous] the same filters over as many days just before
  * @property {{ month: string, visitors: number, revenue: number }[]} monthly
  * @property {'day' | 'week' | 'month'} granularity
  * @property {SeriesPoint[]} series
@@ -38,14 +38,36 @@ let rangePicker;
 
 const UNIT_KEYS = { day: 'range.unitDay', week: 'range.unitWeek', month: 'range.unitMonth' };
 
+const DAY_MS = 86_400_000;
+/** @param {string} isoDay */
+const dayNumber = (isoDay) => Date.parse(`${isoDay}T00:00:00Z`) / DAY_MS;
+
 /**
+ * A point of the trend: named by the days the selection covers when it covers only some of
+ * the bucket ("Jan 1 – 5, 2025", not a week starting in December), with that share.
  * @param {SeriesPoint} point
  * @param {Summary['granularity']} unit
+ * @param {Summary['range']} range
+ * @returns {import('./charts.js').TrendPoint}
  */
-function pointLabel(point, unit) {
-  if (unit === 'month') return formatMonth(point.label);
-  if (unit === 'week') return t('range.weekOf', { day: formatDate(point.start) });
-  return formatDate(point.start);
+function trendPoint(point, unit, range) {
+  const start = range && point.start < range.start ? range.start : point.start;
+  const end = range && point.end > range.end ? range.end : point.end;
+  const days = dayNumber(point.end) - dayNumber(point.start) + 1;
+  const covered = dayNumber(end) - dayNumber(start) + 1;
+  const cut = point.partial && covered < days;
+  let label = formatDate(point.start);
+  if (cut && unit !== 'day') label = formatDateRange(start, end);
+  else if (unit === 'week') label = t('range.weekOf', { day: formatDate(point.start) });
+  else if (unit === 'month') label = formatMonth(point.label);
+  return {
+    label,
+    tick: unit === 'month' ? formatMonth(point.label) : formatDayMonth(start),
+    visitors: point.visitors,
+    revenue: point.revenue,
+    share: cut ? covered / days : 1,
+    note: t('range.partialDays', { covered, days }),
+  };
 }
 
 /**
@@ -73,7 +95,9 @@ function renderTotals({ totals, previous }) {
   view.setKpi(
     'change',
     change === null ? '—' : deltaNode(change, formatChange(change)),
-    change === null ? t('totals.noPrevious') : t('totals.previous', { value: formatNumber(before.visitors) }),
+    change === null || !previous?.start || !previous.end
+      ? t('totals.noPrevious')
+      : t('totals.previous', { value: formatNumber(before.visitors), range: formatDateRange(previous.start, previous.end) }),
   );
 }
 
@@ -115,22 +139,14 @@ function render(answer) {
   renderTotals(summary);
   rangePicker?.describe(summary.range, summary.granularity);
   const unit = summary.granularity;
-  const labels = summary.series.map((p) => pointLabel(p, unit));
-  const partial = summary.series.map((p) => p.partial);
+  const points = summary.series.map((p) => trendPoint(p, unit, summary.range));
   requireElement('#trend-note', HTMLElement).textContent = t('charts.trendNote', { unit: t(UNIT_KEYS[unit]) });
-  requireElement('#trend-partial', HTMLElement).hidden = !partial.some(Boolean);
-  drawTrend(
-    requireElement('#trend-chart', HTMLCanvasElement),
-    labels,
-    summary.series.map((p) => p.visitors),
-    summary.series.map((p) => p.revenue),
-    { visitors: t('charts.visitors'), revenue: t('charts.revenue'), currency },
-    partial,
-  );
+  requireElement('#trend-partial', HTMLElement).hidden = !summary.series.some((p) => p.partial);
+  drawTrend(requireElement('#trend-chart', HTMLCanvasElement), points, { visitors: t('charts.visitors'), revenue: t('charts.revenue'), currency });
   requireElement('#trend-rows', HTMLTableSectionElement).replaceChildren(
     ...summary.series.map((p, i) =>
       element('tr', { className: p.partial ? 'is-partial' : undefined }, [
-        element('th', { scope: 'row' }, [labels[i], p.partial ? ` (${t('range.partial')})` : '']),
+        element('th', { scope: 'row' }, [points[i].label, p.partial ? ` (${t('range.partial')})` : '']),
         cell(formatNumber(p.visitors), 'num'),
         cell(money(p.revenue), 'num'),
       ]),

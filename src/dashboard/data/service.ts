@@ -17,7 +17,7 @@ import {
   type DataFilters,
   type Summary,
 } from './aggregate';
-import { ColumnsBuilder, type VisitColumns, type VisitRow } from './columns';
+import { ColumnsBuilder, type NameSet, type VisitColumns, type VisitRow } from './columns';
 import { csvLine, visitsCsv, readVisitsCsv } from './csv';
 import { dayOf, formatDay, parseDay, presetRanges, yearRange, earlierRange, type Against, type Day, type DayRange, type Granularity, type Preset } from './dates';
 import { accessOf, isRestricted } from './permissions';
@@ -209,12 +209,19 @@ export class DashboardDataService {
 
   /**
    * The CSV text of exactly the rows the summary would count, in chunks, under a file name
-   * that says which dates it holds (`visits_2025-01-01_2025-03-31.csv`).
+   * that says which dates it holds and which values were chosen
+   * (`visits_2025-01-01_2025-03-31.csv`, `visits_2025-01-01_2025-03-31_National-Museum.csv`).
    */
   async exportCsv(viewer: Viewer, filters: DataFilters): Promise<{ fileName: string; chunks: Iterable<string> }> {
     const [columns, seasons] = await Promise.all([this.current(), this.seasons()]);
     const selection = selectionOf(accessOf(viewer), filters, seasons);
-    return { fileName: fileNameOf('visits', requestedBounds(columns, selection)), chunks: visitsCsv(selectedRows(columns, selection)) };
+    const chosen = [
+      chosenPart(filters.museum, selection.access.museums, 'museums'),
+      chosenPart(filters.channel, selection.access.channels, 'channels'),
+      chosenPart(filters.district, 'all', 'districts'),
+    ];
+    const name = fileNameOf('visits', requestedBounds(columns, selection), chosen);
+    return { fileName: name, chunks: visitsCsv(selectedRows(columns, selection)) };
   }
 
   /** The comparison as a table: the key figures, then per museum and per channel, each side under its dates. */
@@ -325,8 +332,21 @@ class RecentLook<T> {
   }
 }
 
-function fileNameOf(prefix: string, bounds: DayRange | null): string {
-  return bounds ? `${prefix}_${formatDay(bounds.from)}_${formatDay(bounds.to)}.csv` : `${prefix}.csv`;
+function fileNameOf(prefix: string, bounds: DayRange | null, chosen: (string | undefined)[] = []): string {
+  const parts = [prefix, ...(bounds ? [formatDay(bounds.from), formatDay(bounds.to)] : []), ...chosen.filter((p) => p !== undefined)];
+  return `${parts.join('_')}.csv`;
+}
+
+/**
+ * The values of one filter that the user chose and may see, for a file name: two by name,
+ * more by count; none when nothing of it was chosen (a value the user may not see was
+ * dropped from the figures, so it is left out of the name too).
+ */
+function chosenPart(requested: readonly string[], allowed: NameSet, several: string): string | undefined {
+  const kept = [...new Set(requested)].filter((value) => allowed === 'all' || allowed.has(value));
+  if (kept.length === 0) return undefined;
+  if (kept.length > 2) return `${kept.length}-${several}`;
+  return kept.map((value) => value.trim().replace(/[\s\\/:*?"<>|,;]+/g, '-')).join('+');
 }
 
 function checkedSeason(season: NewSeason): NewSeason {

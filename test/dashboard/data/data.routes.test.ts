@@ -464,6 +464,18 @@ describe('export file names and the comparison table', () => {
     expect((await t.get('/api/dashboard/export.csv', admin)).headers['content-disposition']).toContain('visits_2024-01-01_2025-03-01.csv');
   });
 
+  it('when museums, channels or districts are chosen, then the name carries them (more than two by count), and never one the viewer may not see', async () => {
+    const t = await dataApp();
+    const admin = await t.admin();
+    const nameOf = async (query: string, session = admin) => (await t.get(`/api/dashboard/export.csv?year=2024&${query}`, session)).headers['content-disposition'];
+    expect(await nameOf(`museum=${q(ALPHA)}&channel=Online`)).toContain(`visits_2024-01-01_2024-12-31_${ALPHA.replace(/ /g, '-')}_Online.csv`);
+    expect(await nameOf(`museum=${q(ALPHA)}&museum=${q(BETA)}&museum=${q(GAMMA)}&district=South`)).toContain('visits_2024-01-01_2024-12-31_3-museums_South.csv');
+    const viewer = await t.viewer(JSON.stringify([ALPHA]));
+    const asViewer = await nameOf(`museum=${q(BETA)}`, viewer);
+    expect(asViewer).toContain('visits_2024-01-01_2024-12-31.csv');
+    expect(mentionsOthers(asViewer)).toBe(false);
+  });
+
   it('when the comparison is exported, then totals, museums and channels come under both ranges', async () => {
     const t = await dataApp();
     const res = await t.get('/api/dashboard/compare.csv?a=2024&b=2025', await t.admin());
