@@ -65,16 +65,20 @@ export function formatCurrency(minor, currency) {
 
 /**
  * Money in major units, in its currency: whole units in totals of thousands, cents in a
- * per-visitor average.
+ * per-visitor average. A `signed` amount is a change: Intl puts its sign beside the
+ * number, where a "+" glued on the front of Arabic text ends up on the far side of it.
  * @param {number} major
  * @param {string} currency
+ * @param {{ signed?: boolean }} [options]
  */
-export function formatMoney(major, currency) {
+export function formatMoney(major, currency, { signed = false } = {}) {
   const digits = Math.abs(major) >= 1000 ? { maximumFractionDigits: 0, minimumFractionDigits: 0 } : {};
+  /** @type {Intl.NumberFormatOptions} */
+  const sign = signed ? { signDisplay: 'exceptZero' } : {};
   try {
-    return new Intl.NumberFormat(lang, { style: 'currency', currency, ...digits }).format(major);
+    return new Intl.NumberFormat(lang, { style: 'currency', currency, ...digits, ...sign }).format(major);
   } catch {
-    return `${formatAmount(major)} ${currency}`;
+    return `${signed ? new Intl.NumberFormat(lang, { maximumFractionDigits: 2, ...digits, ...sign }).format(major) : formatAmount(major)} ${currency}`;
   }
 }
 

@@ -3,11 +3,11 @@
 // under the same filters; both date ranges printed, key figures and per-museum and
 // per-channel values with absolute and percent change, and grouped bar charts.
 import { element, requireElement } from '../core/dom.js';
-import { formatChange, formatDateRange, formatNumber, formatSigned, formatYear } from '../core/format.js';
+import { formatChange, formatDate, formatDateRange, formatMoney, formatNumber, formatSigned, formatYear } from '../core/format.js';
 import { t, tn } from '../core/i18n.js';
 import { isRtl } from '../core/page.js';
 import { drawGrouped, fitRows } from './charts.js';
-import { cell, deltaNode, money, fillRows, percentChange, resultsView, syncAddress } from './common.js';
+import { cell, currency, deltaNode, money, fillRows, percentChange, resultsView, syncAddress } from './common.js';
 import { createFilterBar, loadFilters } from './filters.js';
 import { createRangePicker } from './range.js';
 
@@ -34,9 +34,12 @@ const filtersRoot = requireElement('[data-filters]', HTMLElement);
 const rangeRoot = requireElement('[data-range]', HTMLElement);
 const mode = requireElement('#compare-mode', HTMLSelectElement);
 const exportLink = requireElement('#export-link', HTMLAnchorElement);
+const partialNote = requireElement('#partial-note', HTMLElement);
 const MODES = ['year', 'yearWeekday', 'previous', 'sides'];
 /** The labels of the two sides in the last answer: the dates when the sides are ranges. */
 const shownLabels = { a: '', b: '' };
+/** The last day with figures: yesterday, where every named range ends. */
+let lastDay = '';
 /** @type {ReturnType<typeof createRangePicker> | undefined} */
 let rangePicker;
 const view = resultsView(() => (filterBar ? refresh() : start()));
@@ -84,17 +87,43 @@ function showMode() {
   rangeRoot.hidden = !byRange();
 }
 
+/** @param {number} major */
+const moneyChange = (major) => formatMoney(major, currency, { signed: true });
+
 /**
- * @param {number} a
- * @param {number} b
- * @param {number | null} pct
+ * A percent change as shown, to one decimal. One that rounds to 0.0% is shown as no change,
+ * so the arrow and colour never claim a rise or a fall the printed figure does not show.
+ * @param {number} pct
  */
-function changeCells(a, b, pct) {
+const pctNode = (pct) => deltaNode(Math.round(Math.abs(pct) * 10) === 0 ? 0 : pct, formatChange(pct));
+
+/**
+ * A cell that names its column, for the narrow layout where each row stands alone as a card.
+ * @param {HTMLTableCellElement} td
+ * @param {string} label
+ */
+function labelled(td, label) {
+  td.dataset.label = label;
+  return td;
+}
+
+/**
+ * The cells of a row after its name: both sides, the change and the percent change.
+ * @param {MetricChange} m
+ * @param {(n: number) => string} format
+ * @param {(n: number) => string} formatDifference the same figure with its sign
+ */
+function comparedCells(m, format, formatDifference) {
   return [
-    cell(deltaNode(b - a, formatSigned(b - a)), 'num'),
-    pct === null
-      ? cell(element('abbr', { title: t('comparison.notAvailableLong'), text: t('comparison.notAvailable') }), 'num muted')
-      : cell(deltaNode(pct, formatChange(pct)), 'num'),
+    labelled(cell(format(m.a), 'num'), labelOf('a')),
+    labelled(cell(format(m.b), 'num'), labelOf('b')),
+    labelled(cell(deltaNode(m.change, formatDifference(m.change)), 'num'), t('comparison.change')),
+    labelled(
+      m.changePct === null
+        ? cell(element('abbr', { title: t('comparison.notAvailableLong'), text: t('comparison.notAvailable') }), 'num muted')
+        : cell(pctNode(m.changePct), 'num'),
+      t('comparison.changePct'),
+    ),
   ];
 }
 
@@ -115,36 +144,49 @@ function renderBreakdown(section, rows) {
     ],
   );
   for (const side of SIDES) requireElement(`[data-side-head="${side}"]`, HTMLElement, section).textContent = labelOf(side);
-  fillRows(requireElement('tbody', HTMLTableSectionElement, section), sorted, (row) => [
-    cell(formatNumber(row.a), 'num'),
-    cell(formatNumber(row.b), 'num'),
-    ...changeCells(row.a, row.b, row.changePct ?? null),
-  ]);
+  fillRows(requireElement('tbody', HTMLTableSectionElement, section), sorted, (row) => comparedCells(row, formatNumber, formatSigned));
 }
 
 /** @param {Comparison['metrics']} metrics */
 function renderMetrics(metrics) {
   const table = requireElement('#metrics', HTMLTableElement);
   for (const side of SIDES) requireElement(`[data-side-head="${side}"]`, HTMLElement, table).textContent = labelOf(side);
-  /** @type {[string, MetricChange, (n: number) => string][]} */
+  /** @type {[string, MetricChange, (n: number) => string, (n: number) => string][]} */
   const rows = [
-    [t('totals.visitors'), metrics.visitors, formatNumber],
-    [t('totals.revenue'), metrics.revenue, money],
-    [t('comparison.revenuePerVisitor'), metrics.revenuePerVisitor, money],
+    [t('totals.visitors'), metrics.visitors, formatNumber, formatSigned],
+    [t('totals.revenue'), metrics.revenue, money, moneyChange],
+    [t('comparison.revenuePerVisitor'), metrics.revenuePerVisitor, money, moneyChange],
   ];
   requireElement('tbody', HTMLTableSectionElement, table).replaceChildren(
-    ...rows.map(([name, m, format]) =>
-      element('tr', {}, [
-        element('th', { scope: 'row', text: name }),
-        cell(format(m.a), 'num'),
-        cell(format(m.b), 'num'),
-        cell(deltaNode(m.change, m.change > 0 ? `+${format(m.change)}` : format(m.change)), 'num'),
-        m.changePct === null
-          ? cell(element('abbr', { title: t('comparison.notAvailableLong'), text: t('comparison.notAvailable') }), 'num muted')
-          : cell(deltaNode(m.changePct, formatChange(m.changePct)), 'num'),
-      ]),
+    ...rows.map(([name, m, format, formatDifference]) =>
+      element('tr', {}, [element('th', { scope: 'row', text: name }), ...comparedCells(m, format, formatDifference)]),
     ),
   );
+}
+
+/**
+ * Warns when one side holds figures on fewer days than the other (a year still running, a
+ * museum that opened later): its total then falls short for want of days, not of visitors.
+ * @param {Comparison} result
+ */
+function describeCoverage(result) {
+  /** @type {[SideName, SideName]} */
+  const [short, long] = result.a.totals.days < result.b.totals.days ? ['a', 'b'] : ['b', 'a'];
+  const days = result[short].totals.days;
+  const vars = { label: labelOf(short), other: formatNumber(result[long].totals.days), otherLabel: labelOf(long), date: formatDate(lastDay) };
+  partialNote.hidden = days === result[long].totals.days;
+  const end = result[short].end;
+  requireElement('[data-partial-text]', HTMLElement, partialNote).textContent =
+    end !== null && end > lastDay ? tn('comparison.partialToDate', days, vars) : tn('comparison.partialDays', days, vars);
+}
+
+/**
+ * A side's dates as printed: a year or season still running ends at the last day with figures.
+ * @param {Side} side
+ */
+function datesOf({ start, end }) {
+  if (!start || !end) return '';
+  return formatDateRange(start, end > lastDay && start <= lastDay ? lastDay : end);
 }
 
 /** @param {unknown} answer */
@@ -163,13 +205,13 @@ function render(answer) {
   rangePicker?.describe(null);
   for (const side of SIDES) {
     requireElement(`[data-kpi-label="${side}"]`, HTMLElement, view.results).textContent = t('comparison.visitorsOf', { label: labelOf(side) });
-    const { start, end } = result[side];
-    const dates = start && end && !byRange() ? `${formatDateRange(start, end)} · ` : '';
-    view.setKpi(side, formatNumber(result[side].totals.visitors), `${dates}${tn('totals.days', result[side].totals.days)}`);
+    const dates = byRange() ? '' : datesOf(result[side]);
+    view.setKpi(side, formatNumber(result[side].totals.visitors), [dates, tn('totals.days', result[side].totals.days)].filter(Boolean).join(' · '));
   }
+  describeCoverage(result);
   const pct = percentChange(a.visitors, b.visitors);
   view.setKpi('change', deltaNode(b.visitors - a.visitors, formatSigned(b.visitors - a.visitors)), `${labelOf('a')} ${isRtl ? '←' : '→'} ${labelOf('b')}`);
-  view.setKpi('changePct', pct === null ? t('comparison.notAvailable') : deltaNode(pct, formatChange(pct)), pct === null ? t('comparison.notAvailableLong') : '');
+  view.setKpi('changePct', pct === null ? t('comparison.notAvailable') : pctNode(pct), pct === null ? t('comparison.notAvailableLong') : '');
   for (const section of view.results.querySelectorAll('[data-breakdown]')) {
     if (!(section instanceof HTMLElement)) continue;
     const name = section.dataset.breakdown;
@@ -201,6 +243,7 @@ async function start() {
     exportLink.hidden = true;
     return;
   }
+  lastDay = filters.presets.yearToDate.to;
   if (!fillSides(filters)) {
     sidesCard.hidden = true;
     filtersRoot.hidden = true;

@@ -277,6 +277,8 @@ export function summarize(columns: VisitColumns, selection: Selection, granulari
   };
 }
 
+const toCents = (major: number) => Math.round(major * 100);
+
 export function percentChange(a: number, b: number): number | null {
   return a === 0 ? null : ((b - a) / a) * 100;
 }
@@ -308,14 +310,16 @@ export function compareSides(columns: VisitColumns, selection: Selection, a: Com
       ? { start: formatDay(side.dates[0].from), end: formatDay(side.dates[side.dates.length - 1].to) }
       : { start: null, end: null };
   const metric = (x: number, y: number): MetricChange => ({ a: x, b: y, change: y - x, changePct: percentChange(x, y) });
-  const perVisitor = (t: Totals) => (t.visitors > 0 ? Math.round((t.revenue / t.visitors) * 100) / 100 : 0);
+  // Amounts are taken apart in cents: 64072813.01 - 60992416 in units leaves binary noise (3080397.009999998).
+  const moneyMetric = (x: number, y: number): MetricChange => ({ ...metric(x, y), change: (toCents(y) - toCents(x)) / 100 });
+  const perVisitor = (t: Totals) => (t.visitors > 0 ? toCents(t.revenue / t.visitors) / 100 : 0);
   return {
     a: { label: a.label, ...bounds(a), totals: totalsA },
     b: { label: b.label, ...bounds(b), totals: totalsB },
     metrics: {
       visitors: metric(totalsA.visitors, totalsB.visitors),
-      revenue: metric(totalsA.revenue, totalsB.revenue),
-      revenuePerVisitor: metric(perVisitor(totalsA), perVisitor(totalsB)),
+      revenue: moneyMetric(totalsA.revenue, totalsB.revenue),
+      revenuePerVisitor: moneyMetric(perVisitor(totalsA), perVisitor(totalsB)),
     },
     byMuseum: compareRows(scanA, scanB, columns.comboMuseum, columns.museums),
     byChannel: compareRows(scanA, scanB, columns.comboChannel, columns.channels),

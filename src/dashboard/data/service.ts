@@ -224,19 +224,21 @@ export class DashboardDataService {
     return { fileName: name, chunks: visitsCsv(selectedRows(columns, selection)) };
   }
 
-  /** The comparison as a table: the key figures, then per museum and per channel, each side under its dates. */
   /**
-   * The comparison as a table to read (not to import): each line says its unit, visitors or
-   * the dashboard's currency (ISO 4217), beside the two ranges' figures.
+   * The comparison as a table to read (not to import): the key figures, then per museum and
+   * per channel; each line says its unit, visitors or the dashboard's currency (ISO 4217),
+   * beside the two ranges' figures. The comparison's money is already exact to the cent;
+   * percentages are cut to one decimal, as the page shows them, not 4.952801431153057.
    */
   exportComparisonCsv(comparison: Comparison, currency: string): { fileName: string; chunks: Iterable<string> } {
     const side = (s: Comparison['a']) => (s.start && s.end ? `${s.start}..${s.end}` : s.label);
+    const pct = (value: number | null) => (value === null ? '' : roundTenths(value));
     const lines = [csvLine(['section', 'key', 'unit', side(comparison.a), side(comparison.b), 'change', 'change_pct'])];
     for (const [key, m] of Object.entries(comparison.metrics)) {
-      lines.push(csvLine(['total', key, key === 'visitors' ? 'visitors' : currency, m.a, m.b, m.change, m.changePct ?? '']));
+      lines.push(csvLine(['total', key, key === 'visitors' ? 'visitors' : currency, m.a, m.b, m.change, pct(m.changePct)]));
     }
     for (const [section, rows] of [['museum', comparison.byMuseum], ['channel', comparison.byChannel]] as const) {
-      for (const r of rows) lines.push(csvLine([section, r.key, 'visitors', r.a, r.b, r.change, r.changePct ?? '']));
+      for (const r of rows) lines.push(csvLine([section, r.key, 'visitors', r.a, r.b, r.change, pct(r.changePct)]));
     }
     const bounds = (s: Comparison['a']) => (s.start && s.end ? `${s.start}_${s.end}` : 'all');
     return { fileName: `comparison_${bounds(comparison.a)}_vs_${bounds(comparison.b)}.csv`, chunks: [lines.join('')] };
@@ -330,6 +332,12 @@ class RecentLook<T> {
   forget(): void {
     this.last = undefined;
   }
+}
+
+/** Halves away from zero, as Intl rounds the page's percentages, so the file and the page agree; -0 is written 0. */
+function roundTenths(value: number): number {
+  const rounded = (Math.sign(value) * Math.round(Math.abs(value) * 10)) / 10;
+  return rounded === 0 ? 0 : rounded;
 }
 
 function fileNameOf(prefix: string, bounds: DayRange | null, chosen: (string | undefined)[] = []): string {

@@ -483,7 +483,7 @@ describe('export file names and the comparison table', () => {
     expect(res.headers['content-disposition']).toBe('attachment; filename=comparison_2024-01-01_2024-12-31_vs_2025-01-01_2025-12-31.csv');
     const lines = res.text.split('\r\n');
     expect(lines[0]).toBe('section,key,unit,2024-01-01..2024-12-31,2025-01-01..2025-12-31,change,change_pct');
-    expect(lines[1]).toBe(`total,visitors,visitors,45,24,-21,${((24 - 45) / 45) * 100}`);
+    expect(lines[1]).toBe('total,visitors,visitors,45,24,-21,-46.7');
     expect(lines[2]).toMatch(/^total,revenue,QAR,/);
     expect(lines[3]).toMatch(/^total,revenuePerVisitor,QAR,/);
     expect(lines).toContain(`museum,${GAMMA},visitors,0,4,4,`);
@@ -504,6 +504,29 @@ describe('export file names and the comparison table', () => {
     expect(lines.filter((l) => l.startsWith('total,')).map((l) => l.split(',')[2])).toEqual(['visitors', 'EUR', 'EUR']);
   });
 
+  it('when amounts in units would leave binary noise, then the file writes money to the cent and percentages to one decimal', async () => {
+    const t = await dataApp([
+      { date: '2025-03-01', museum: ALPHA, channel: 'Online', district: 'North', visitors: 1_648_461, revenue: 60_992_416 },
+      { date: '2026-03-01', museum: ALPHA, channel: 'Online', district: 'North', visitors: 1_730_106, revenue: 64_072_813.01 },
+    ]);
+    const lines = (await t.get('/api/dashboard/compare.csv?a=2025&b=2026', await t.admin())).text.split('\r\n');
+    expect(lines.slice(1, 5)).toEqual([
+      'total,visitors,visitors,1648461,1730106,81645,5',
+      'total,revenue,QAR,60992416,64072813.01,3080397.01,5.1',
+      'total,revenuePerVisitor,QAR,37,37.03,0.03,0.1',
+      `museum,${ALPHA},visitors,1648461,1730106,81645,5`,
+    ]);
+  });
+
+  it('when a change is a fall under a twentieth of a percent, then its percentage is written 0, not -0', async () => {
+    const t = await dataApp([
+      { date: '2025-03-01', museum: ALPHA, channel: 'Online', district: 'North', visitors: 10_001, revenue: 10 },
+      { date: '2026-03-01', museum: ALPHA, channel: 'Online', district: 'North', visitors: 10_000, revenue: 10 },
+    ]);
+    const lines = (await t.get('/api/dashboard/compare.csv?a=2025&b=2026', await t.admin())).text.split('\r\n');
+    expect(lines[1]).toBe('total,visitors,visitors,10001,10000,-1,0');
+  });
+
   it('when the comparison export is malformed, then 400', async () => {
     const t = await dataApp();
     expect((await t.get('/api/dashboard/compare.csv?a=2024', await t.admin())).status).toBe(400);
@@ -522,6 +545,16 @@ describe('GET /api/dashboard/compare', () => {
     expect(res.body.metrics.revenuePerVisitor).toMatchObject({ a: 8.35, b: 7.33 });
     expect(res.body.byMuseum[2]).toEqual({ key: GAMMA, a: 0, b: 4, change: 4, changePct: null });
     expect(res.body.byChannel[0]).toEqual({ key: 'Box office', a: 8, b: 8, change: 0, changePct: 0 });
+  });
+
+  it('when amounts in units would leave binary noise, then the money changes come back to the cent', async () => {
+    const t = await dataApp([
+      { date: '2025-03-01', museum: ALPHA, channel: 'Online', district: 'North', visitors: 1_648_461, revenue: 60_992_416 },
+      { date: '2026-03-01', museum: ALPHA, channel: 'Online', district: 'North', visitors: 1_730_106, revenue: 64_072_813.01 },
+    ]);
+    const res = await t.get('/api/dashboard/compare?a=2025&b=2026', await t.admin());
+    expect(res.body.metrics.revenue).toMatchObject({ a: 60_992_416, b: 64_072_813.01, change: 3_080_397.01 });
+    expect(res.body.metrics.revenuePerVisitor).toMatchObject({ a: 37, b: 37.03, change: 0.03 });
   });
 
   it('when a side is a season, then it is labelled with the season name', async () => {
