@@ -73,18 +73,21 @@ describeBrowser('the audit trail in Settings in a browser', () => {
 
           const layout = await page.evaluate(() => {
             const wrap = document.querySelector('#audit .table-wrap') as HTMLElement;
-            const width = (selector: string) => Math.round(document.querySelector(selector)!.getBoundingClientRect().width);
+            const box = (selector: string) => {
+              const { width, height } = document.querySelector(selector)!.getBoundingClientRect();
+              return [Math.round(width), Math.round(height)];
+            };
             return {
               page: document.documentElement.scrollWidth,
               wrapOverflows: wrap.scrollWidth > wrap.clientWidth,
               headerShown: (document.querySelector('#audit thead') as HTMLElement).offsetHeight > 1,
-              action: width('#audit-action'),
-              actor: width('#audit-actor'),
+              action: box('#audit-action'),
+              actor: box('#audit-actor'),
             };
           });
           expect(layout.page, 'the page scrolls sideways').toBe(width);
           expect(layout.wrapOverflows, 'the audit list scrolls sideways').toBe(false);
-          expect(layout.action).toBe(layout.actor);
+          expect(layout.action, 'the Action select and the Who field differ in size').toEqual(layout.actor);
           // The wide table stays where there is room; a narrow screen gets a card per event.
           expect(layout.headerShown).toBe(width > 600);
           expect(await seriousViolations(page)).toEqual([]);
