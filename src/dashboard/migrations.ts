@@ -95,4 +95,11 @@ export const dashboardMigrations: Record<string, SchemaStep> = {
     await db.schema.alterTable('visits_import').dropConstraint('visits_import_pkey').execute();
     await db.schema.alterTable('visits_import').addColumn('seq', 'bigint', (c) => c.generatedAlwaysAsIdentity()).execute();
   },
+  /**
+   * The name of the user or season an audit event is about, as it was then: the record may be
+   * renamed or deleted later, and the trail must still read well.
+   */
+  async '2026_11_26_001_audit_target_name'(db) {
+    await db.schema.alterTable('audit_events').addColumn('target_name', 'text').execute();
+  },
 };

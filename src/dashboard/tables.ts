@@ -33,6 +33,7 @@ export interface DashboardTables {
     actor: string;
     action: string;
     target: string | null;
+    target_name: string | null;
     before: string | null;
     after: string | null;
     ip: string | null;

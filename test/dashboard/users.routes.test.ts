@@ -362,6 +362,25 @@ describe.each(stores)('users API on the $store store', ({ build }) => {
       expect((await s.users.get(user.id))?.pin).toBe('864209');
     });
 
+    it('when an admin resets PINs, chosen and generated, then each reset is in the audit trail by name and how it was made, and no PIN is in the trail or its CSV', async () => {
+      const s = await setup();
+      const user = await s.addUser({ pin: '1122', name: 'Hala' });
+      const admin = await s.signIn(ADMIN);
+      await s.call('post', `/api/users/${user.id}/pin`, admin).send({ pin: '86420975' });
+      const made = (await s.call('post', `/api/users/${user.id}/pin`, admin).send({})).body.pin as string;
+      const trail = await s.call('get', '/api/audit?action=pinReset', admin);
+      expect(trail.body.events).toEqual([
+        expect.objectContaining({ actor: 'Admin', action: 'pinReset', target: `user:${user.id}`, targetName: 'Hala', after: { pinMadeBy: 'generated' } }),
+        expect.objectContaining({ actor: 'Admin', action: 'pinReset', target: `user:${user.id}`, targetName: 'Hala', after: { pinMadeBy: 'chosen' } }),
+      ]);
+      const csv = (await s.call('get', '/api/audit/export.csv', admin)).text;
+      expect(csv).toContain(',pinReset,');
+      for (const pin of ['1122', '86420975', made]) {
+        expect(trail.text).not.toContain(pin);
+        expect(csv).not.toContain(pin);
+      }
+    });
+
     it.each([
       ['a short PIN', { pin: '1234' }],
       ['an unknown field', { name: 'x' }],

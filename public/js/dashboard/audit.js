@@ -1,11 +1,11 @@
 // The audit trail in Settings: newest events first, filtered by action and by who acted,
 // older pages on demand (the server's nextCursor), and the same events as CSV.
 import { element, requireElement } from '../core/dom.js';
-import { formatMoment, formatNumber } from '../core/format.js';
+import { formatDate, formatMoment, formatNumber } from '../core/format.js';
 import { has, t } from '../core/i18n.js';
 import { call, cell } from './common.js';
 
-/** @typedef {{ id: number, at: string, actor: string, action: string, target: string | null, before?: unknown, after?: unknown, ip: string | null }} AuditEvent */
+/** @typedef {{ id: number, at: string, actor: string, action: string, target: string | null, targetName?: string, before?: unknown, after?: unknown, ip: string | null }} AuditEvent */
 
 const form = requireElement('#audit-filters', HTMLFormElement);
 const action = requireElement('#audit-action', HTMLSelectElement);
@@ -28,17 +28,34 @@ function filters() {
 /** @param {unknown} value */
 const isRecord = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 
+/** Fields whose stored values are codes, each shown as its translation. @type {Record<string, string>} */
+const CODED = { role: 'role', pinMadeBy: 'audit.pinMadeBy' };
+
 /**
- * A recorded value as a reader says it: an empty list of museums or channels means every one.
+ * A recorded value as a reader says it: an empty list of museums or channels means every one,
+ * days and codes in the page's language.
  * @param {unknown} value
+ * @param {string} [field]
  */
-function said(value) {
+function said(value, field) {
   if (value === null || value === undefined || value === '') return '—';
   if (Array.isArray(value)) return value.length ? value.map(String).join(', ') : t('audit.every');
   if (typeof value === 'number') return formatNumber(value);
   if (typeof value === 'boolean') return t(value ? 'audit.yes' : 'audit.no');
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  if (typeof value !== 'string') return JSON.stringify(value);
+  if ((field === 'startDate' || field === 'endDate') && /^\d{4}-\d{2}-\d{2}$/.test(value)) return formatDate(value);
+  const code = field && CODED[field] ? `${CODED[field]}.${value}` : '';
+  return code && has(code) ? t(code) : value;
 }
+
+/**
+ * A change from one value to the other; each side is isolated so that the arrow keeps the
+ * page's direction between a Latin name and an Arabic one.
+ * @param {unknown} before
+ * @param {unknown} after
+ * @param {string} [field]
+ */
+const fromTo = (before, after, field) => [element('bdi', { text: said(before, field) }), ` ${t('audit.arrow')} `, element('bdi', { text: said(after, field) })];
 
 /** @param {string} field */
 const fieldName = (field) => (has(`audit.fields.${field}`) ? t(`audit.fields.${field}`) : field);
@@ -53,7 +70,7 @@ function changeOf(e) {
   const before = isRecord(e.before) ? /** @type {Record<string, unknown>} */ (e.before) : null;
   const after = isRecord(e.after) ? /** @type {Record<string, unknown>} */ (e.after) : null;
   if ((e.before !== undefined && !before) || (e.after !== undefined && !after)) {
-    return element('span', { className: 'audit-change', text: `${said(e.before)} → ${said(e.after)}` });
+    return element('span', { className: 'audit-change' }, fromTo(e.before, e.after));
   }
   const fields = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])].filter(
     (f) => f !== 'id' && JSON.stringify(before?.[f]) !== JSON.stringify(after?.[f]),
@@ -64,21 +81,47 @@ function changeOf(e) {
     fields.map((f) =>
       element('li', {}, [
         element('span', { className: 'audit-field', text: `${fieldName(f)}: ` }),
-        before && after ? `${said(before[f])} → ${said(after[f])}` : said((after ?? before)?.[f]),
+        ...(before && after ? fromTo(before[f], after[f], f) : [said((after ?? before)?.[f], f)]),
       ]),
     ),
   );
 }
 
-/** @param {AuditEvent} e */
+/**
+ * Who acted; a failed sign-in has no one signed in, and its stored "anonymous" is said in
+ * the page's language.
+ * @param {AuditEvent} e
+ */
+const actorOf = (e) => (e.action === 'signInFailed' && e.actor === 'anonymous' ? t('audit.anonymous') : e.actor);
+
+/**
+ * What the event is about: the user's or season's name as it was then; events recorded
+ * before names were kept say "User #2".
+ * @param {AuditEvent} e
+ */
+function targetOf(e) {
+  if (e.targetName) return e.targetName;
+  if (!e.target) return '';
+  const [kind, id] = e.target.split(':');
+  if (id !== undefined && /^\d+$/.test(id) && has(`audit.targets.${kind}`)) return t(`audit.targets.${kind}`, { id });
+  return has(`audit.targets.${e.target}`) ? t(`audit.targets.${e.target}`) : e.target;
+}
+
+/**
+ * One event. The cells carry their column's name, which the narrow layout (a card per event)
+ * prints beside the value because it has no header row.
+ * @param {AuditEvent} e
+ */
 function row(e) {
+  const labelled = (/** @type {string} */ className, /** @type {string} */ label, /** @type {string} */ text) =>
+    element('td', { className, 'data-label': t(label) }, text ? element('bdi', { text }) : null);
   return element('tr', {}, [
-    cell(formatMoment(e.at)),
-    cell(e.actor),
-    cell(t(`audit.actions.${e.action}`)),
-    cell(e.target ?? ''),
-    cell(changeOf(e) ?? ''),
-    cell(e.ip ?? ''),
+    cell(formatMoment(e.at), 'audit-at'),
+    labelled('audit-actor', 'audit.actor', actorOf(e)),
+    cell(t(`audit.actions.${e.action}`), 'audit-action'),
+    labelled('audit-target', 'audit.target', targetOf(e)),
+    cell(changeOf(e), 'audit-what'),
+    labelled('audit-ip', 'audit.ip', e.ip ?? ''),
   ]);
 }
 

@@ -1,11 +1,15 @@
 import type { Request } from 'express';
 import type { Clock } from '../../platform/clock';
 import type { Logger } from '../../platform/logger';
-import type { AuditAction, AuditEvent, AuditQuery, AuditRepository } from './repository';
+import { csvLine } from '../../platform/csv';
+import type { AuditAction, AuditEvent, AuditFilter, AuditQuery, AuditRepository } from './repository';
 
 export { AUDIT_ACTIONS } from './repository';
 
 export const AUDIT_PAGE_MAX = 200;
+
+/** Events read at a time while an export is written: the whole trail is never held in memory. */
+const EXPORT_BATCH = 500;
 
 /** Who acted, from the request: the session's name ("anonymous" before sign-in) and address. */
 export function actorOf(req: Request, name?: string): { actor: string; ip: string | null } {
@@ -22,7 +26,7 @@ export class AuditTrail {
   async record(
     who: { actor: string; ip: string | null },
     action: AuditAction,
-    detail: { target?: string | null; before?: unknown; after?: unknown } = {},
+    detail: { target?: string | null; targetName?: string; before?: unknown; after?: unknown } = {},
   ): Promise<void> {
     try {
       await this.deps.audit.add({ at: this.deps.clock.now(), ...who, action, ...detail });
@@ -38,4 +42,31 @@ export class AuditTrail {
     const shown = more ? events.slice(0, query.limit) : events;
     return { events: shown, nextCursor: more ? shown[shown.length - 1].id : null };
   }
+
+  /**
+   * Every matching event as CSV, newest first, read in batches; the file is named after the
+   * filters and the days it spans (`audit_signIn_2026-11-01_2026-11-25.csv`).
+   */
+  async exportCsv(filter: AuditFilter): Promise<{ fileName: string; chunks: AsyncIterable<string> }> {
+    const span = await this.deps.audit.span(filter);
+    const parts = ['audit', filter.action, filter.actor && fileNamePart(filter.actor), span?.first.slice(0, 10), span?.last.slice(0, 10)];
+    return { fileName: `${parts.filter(Boolean).join('_')}.csv`, chunks: this.csvChunks(filter) };
+  }
+
+  private async *csvChunks(filter: AuditFilter): AsyncIterable<string> {
+    yield csvLine(['id', 'at', 'actor', 'action', 'target', 'target_name', 'before', 'after', 'ip']);
+    const text = (v: unknown) => (v === undefined ? '' : JSON.stringify(v));
+    let beforeId: number | undefined;
+    for (;;) {
+      const events = await this.deps.audit.list({ ...filter, beforeId, limit: EXPORT_BATCH });
+      yield events.map((e) => csvLine([e.id, e.at, e.actor, e.action, e.target ?? '', e.targetName ?? '', text(e.before), text(e.after), e.ip ?? ''])).join('');
+      if (events.length < EXPORT_BATCH) return;
+      beforeId = events[events.length - 1].id;
+    }
+  }
+}
+
+/** A name as part of a file name: letters and digits of any script kept, anything else a hyphen. */
+function fileNamePart(text: string): string {
+  return text.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '').slice(0, 40);
 }

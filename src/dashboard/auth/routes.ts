@@ -62,7 +62,10 @@ export function authRoutes(deps: {
         await deps.trail.record(actorOf(req, 'anonymous'), 'signInFailed');
         throw new Unauthorized('Invalid PIN');
       }
-      await deps.trail.record(actorOf(req, result.session.name), 'signIn', { target: result.session.userId === null ? 'admin' : `user:${result.session.userId}` });
+      await deps.trail.record(actorOf(req, result.session.name), 'signIn', {
+        target: result.session.userId === null ? 'admin' : `user:${result.session.userId}`,
+        targetName: result.session.userId === null ? undefined : result.session.name,
+      });
       await auth.logout(req.dashboard?.id);
       const { name, role, allowedMuseums, allowedChannels } = result.session;
       res.cookie(SESSION_COOKIE, result.id, { ...cookie, maxAge: SESSION_MAX_AGE_MS });

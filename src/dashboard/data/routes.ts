@@ -180,7 +180,7 @@ export function seasonsRoutes(data: DashboardDataService, trail: AuditTrail) {
     requireDashboardAdmin,
     validated({ body: seasonBody }, async ({ body }, req, res) => {
       const season = await data.createSeason(body);
-      await trail.record(actorOf(req), 'seasonCreated', { target: `season:${season.id}`, after: season });
+      await trail.record(actorOf(req), 'seasonCreated', { target: `season:${season.id}`, targetName: season.name, after: season });
       res.status(201).json({ season });
     }),
   );
@@ -191,7 +191,7 @@ export function seasonsRoutes(data: DashboardDataService, trail: AuditTrail) {
     validated({ params: idParam, body: seasonPatch }, async ({ params, body }, req, res) => {
       const before = (await data.listSeasons()).find((s) => s.id === params.id);
       const season = await data.updateSeason(params.id, body);
-      await trail.record(actorOf(req), 'seasonChanged', { target: `season:${season.id}`, before, after: season });
+      await trail.record(actorOf(req), 'seasonChanged', { target: `season:${season.id}`, targetName: season.name, before, after: season });
       res.json({ season });
     }),
   );
@@ -202,7 +202,7 @@ export function seasonsRoutes(data: DashboardDataService, trail: AuditTrail) {
     validated({ params: idParam }, async ({ params }, req, res) => {
       const before = (await data.listSeasons()).find((s) => s.id === params.id);
       await data.deleteSeason(params.id);
-      await trail.record(actorOf(req), 'seasonDeleted', { target: `season:${params.id}`, before });
+      await trail.record(actorOf(req), 'seasonDeleted', { target: `season:${params.id}`, targetName: before?.name, before });
       res.json({ ok: true });
     }),
   );

@@ -68,7 +68,7 @@ export function usersRoutes(deps: { users: DashboardUsersService; attempts: Atte
     conflictLimit,
     validated({ body: createBody }, async ({ body }, req, res) => {
       const created = await users.create(adminOf(req), body);
-      await deps.trail.record(actorOf(req), 'userCreated', { target: `user:${created.user.id}`, after: created.user });
+      await deps.trail.record(actorOf(req), 'userCreated', { target: `user:${created.user.id}`, targetName: created.user.name, after: created.user });
       res.status(201).json(created);
     }),
   );
@@ -78,7 +78,7 @@ export function usersRoutes(deps: { users: DashboardUsersService; attempts: Atte
     validated({ params: idParam, body: updateBody }, async ({ params, body }, req, res) => {
       const before = (await users.list()).find((u) => u.id === params.id);
       const user = await users.update(params.id, body);
-      await deps.trail.record(actorOf(req), 'userChanged', { target: `user:${params.id}`, before, after: user });
+      await deps.trail.record(actorOf(req), 'userChanged', { target: `user:${params.id}`, targetName: user.name, before, after: user });
       res.json({ user });
     }),
   );
@@ -87,7 +87,14 @@ export function usersRoutes(deps: { users: DashboardUsersService; attempts: Atte
     '/:id/pin',
     conflictLimit,
     validated({ params: idParam, body: newPinBody }, async ({ params, body }, req, res) => {
-      res.json(await users.newPin(adminOf(req), params.id, body.pin));
+      const reset = await users.newPin(adminOf(req), params.id, body.pin);
+      // Whether the administrator chose the PIN says who has known it; the PIN itself is never written.
+      await deps.trail.record(actorOf(req), 'pinReset', {
+        target: `user:${params.id}`,
+        targetName: reset.user.name,
+        after: { pinMadeBy: body.pin === undefined ? 'generated' : 'chosen' },
+      });
+      res.json(reset);
     }),
   );
 
@@ -96,7 +103,7 @@ export function usersRoutes(deps: { users: DashboardUsersService; attempts: Atte
     validated({ params: idParam }, async ({ params }, req, res) => {
       const before = (await users.list()).find((u) => u.id === params.id);
       await users.remove(params.id);
-      await deps.trail.record(actorOf(req), 'userDeleted', { target: `user:${params.id}`, before });
+      await deps.trail.record(actorOf(req), 'userDeleted', { target: `user:${params.id}`, targetName: before?.name, before });
       res.json({ ok: true });
     }),
   );

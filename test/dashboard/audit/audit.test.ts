@@ -23,6 +23,16 @@ describeEngines('the audit repository', (kind) => {
     expect((await audit.list({ actor: 'Admin', limit: 10 })).map((e) => e.id)).toEqual([4, 2]);
     expect((await audit.list({ beforeId: 3, limit: 1 })).map((e) => e.id)).toEqual([2]);
   });
+
+  it('when an event names its target, then the name comes back; when the filter matches, then the span runs from the oldest to the newest', async () => {
+    const audit = new KyselyAuditRepository((await testRecords(kind)).dashboard);
+    await audit.add({ at: Date.UTC(2026, 10, 1, 8), actor: 'Admin', action: 'seasonDeleted', target: 'season:6', targetName: 'Summer 2025' });
+    await audit.add({ at: Date.UTC(2026, 10, 25, 9), actor: 'Admin', action: 'signIn', target: 'admin' });
+    expect((await audit.list({ limit: 1, beforeId: 2 }))[0].targetName).toBe('Summer 2025');
+    expect((await audit.list({ limit: 1 }))[0]).not.toHaveProperty('targetName');
+    expect(await audit.span({ actor: 'Admin' })).toEqual({ first: '2026-11-01T08:00:00.000Z', last: '2026-11-25T09:00:00.000Z' });
+    expect(await audit.span({ action: 'userCreated' })).toBeNull();
+  });
 });
 
 describe('GET /api/audit', () => {
@@ -57,6 +67,8 @@ describe('GET /api/audit', () => {
     expect(body.events[1].before.allowedMuseums).toEqual([]);
     expect(body.events[1].after.allowedMuseums).toEqual(['Alpha Museum']);
     expect(body.events[1].target).toBe(`user:${id}`);
+    // The deleted user still reads by name.
+    expect(body.events.map((e: { targetName: string }) => e.targetName)).toEqual(['Noor', 'Noor', 'Noor']);
     expect(text).not.toContain('55554444');
     expect(typeof body.nextCursor).toBe('number');
   });
@@ -71,6 +83,29 @@ describe('GET /api/audit', () => {
     expect(body.events.map((e: { action: string }) => e.action)).toEqual(['visitsImported', 'seasonChanged', 'seasonCreated']);
     expect(body.events[0]).toMatchObject({ actor: 'Admin', after: { rows: 1 } });
     expect(body.events[1]).toMatchObject({ before: { name: 'Winter' }, after: { name: 'Winter 24' } });
+  });
+
+  it('when a season is renamed and deleted, then each event keeps the name it had then', async () => {
+    const t = await dataApp();
+    const admin = await t.admin();
+    const { id } = (await t.send('post', '/api/seasons', admin).send({ name: 'Eid', startDate: '2025-03-30', endDate: '2025-04-02' })).body.season;
+    await t.send('patch', `/api/seasons/${id}`, admin).send({ name: 'Eid al-Fitr' });
+    await t.send('delete', `/api/seasons/${id}`, admin);
+    const { body } = await t.get('/api/audit?limit=3', admin);
+    expect(body.events.map((e: { target: string; targetName: string }) => [e.target, e.targetName])).toEqual([
+      [`season:${id}`, 'Eid al-Fitr'],
+      [`season:${id}`, 'Eid al-Fitr'],
+      [`season:${id}`, 'Eid'],
+    ]);
+  });
+
+  it('when a user signs in, then the event names them', async () => {
+    const t = await dataApp();
+    const admin = await t.admin();
+    await t.send('post', '/api/users', admin).send({ name: 'Maha', pin: '24681357', role: 'viewer' });
+    await t.signIn('24681357');
+    const { body } = await t.get('/api/audit?action=signIn&limit=1', admin);
+    expect(body.events[0]).toMatchObject({ actor: 'Maha', targetName: 'Maha' });
   });
 
   it('when pages are walked with the cursor and filtered by action, then every event comes once', async () => {
@@ -90,8 +125,37 @@ describe('GET /api/audit', () => {
     const admin = await t.admin();
     const res = await t.get('/api/audit/export.csv?action=signIn', admin);
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
-    expect(res.text.split('\r\n')[0]).toBe('id,at,actor,action,target,before,after,ip');
+    expect(res.text.split('\r\n')[0]).toBe('id,at,actor,action,target,target_name,before,after,ip');
     expect(res.text).toContain(',Admin,signIn,admin,');
+  });
+
+  it('when more events match than a page holds, then the export has every one of them, under a name that says the filter and the days', async () => {
+    const t = await dataApp();
+    const audit = new KyselyAuditRepository(t.stores.records.dashboard);
+    for (let i = 0; i < 1_234; i += 1) {
+      await audit.add({ at: Date.UTC(2026, 10, 1) + i * 30 * 60_000, actor: 'anonymous', action: 'signInFailed', ip: '10.0.0.9' });
+    }
+    const admin = await t.admin();
+    const res = await t.get('/api/audit/export.csv?action=signInFailed', admin);
+    const lines = res.text.split('\r\n').filter(Boolean).slice(1);
+    expect(lines).toHaveLength(1_234);
+    expect(new Set(lines.map((l) => l.split(',')[0])).size).toBe(1_234);
+    expect(res.headers['content-disposition']).toBe('attachment; filename=audit_signInFailed_2026-11-01_2026-11-26.csv');
+  });
+
+  it('when the export is filtered by who acted, then the name holds the actor; when nothing matches, then only the filter', async () => {
+    const t = await dataApp();
+    const admin = await t.admin();
+    const byAdmin = await t.get('/api/audit/export.csv?actor=Admin', admin);
+    expect(byAdmin.headers['content-disposition']).toBe('attachment; filename=audit_Admin_2026-01-15_2026-01-15.csv');
+    const none = await t.get('/api/audit/export.csv?action=seasonDeleted', admin);
+    expect(none.headers['content-disposition']).toBe('attachment; filename=audit_seasonDeleted.csv');
+    expect(none.text).toBe('id,at,actor,action,target,target_name,before,after,ip\r\n');
+  });
+
+  it.each(['cursor=5', 'limit=10'])('when the export is asked for a page (%s), then 400: it always has every matching event', async (query) => {
+    const t = await dataApp();
+    expect((await t.get(`/api/audit/export.csv?${query}`, await t.admin())).status).toBe(400);
   });
 
   it.each(['action=delete', 'cursor=0', 'cursor=x', 'limit=0', 'limit=500', 'other=1'])('when the query is malformed (%s), then 400', async (query) => {
