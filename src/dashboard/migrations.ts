@@ -99,7 +99,7 @@ export const dashboardMigrations: Record<string, SchemaStep> = {
    * The name of the user or season an audit event is about, as it was then: the record may be
    * renamed or deleted later, and the trail must still read well.
    */
-  async '2026_11_26_001_audit_target_name'(db) {
+  async '2026_11_25_003_audit_target_name'(db) {
     await db.schema.alterTable('audit_events').addColumn('target_name', 'text').execute();
   },
 };
