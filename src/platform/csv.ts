@@ -1,3 +1,7 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Response } from 'express';
+
 /** A spreadsheet runs a cell that starts with one of these as a formula (OWASP "CSV injection"). */
 const FORMULA_START = /^[=+\-@\t\r\n]/;
 
@@ -12,4 +16,14 @@ export function csvCell(value: string | number): string {
 
 export function csvLine(cells: readonly (string | number)[]): string {
   return `${cells.map(csvCell).join(',')}\r\n`;
+}
+
+/** A CSV file as an attachment, written as its chunks come (a large export is never held whole). */
+export async function sendCsv(res: Response, file: { fileName: string; chunks: Iterable<string> | AsyncIterable<string> }): Promise<void> {
+  res.type('text/csv; charset=utf-8');
+  res.attachment(file.fileName);
+  await pipeline(Readable.from(file.chunks), res).catch((err: NodeJS.ErrnoException) => {
+    // A client that stops reading halfway is not a server error.
+    if (err.code !== 'ERR_STREAM_PREMATURE_CLOSE') throw err;
+  });
 }

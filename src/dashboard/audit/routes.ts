@@ -1,7 +1,6 @@
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { Router } from 'express';
 import { z } from 'zod';
+import { sendCsv } from '../../platform/csv';
 import { validated } from '../../platform/validate';
 import { AUDIT_ACTIONS, AUDIT_PAGE_MAX, type AuditTrail } from './service';
 
@@ -39,13 +38,7 @@ export function auditRoutes(trail: AuditTrail) {
   router.get(
     '/export.csv',
     validated({ query: exportQuery }, async ({ query }, _req, res) => {
-      const file = await trail.exportCsv({ action: query.action, actor: query.actor });
-      res.type('text/csv; charset=utf-8');
-      res.attachment(file.fileName);
-      await pipeline(Readable.from(file.chunks), res).catch((err: NodeJS.ErrnoException) => {
-        // A client that stops reading halfway is not a server error.
-        if (err.code !== 'ERR_STREAM_PREMATURE_CLOSE') throw err;
-      });
+      await sendCsv(res, await trail.exportCsv({ action: query.action, actor: query.actor }));
     }),
   );
 

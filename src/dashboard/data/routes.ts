@@ -1,8 +1,7 @@
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { actorOf, type AuditTrail } from '../audit/service';
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import { z } from 'zod';
+import { sendCsv } from '../../platform/csv';
 import { singleLine } from '../../platform/text';
 import { idParam, validated } from '../../platform/validate';
 import { requireDashboardAdmin } from '../auth/middleware';
@@ -102,15 +101,6 @@ const privateAnswer: RequestHandler = (_req, res, next) => {
   res.set('Cache-Control', 'private, no-store');
   next();
 };
-
-async function sendCsv(res: Response, file: { fileName: string; chunks: Iterable<string> }) {
-  res.type('text/csv; charset=utf-8');
-  res.attachment(file.fileName);
-  await pipeline(Readable.from(file.chunks), res).catch((err: NodeJS.ErrnoException) => {
-    // A client that stops reading halfway is not a server error.
-    if (err.code !== 'ERR_STREAM_PREMATURE_CLOSE') throw err;
-  });
-}
 
 /** `/api/dashboard`: mounted behind the dashboard session and the same-origin check. */
 /** `/api/dashboard`: the data each session may see; `currency` names the unit of revenue in exports. */
