@@ -1,10 +1,9 @@
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { request } from '../support/http';
-import { buildApp, cookieFrom } from '../support/app';
-import { describeBrowser, launchBrowser, screenshot, serve } from '../support/browser';
+import { expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { buildApp } from '../support/app';
+import { describeBrowser, screenshot, serve } from '../support/browser';
+import { browserAndFreshApp, figuresShown, importVisits, signedInPage } from './browser-helpers';
 
-const ADMIN_PIN = '999999';
 const MUSEUMS = ['National Museum', 'Museum of Islamic Art', 'Natural History Museum', 'Heritage Village', 'Maritime Museum', 'Contemporary Art Gallery'];
 const CHANNELS = ['Box office', 'Online', 'Partner', 'School groups'];
 /** The reviewer's today: 2026 holds figures to Nov 24, 328 days against 2025's 365. */
@@ -32,22 +31,8 @@ function dailyCsv(): string {
 async function setup() {
   const built = await buildApp();
   built.clock.set(TODAY);
-  const login = await request(built.app).post('/auth/login').send({ pin: ADMIN_PIN });
-  const imported = await request(built.app)
-    .post('/api/dashboard/import')
-    .set('Cookie', `service_session=${cookieFrom(login, 'service_session')}`)
-    .set('Sec-Fetch-Site', 'same-origin')
-    .set('Content-Type', 'text/csv')
-    .send(dailyCsv());
-  expect(imported.status).toBe(200);
+  await importVisits(built.app, dailyCsv());
   return { ...built, server: await serve(built.app) };
-}
-
-async function figuresShown(page: Page) {
-  await page.waitForSelector('#results[aria-busy="false"], #state-card:not([hidden])', { state: 'attached' });
-  const problem = await page.$eval('#state-card', (card) => ((card as HTMLElement).hidden ? '' : card.textContent?.trim()));
-  expect(problem, 'the page shows an error or empty state instead of figures').toBe('');
-  await page.waitForSelector('#results[aria-busy="false"]');
 }
 
 /** Every comparison table's change and percent cells that lie outside the window, and every table that scrolls sideways. */
@@ -81,36 +66,14 @@ async function deltas(page: Page) {
 }
 
 describeBrowser('The Comparison page /dashboard/comparison in a browser', () => {
-  let browser: Browser;
-  let app: Awaited<ReturnType<typeof setup>>;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  beforeEach(async () => {
-    app = await setup();
-  });
-  afterEach(async () => {
-    await app?.server.close();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
-  async function signedIn(width: number, lang: string) {
-    const page = await browser.newPage({ viewport: { width, height: 900 }, reducedMotion: 'reduce' });
-    await page.goto(`${app.server.url}/dashboard/login?lang=${lang}`);
-    await page.fill('#pin', ADMIN_PIN);
-    await page.click('button[type="submit"]');
-    await page.waitForURL(`${app.server.url}/dashboard`);
-    return page;
-  }
+  const held = browserAndFreshApp(setup);
 
   for (const lang of ['en', 'ar']) {
     for (const width of [390, 1440]) {
       it(`when year to date and then 2025 against 2026 are compared (${lang}, ${width} px), then every change is in view, signed by Intl, and the short year is flagged`, async () => {
-        const page = await signedIn(width, lang);
+        const page = await signedInPage(held.browser, held.app.server.url, { width, lang });
         try {
-          await page.goto(`${app.server.url}/dashboard/comparison?lang=${lang}`);
+          await page.goto(`${held.app.server.url}/dashboard/comparison?lang=${lang}`);
           await figuresShown(page);
           await screenshot(page, `comparison-ytd-${lang}-${width}`);
           expect(await hiddenFigures(page)).toEqual([]);
@@ -122,7 +85,7 @@ describeBrowser('The Comparison page /dashboard/comparison in a browser', () => 
           // An arrow never contradicts its figure: a sign printed means up or down, none means no change.
           for (const shown of await deltas(page)) expect(shown.flat, shown.text).toBe(!/[+\-\u2212]/.test(shown.text));
 
-          await page.goto(`${app.server.url}/dashboard/comparison?a=2025&b=2026&lang=${lang}`);
+          await page.goto(`${held.app.server.url}/dashboard/comparison?a=2025&b=2026&lang=${lang}`);
           await figuresShown(page);
           await screenshot(page, `comparison-sides-${lang}-${width}`);
           expect(await hiddenFigures(page)).toEqual([]);

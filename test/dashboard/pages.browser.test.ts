@@ -3,8 +3,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { buildApp, cookieFrom } from '../support/app';
 import { describeBrowser, launchBrowser, screenshot, serve, seriousViolations } from '../support/browser';
+import { ADMIN_PIN, figuresShown, signIn } from './browser-helpers';
 
-const ADMIN_PIN = '999999';
 const VIEWER_PIN = '4321';
 const MUSEUMS = ['National Museum', 'Museum of Islamic Art', 'Natural History Museum', 'Maritime Museum', 'Heritage Village', 'Contemporary Art Gallery'];
 const CHANNELS = ['Online', 'Box office', 'Partner', 'School groups'];
@@ -65,13 +65,6 @@ function forbidNativeDialogs(page: Page): string[] {
   return opened;
 }
 
-async function signIn(page: Page, base: string, pin: string, lang = 'en') {
-  await page.goto(`${base}/dashboard/login?lang=${lang}`);
-  await page.fill('#pin', pin);
-  await page.click('button[type="submit"]');
-  await page.waitForURL(`${base}/dashboard`);
-}
-
 /**
  * A modal is centred in the viewport, so a full-page shot would show it over a page that is
  * only partly dimmed; the viewport is stretched to the whole page for the shot instead.
@@ -82,13 +75,6 @@ async function screenshotWholeViewport(page: Page, name: string) {
   await page.setViewportSize({ width: size.width, height });
   await screenshot(page, name);
   await page.setViewportSize(size);
-}
-
-async function figuresShown(page: Page) {
-  await page.waitForSelector('#results[aria-busy="false"], #state-card:not([hidden])', { state: 'attached' });
-  const problem = await page.$eval('#state-card', (card) => ((card as HTMLElement).hidden ? '' : card.textContent?.trim()));
-  expect(problem, 'the page shows an error or empty state instead of figures').toBe('');
-  await page.waitForSelector('#results[aria-busy="false"]');
 }
 
 /** Chooses a CSV file of these rows (under the header) in Settings and sends it. */

@@ -1,10 +1,9 @@
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { request } from '../support/http';
-import { buildApp, cookieFrom } from '../support/app';
-import { describeBrowser, launchBrowser, screenshot, serve, seriousViolations } from '../support/browser';
+import { expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { buildApp } from '../support/app';
+import { describeBrowser, screenshot, serve, seriousViolations } from '../support/browser';
+import { browserAndFreshApp, figuresShown, importVisits, signedInPage } from './browser-helpers';
 
-const ADMIN_PIN = '999999';
 const MUSEUMS = ['National Museum', 'Maritime Museum'];
 
 /** One row per museum and day from 2025-01-01 to 2026-01-14, the day before the test clock's today. */
@@ -23,23 +22,8 @@ function dailyCsv(): string {
 
 async function setup() {
   const built = await buildApp();
-  const login = await request(built.app).post('/auth/login').send({ pin: ADMIN_PIN });
-  const cookie = `service_session=${cookieFrom(login, 'service_session')}`;
-  const imported = await request(built.app)
-    .post('/api/dashboard/import')
-    .set('Cookie', cookie)
-    .set('Sec-Fetch-Site', 'same-origin')
-    .set('Content-Type', 'text/csv')
-    .send(dailyCsv());
-  expect(imported.status).toBe(200);
+  await importVisits(built.app, dailyCsv());
   return { ...built, server: await serve(built.app) };
-}
-
-async function figuresShown(page: Page) {
-  await page.waitForSelector('#results[aria-busy="false"], #state-card:not([hidden])', { state: 'attached' });
-  const problem = await page.$eval('#state-card', (card) => ((card as HTMLElement).hidden ? '' : card.textContent?.trim()));
-  expect(problem, 'the page shows an error or empty state instead of figures').toBe('');
-  await page.waitForSelector('#results[aria-busy="false"]');
 }
 
 async function trendRows(page: Page) {
@@ -47,27 +31,10 @@ async function trendRows(page: Page) {
 }
 
 describeBrowser('Dashboard dates and grouping on /dashboard in a browser', () => {
-  let browser: Browser;
-  let app: Awaited<ReturnType<typeof setup>>;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  beforeEach(async () => {
-    app = await setup();
-  });
-  afterEach(async () => {
-    await app?.server.close();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const held = browserAndFreshApp(setup);
 
   async function signedIn(width: number, lang: string) {
-    const page = await browser.newPage({ viewport: { width, height: 900 }, reducedMotion: 'reduce' });
-    await page.goto(`${app.server.url}/dashboard/login?lang=${lang}`);
-    await page.fill('#pin', ADMIN_PIN);
-    await page.click('button[type="submit"]');
-    await page.waitForURL(`${app.server.url}/dashboard`);
+    const page = await signedInPage(held.browser, held.app.server.url, { width, lang });
     await figuresShown(page);
     return page;
   }
@@ -153,7 +120,7 @@ describeBrowser('Dashboard dates and grouping on /dashboard in a browser', () =>
     it(`when the comparison opens without a choice (${lang}), then year to date meets the same days of last year and both ranges are printed`, async () => {
       const page = await signedIn(1440, lang);
       try {
-        await page.goto(`${app.server.url}/dashboard/comparison`);
+        await page.goto(`${held.app.server.url}/dashboard/comparison`);
         await figuresShown(page);
         expect(await page.inputValue('#compare-mode')).toBe('year');
         expect(await page.inputValue('[data-range-preset]')).toBe('yearToDate');
@@ -178,7 +145,7 @@ describeBrowser('Dashboard dates and grouping on /dashboard in a browser', () =>
     it(`when an administrator opens Settings (${lang}, ${width} px), then the audit trail lists the sign-ins and filters by action`, async () => {
       const page = await signedIn(width, lang);
       try {
-        await page.goto(`${app.server.url}/dashboard/settings`);
+        await page.goto(`${held.app.server.url}/dashboard/settings`);
         await page.waitForSelector('#audit-rows tr');
         expect(await page.$$eval('#audit-rows tr', (rows) => rows.length)).toBeGreaterThanOrEqual(2);
         await page.selectOption('#audit-action', 'visitsImported');

@@ -1,11 +1,10 @@
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { KyselyAuditRepository } from '../../../src/dashboard/audit/repository';
 import { request } from '../../support/http';
 import { buildApp, cookieFrom } from '../../support/app';
-import { describeBrowser, launchBrowser, screenshot, serve, seriousViolations } from '../../support/browser';
+import { describeBrowser, screenshot, serve, seriousViolations } from '../../support/browser';
+import { ADMIN_PIN, browserAndFreshApp, signedInPage } from '../browser-helpers';
 
-const ADMIN_PIN = '999999';
 
 /** An administrator's day: a user added, changed, given a new PIN and deleted, a season moved, a PIN mistyped. */
 async function setup() {
@@ -27,20 +26,7 @@ async function setup() {
 }
 
 describeBrowser('the audit trail in Settings in a browser', () => {
-  let browser: Browser;
-  let app: Awaited<ReturnType<typeof setup>>;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  beforeEach(async () => {
-    app = await setup();
-  });
-  afterEach(async () => {
-    await app?.server.close();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const held = browserAndFreshApp(setup);
 
   const said = {
     en: { newPin: 'New PIN: Chosen by the administrator', role: 'Role: Viewer → Administrator', anonymous: 'Not signed in', oldUser: 'User #77' },
@@ -50,13 +36,9 @@ describeBrowser('the audit trail in Settings in a browser', () => {
   for (const lang of ['en', 'ar'] as const) {
     for (const width of [390, 1440]) {
       it(`when an administrator reads the trail (${lang}, ${width} px), then users and seasons go by name, codes and days are in the page's language, and nothing scrolls sideways`, async () => {
-        const page = await browser.newPage({ viewport: { width, height: 900 }, reducedMotion: 'reduce' });
+        const page = await signedInPage(held.browser, held.app.server.url, { width, lang });
         try {
-          await page.goto(`${app.server.url}/dashboard/login?lang=${lang}`);
-          await page.fill('#pin', ADMIN_PIN);
-          await page.click('button[type="submit"]');
-          await page.waitForURL(`${app.server.url}/dashboard`);
-          await page.goto(`${app.server.url}/dashboard/settings`);
+          await page.goto(`${held.app.server.url}/dashboard/settings`);
           await page.waitForSelector('#audit-rows tr');
           const rows = await page.$$eval('#audit-rows tr', (trs) => trs.map((tr) => (tr as HTMLElement).innerText.replace(/\s+/g, ' ')));
           const text = rows.join('\n');
@@ -100,13 +82,9 @@ describeBrowser('the audit trail in Settings in a browser', () => {
   }
 
   it('when the trail is filtered to PIN resets, then the export link carries the filter', async () => {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const page = await signedInPage(held.browser, held.app.server.url, { width: 1440, lang: 'en' });
     try {
-      await page.goto(`${app.server.url}/dashboard/login?lang=en`);
-      await page.fill('#pin', ADMIN_PIN);
-      await page.click('button[type="submit"]');
-      await page.waitForURL(`${app.server.url}/dashboard`);
-      await page.goto(`${app.server.url}/dashboard/settings`);
+      await page.goto(`${held.app.server.url}/dashboard/settings`);
       await page.waitForSelector('#audit-rows tr');
       await page.selectOption('#audit-action', 'pinReset');
       await page.click('#audit-filters button[type="submit"]');
