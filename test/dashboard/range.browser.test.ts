@@ -57,6 +57,11 @@ describeBrowser('Dashboard dates and grouping on /dashboard in a browser', () =>
           await page.click('.trend-table summary');
           expect(await seriousViolations(page)).toEqual([]);
           expect(await page.evaluate(() => document.documentElement.scrollWidth), 'scrolls sideways').toBe(width);
+          // Every breakdown's figures are in view without scrolling its table sideways.
+          const cutOff = await page.$$eval('[data-breakdown] .table-wrap', (wraps) =>
+            wraps.filter((w) => w.scrollWidth > w.clientWidth + 1).map((w) => w.getAttribute('aria-labelledby')),
+          );
+          expect(cutOff).toEqual([]);
           await screenshot(page, `dashboard-range-last30-${lang}-${width}`);
         } finally {
           await page.close();
@@ -140,6 +145,35 @@ describeBrowser('Dashboard dates and grouping on /dashboard in a browser', () =>
       }
     }, 90_000);
   }
+
+  it('when a grouping is chosen, a preset reopened as a custom range, and a season shares no day with the period, then the page says what it would do, keeps the dates and explains the emptiness', async () => {
+    const page = await signedIn(1440, 'en');
+    try {
+      await page.goto(`${held.app.server.url}/dashboard?from=2025-01-01&to=2025-03-31&granularity=month`);
+      await figuresShown(page);
+      // A quarter is drawn by week when left automatic, whatever the reader chose instead.
+      expect(await page.textContent('[data-range-granularity] [data-auto-option]')).toBe('Automatic (Week)');
+      // Axis ticks of a series across two years carry the year.
+      await page.goto(`${held.app.server.url}/dashboard?from=2025-12-20&to=2026-01-10`);
+      await figuresShown(page);
+      const ticks = await page.evaluate(() => {
+        const chart = (window as unknown as { Chart: { getChart(c: Element | null): { scales: { x: { ticks: { label: string | string[] }[] } } } } }).Chart.getChart(document.querySelector('#trend-chart'));
+        return chart.scales.x.ticks.map((tick) => String(tick.label));
+      });
+      expect(ticks.length).toBeGreaterThan(0);
+      expect(ticks.every((label) => /20(25|26)/.test(label))).toBe(true);
+      await page.goto(`${held.app.server.url}/dashboard?range=last30`);
+      await figuresShown(page);
+      await page.selectOption('[data-range-preset]', 'custom');
+      expect([await page.inputValue('[data-range-from]'), await page.inputValue('[data-range-to]')]).toEqual(['2025-12-16', '2026-01-14']);
+      await page.goto(`${held.app.server.url}/dashboard?range=last7&year=2025`);
+      await page.waitForSelector('#state-card:not([hidden])');
+      expect(await page.textContent('[data-state-hint]')).toMatch(/no day in common/);
+      expect(await page.textContent('[data-range-note]')).not.toMatch(/Showing/);
+    } finally {
+      await page.close();
+    }
+  }, 90_000);
 
   for (const [lang, width] of [['en', 1440], ['ar', 390]] as const) {
     it(`when an administrator opens Settings (${lang}, ${width} px), then the audit trail lists the sign-ins and filters by action`, async () => {

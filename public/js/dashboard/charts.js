@@ -45,7 +45,11 @@ function tooltip() {
  * @param {number} max
  */
 function shorten(label, max) {
-  return label.length > max ? `${label.slice(0, max - 1)}…` : label;
+  if (label.length <= max) return label;
+  // The ellipsis takes the direction of the name it cuts, or an Arabic page would show a
+  // Latin name as "…Museum of Isla".
+  const mark = /[\u0590-\u08ff]/.test(label) ? '\u200f' : '\u200e';
+  return `${label.slice(0, max - 1)}…${mark}`;
 }
 
 /**
@@ -129,7 +133,8 @@ export function drawTrend(canvas, points, names) {
     tension: 0.3,
     // Monotone curves never swing above or below the points they join.
     cubicInterpolationMode: /** @type {const} */ ('monotone'),
-    pointRadius: partial.map((isPartial) => (isPartial ? 4 : key === 'visitors' ? 2 : 0)),
+    // Points of a long series would run together into a thick line; the partial ones stay.
+    pointRadius: partial.map((isPartial) => (isPartial ? 4 : key === 'visitors' && points.length <= 60 ? 2 : 0)),
     pointBackgroundColor: partial.map((isPartial) => (isPartial ? '#fff' : colour)),
     pointBorderColor: partial.map((isPartial) => (isPartial ? pale : colour)),
     segment: {

@@ -76,6 +76,12 @@ export function cell(content, className) {
  */
 export function fillRows(tbody, rows, cells) {
   tbody.replaceChildren(...rows.map((row) => element('tr', {}, [element('th', { scope: 'row', text: row.key }), ...cells(row)])));
+  // Each figure carries its column's name, which a narrow screen prints above it when the
+  // rows stand alone as cards (the header row is then only for screen readers).
+  const names = [...(tbody.closest('table')?.tHead?.rows[0]?.cells ?? [])].map((th) => th.textContent?.trim() ?? '');
+  for (const tr of tbody.rows) {
+    for (const td of tr.cells) if (td.tagName === 'TD') td.dataset.label ||= names[td.cellIndex] ?? '';
+  }
 }
 
 /**
@@ -107,13 +113,16 @@ export function resultsView(onRetry) {
   const retry = requireElement('[data-state-retry]', HTMLButtonElement, stateCard);
   const loads = newestOnly();
 
-  /** @param {StateKind | null} kind */
-  function showState(kind) {
+  /**
+   * @param {StateKind | null} kind
+   * @param {string} [hint] what to do about it, when the page knows better than the general advice
+   */
+  function showState(kind, hint = kind === 'empty' ? t('state.emptyHint') : '') {
     stateCard.hidden = !kind;
     results.hidden = Boolean(kind);
     if (!kind) return;
     requireElement('[data-state-title]', HTMLElement, stateCard).textContent = t(`state.${kind}`);
-    requireElement('[data-state-hint]', HTMLElement, stateCard).textContent = kind === 'empty' ? t('state.emptyHint') : '';
+    requireElement('[data-state-hint]', HTMLElement, stateCard).textContent = hint;
     retry.hidden = kind !== 'error';
   }
 

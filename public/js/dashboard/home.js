@@ -48,9 +48,10 @@ const dayNumber = (isoDay) => Date.parse(`${isoDay}T00:00:00Z`) / DAY_MS;
  * @param {SeriesPoint} point
  * @param {Summary['granularity']} unit
  * @param {Summary['range']} range
+ * @param {boolean} yearsApart the series runs over more than one year, so its axis says which
  * @returns {import('./charts.js').TrendPoint}
  */
-function trendPoint(point, unit, range) {
+function trendPoint(point, unit, range, yearsApart) {
   const start = range && point.start < range.start ? range.start : point.start;
   const end = range && point.end > range.end ? range.end : point.end;
   const days = dayNumber(point.end) - dayNumber(point.start) + 1;
@@ -62,7 +63,7 @@ function trendPoint(point, unit, range) {
   else if (unit === 'month') label = formatMonth(point.label);
   return {
     label,
-    tick: unit === 'month' ? formatMonth(point.label) : formatDayMonth(start),
+    tick: unit === 'month' ? formatMonth(point.label) : yearsApart ? formatDate(start) : formatDayMonth(start),
     visitors: point.visitors,
     revenue: point.revenue,
     share: cut ? covered / days : 1,
@@ -134,12 +135,18 @@ function breakdownOf(name) {
 /** @param {unknown} answer */
 function render(answer) {
   const summary = /** @type {Summary} */ (answer);
-  if (summary.totals.visitors === 0 && summary.monthly.length === 0) return view.showState('empty');
+  rangePicker?.describe(summary.range, summary.granularity);
+  if (summary.totals.visitors === 0 && summary.monthly.length === 0) {
+    // A period and a year or season are both kept: say so when they share no day at all.
+    const params = new URLSearchParams(window.location.search);
+    const apart = summary.range === null && rangePicker?.current() && (params.has('year') || params.has('season'));
+    return view.showState('empty', apart ? t('state.noCommonDays') : undefined);
+  }
   view.showState(null);
   renderTotals(summary);
-  rangePicker?.describe(summary.range, summary.granularity);
   const unit = summary.granularity;
-  const points = summary.series.map((p) => trendPoint(p, unit, summary.range));
+  const yearsApart = summary.series.length > 0 && summary.series[0].start.slice(0, 4) !== summary.series[summary.series.length - 1].end.slice(0, 4);
+  const points = summary.series.map((p) => trendPoint(p, unit, summary.range, yearsApart));
   requireElement('#trend-note', HTMLElement).textContent = t('charts.trendNote', { unit: t(UNIT_KEYS[unit]) });
   requireElement('#trend-partial', HTMLElement).hidden = !summary.series.some((p) => p.partial);
   drawTrend(requireElement('#trend-chart', HTMLCanvasElement), points, { visitors: t('charts.visitors'), revenue: t('charts.revenue'), currency });

@@ -16,6 +16,16 @@ function dayBefore(iso) {
 }
 
 /**
+ * Days up to a month, weeks up to half a year, months beyond: autoGranularity in dates.ts.
+ * @param {{ start: string, end: string }} shown
+ */
+function autoUnit(shown) {
+  const days = (Date.parse(`${shown.end}T00:00:00Z`) - Date.parse(`${shown.start}T00:00:00Z`)) / 86_400_000 + 1;
+  if (days <= 31) return 'day';
+  return days <= 183 ? 'week' : 'month';
+}
+
+/**
  * @param {HTMLElement} root views/partials/dashboard-range.ejs
  * @param {RangeSource} source the answer of /api/dashboard/filters
  * @param {() => void} onChange
@@ -32,6 +42,8 @@ export function createRangePicker(root, source, onChange) {
   const lastDay = dayBefore(source.today);
   from.max = lastDay;
   to.max = lastDay;
+  /** The dates the figures last covered: a custom range starts from them. @type {{ start: string, end: string } | null} */
+  let lastShown = null;
 
   /** The range in force: the preset's, the custom one, or none (all dates). @returns {Range | null} */
   function current() {
@@ -51,6 +63,10 @@ export function createRangePicker(root, source, onChange) {
     const chosen = source.presets[preset.value];
     custom.hidden = preset.value !== 'custom';
     if (preset.value === 'custom') {
+      if (!from.value && !to.value && lastShown) {
+        from.value = lastShown.start;
+        to.value = lastShown.end;
+      }
       from.focus();
       return;
     }
@@ -79,6 +95,8 @@ export function createRangePicker(root, source, onChange) {
       const b = params.get('to') ?? '';
       if (source.presets[named]) {
         preset.value = named;
+        from.value = source.presets[named].from;
+        to.value = source.presets[named].to;
       } else if (ISO.test(a) && ISO.test(b) && a <= b) {
         preset.value = 'custom';
         from.value = a;
@@ -121,12 +139,16 @@ export function createRangePicker(root, source, onChange) {
      * @param {string} [chosenUnit]
      */
     describe(shown, chosenUnit) {
+      lastShown = shown;
       const parts = [];
       if (shown) parts.push(t('range.showing', { range: formatDateRange(shown.start, shown.end) }));
       parts.push(t('range.throughYesterday', { day: formatDate(lastDay) }));
       note.textContent = parts.join(' ');
       const auto = granularity instanceof HTMLSelectElement ? granularity.querySelector('[data-auto-option]') : null;
-      if (auto && chosenUnit) auto.textContent = t('range.auto', { unit: t(`range.${chosenUnit}`) });
+      // The server chose the unit only when the reader left it automatic; else the automatic
+      // option names what it would choose, by the server's rule (autoGranularity in dates.ts).
+      const unit = granularity instanceof HTMLSelectElement && granularity.value && shown ? autoUnit(shown) : chosenUnit;
+      if (auto && unit) auto.textContent = t('range.auto', { unit: t(`range.${unit}`) });
     },
   };
 }
