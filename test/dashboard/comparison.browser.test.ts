@@ -68,6 +68,25 @@ async function deltas(page: Page) {
 describeBrowser('The Comparison page /dashboard/comparison in a browser', () => {
   const held = browserAndFreshApp(setup);
 
+  it('when the sides hold different numbers of days, then the hint to compare the same dates a year earlier shows only while another mode is chosen', async () => {
+    const page = await signedInPage(held.browser, held.app.server.url, { width: 1440, lang: 'en' });
+    try {
+      // Q1 2025 against Q1 2024, which holds no figures: 0 days against 90.
+      await page.goto(`${held.app.server.url}/dashboard/comparison?against=year&from=2025-01-01&to=2025-03-31`);
+      await figuresShown(page);
+      expect(await page.isVisible('#partial-note [data-partial-text]')).toBe(true);
+      expect(await page.isHidden('#partial-note [data-partial-hint]'), 'that mode is already chosen').toBe(true);
+
+      await page.selectOption('#compare-mode', 'previous');
+      await page.waitForURL(/against=previous/);
+      await figuresShown(page);
+      expect(await page.isVisible('#partial-note [data-partial-text]')).toBe(true);
+      expect(await page.isVisible('#partial-note [data-partial-hint]')).toBe(true);
+    } finally {
+      await page.close();
+    }
+  });
+
   for (const lang of ['en', 'ar']) {
     for (const width of [390, 1440]) {
       it(`when year to date and then 2025 against 2026 are compared (${lang}, ${width} px), then every change is in view, signed by Intl, and the short year is flagged`, async () => {

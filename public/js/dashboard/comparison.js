@@ -178,6 +178,9 @@ function describeCoverage(result) {
   const end = result[short].end;
   requireElement('[data-partial-text]', HTMLElement, partialNote).textContent =
     end !== null && end > lastDay ? tn('comparison.partialToDate', days, vars) : tn('comparison.partialDays', days, vars);
+  // Advising "The same dates a year earlier" while it is chosen would change nothing: the days
+  // still differ there (a leap day, a year that has not run its course), and the main line says so.
+  requireElement('[data-partial-hint]', HTMLElement, partialNote).hidden = mode.value === 'year';
 }
 
 /**

@@ -144,7 +144,7 @@ export function dashboardDataRoutes(data: DashboardDataService, trail: AuditTrai
   router.get(
     '/compare.csv',
     validated({ query: compareQuery }, async ({ query }, req, res) => {
-      await sendCsv(res, data.exportComparisonCsv(await compareOf(query, req), currency));
+      await sendCsv(res, data.exportComparisonCsv(viewer(req), filtersOf(query), await compareOf(query, req), currency));
     }),
   );
 

@@ -20,7 +20,7 @@ import {
 import { ColumnsBuilder, type NameSet, type VisitColumns, type VisitRow } from './columns';
 import { csvLine, visitsCsv, readVisitsCsv } from './csv';
 import { dayOf, formatDay, parseDay, presetRanges, yearRange, earlierRange, type Against, type Day, type DayRange, type Granularity, type Preset } from './dates';
-import { accessOf, isRestricted } from './permissions';
+import { accessOf, isRestricted, type Access } from './permissions';
 import type { NewSeason, Season, SeasonRepository, VisitRepository } from './repository';
 import { LocalLocks, type Locks, type Release } from '../../platform/locks';
 
@@ -215,12 +215,7 @@ export class DashboardDataService {
   async exportCsv(viewer: Viewer, filters: DataFilters): Promise<{ fileName: string; chunks: Iterable<string> }> {
     const [columns, seasons] = await Promise.all([this.current(), this.seasons()]);
     const selection = selectionOf(accessOf(viewer), filters, seasons);
-    const chosen = [
-      chosenPart(filters.museum, selection.access.museums, 'museums'),
-      chosenPart(filters.channel, selection.access.channels, 'channels'),
-      chosenPart(filters.district, 'all', 'districts'),
-    ];
-    const name = fileNameOf('visits', requestedBounds(columns, selection), chosen);
+    const name = fileNameOf('visits', requestedBounds(columns, selection), chosenParts(filters, selection.access));
     return { fileName: name, chunks: visitsCsv(selectedRows(columns, selection)) };
   }
 
@@ -229,19 +224,26 @@ export class DashboardDataService {
    * per channel; each line says its unit, visitors or the dashboard's currency (ISO 4217),
    * beside the two ranges' figures. The comparison's money is already exact to the cent;
    * percentages are cut to one decimal, as the page shows them, not 4.952801431153057.
+   * Its name says both ranges and the values chosen, as the visits export's does
+   * (`comparison_2024-01-01_2024-03-31_vs_2025-01-01_2025-03-31_Heritage-Village_Online.csv`).
    */
-  exportComparisonCsv(comparison: Comparison, currency: string): { fileName: string; chunks: Iterable<string> } {
-    const side = (s: Comparison['a']) => (s.start && s.end ? `${s.start}..${s.end}` : s.label);
+  exportComparisonCsv(viewer: Viewer, filters: DataFilters, comparison: Comparison, currency: string): { fileName: string; chunks: Iterable<string> } {
+    // The page's own last day: the end of its year to date.
+    const lastDay = formatDay(presetRanges(dayOf(new Date(this.deps.clock.now()))).yearToDate.to);
+    const a = shownDates(comparison.a, lastDay);
+    const b = shownDates(comparison.b, lastDay);
+    const header = (dates: DateText | null, label: string) => (dates ? `${dates.start}..${dates.end}` : label);
     const pct = (value: number | null) => (value === null ? '' : roundTenths(value));
-    const lines = [csvLine(['section', 'key', 'unit', side(comparison.a), side(comparison.b), 'change', 'change_pct'])];
+    const lines = [csvLine(['section', 'key', 'unit', header(a, comparison.a.label), header(b, comparison.b.label), 'change', 'change_pct'])];
     for (const [key, m] of Object.entries(comparison.metrics)) {
       lines.push(csvLine(['total', key, key === 'visitors' ? 'visitors' : currency, m.a, m.b, m.change, pct(m.changePct)]));
     }
     for (const [section, rows] of [['museum', comparison.byMuseum], ['channel', comparison.byChannel]] as const) {
       for (const r of rows) lines.push(csvLine([section, r.key, 'visitors', r.a, r.b, r.change, pct(r.changePct)]));
     }
-    const bounds = (s: Comparison['a']) => (s.start && s.end ? `${s.start}_${s.end}` : 'all');
-    return { fileName: `comparison_${bounds(comparison.a)}_vs_${bounds(comparison.b)}.csv`, chunks: [lines.join('')] };
+    const bounds = (dates: DateText | null) => (dates ? `${dates.start}_${dates.end}` : 'all');
+    const name = fileNameOf(`comparison_${bounds(a)}_vs_${bounds(b)}`, null, chosenParts(filters, accessOf(viewer)));
+    return { fileName: name, chunks: [lines.join('')] };
   }
 
   /** Takes the one import slot: imports run one at a time, on every instance, because they share the staging area. */
@@ -340,9 +342,33 @@ function roundTenths(value: number): number {
   return rounded === 0 ? 0 : rounded;
 }
 
+interface DateText {
+  start: string;
+  end: string;
+}
+
+/**
+ * A side's dates as the Comparison page prints them: a year or season still running ends at
+ * the last day with figures (yesterday), so the file and the page name the same days and
+ * the file does not claim days nobody has counted yet.
+ */
+function shownDates({ start, end }: Comparison['a'], lastDay: string): DateText | null {
+  if (!start || !end) return null;
+  return { start, end: end > lastDay && start <= lastDay ? lastDay : end };
+}
+
 function fileNameOf(prefix: string, bounds: DayRange | null, chosen: (string | undefined)[] = []): string {
   const parts = [prefix, ...(bounds ? [formatDay(bounds.from), formatDay(bounds.to)] : []), ...chosen.filter((p) => p !== undefined)];
   return `${parts.join('_')}.csv`;
+}
+
+/** The museums, channels and districts chosen, for a file name. */
+function chosenParts(filters: DataFilters, access: Access): (string | undefined)[] {
+  return [
+    chosenPart(filters.museum, access.museums, 'museums'),
+    chosenPart(filters.channel, access.channels, 'channels'),
+    chosenPart(filters.district, 'all', 'districts'),
+  ];
 }
 
 /**

@@ -489,6 +489,46 @@ describe('export file names and the comparison table', () => {
     expect(lines).toContain(`museum,${GAMMA},visitors,0,4,4,`);
   });
 
+  it('when museums, channels or districts are chosen for the comparison export, then its name carries them after both ranges (more than two by count)', async () => {
+    const t = await dataApp();
+    const admin = await t.admin();
+    const nameOf = async (query: string) => (await t.get(`/api/dashboard/compare.csv?against=year&from=2025-01-01&to=2025-03-31&${query}`, admin)).headers['content-disposition'];
+    const ranges = 'comparison_2024-01-01_2024-03-31_vs_2025-01-01_2025-03-31';
+    expect(await nameOf(`museum=${q(ALPHA)}&channel=Online`)).toBe(`attachment; filename=${ranges}_${ALPHA.replace(/ /g, '-')}_Online.csv`);
+    expect(await nameOf(`museum=${q(ALPHA)}&museum=${q(BETA)}&museum=${q(GAMMA)}&district=South`)).toBe(`attachment; filename=${ranges}_3-museums_South.csv`);
+    expect(await nameOf('')).toBe(`attachment; filename=${ranges}.csv`);
+  });
+
+  it('when a viewer restricted to one museum names another in the comparison export, then that museum is not in the file name', async () => {
+    const t = await dataApp();
+    const viewer = await t.viewer(JSON.stringify([ALPHA]));
+    const res = await t.get(`/api/dashboard/compare.csv?a=2024&b=2025&museum=${q(BETA)}&channel=Online`, viewer);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-disposition']).toBe('attachment; filename=comparison_2024-01-01_2024-12-31_vs_2025-01-01_2025-12-31_Online.csv');
+    expect(mentionsOthers(res.headers['content-disposition'])).toBe(false);
+  });
+
+  it('when a year still running is exported against the last, then the file names its days to yesterday, as the page does, while the answer keeps the whole year', async () => {
+    const t = await dataApp([
+      { date: '2025-06-01', museum: ALPHA, channel: 'Online', district: 'North', visitors: 10, revenue: 100 },
+      { date: '2026-06-01', museum: ALPHA, channel: 'Online', district: 'North', visitors: 12, revenue: 120 },
+    ]);
+    t.clock.set(Date.UTC(2026, 10, 25, 12));
+    const admin = await t.admin();
+    const file = await t.get('/api/dashboard/compare.csv?a=2025&b=2026', admin);
+    expect(file.headers['content-disposition']).toBe('attachment; filename=comparison_2025-01-01_2025-12-31_vs_2026-01-01_2026-11-24.csv');
+    expect(file.text.split('\r\n')[0]).toBe('section,key,unit,2025-01-01..2025-12-31,2026-01-01..2026-11-24,change,change_pct');
+    const answer = await t.get('/api/dashboard/compare?a=2025&b=2026', admin);
+    expect(answer.body.b).toMatchObject({ start: '2026-01-01', end: '2026-12-31' });
+  });
+
+  it('when a side lies wholly after yesterday, then the file keeps its dates whole', async () => {
+    const t = await dataApp([{ date: '2025-06-01', museum: ALPHA, channel: 'Online', district: 'North', visitors: 10, revenue: 100 }]);
+    t.clock.set(Date.UTC(2026, 10, 25, 12));
+    const file = await t.get('/api/dashboard/compare.csv?a=2025&b=2027', await t.admin());
+    expect(file.text.split('\r\n')[0]).toBe('section,key,unit,2025-01-01..2025-12-31,2027-01-01..2027-12-31,change,change_pct');
+  });
+
   it.each(['previous', 'year', 'yearWeekday'])('when a viewer restricted to one museum exports the comparison against %s, then no other museum is in it', async (against) => {
     const t = await dataApp();
     const viewer = await t.viewer(JSON.stringify([ALPHA]));
