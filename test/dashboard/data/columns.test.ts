@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ColumnsBuilder, type VisitColumns, type VisitRow } from '../../../src/dashboard/data/columns';
+import { ColumnsBuilder, type Aggregate, type VisitColumns, type VisitRow } from '../../../src/dashboard/data/columns';
 import { formatDay, parseDay, unionRanges } from '../../../src/dashboard/data/dates';
 import { ROWS, columnsOf } from './fixtures';
 
@@ -56,22 +56,31 @@ function keepOf(columns: VisitColumns, spec: KeepSpec): Uint8Array {
   });
 }
 
+function built(rows: readonly VisitRow[]): VisitColumns {
+  const builder = new ColumnsBuilder();
+  for (const row of rows) builder.add(row);
+  return builder.finish();
+}
+
+/** Two aggregations agree on every sum: the days, the months, and each combination's figures. */
+function expectSameSums(fast: Aggregate, slow: Aggregate) {
+  expect(fast.days).toBe(slow.days);
+  expect(fast.months).toEqual(slow.months);
+  expect([...fast.visitors]).toEqual([...slow.visitors]);
+  expect([...fast.revenueCents]).toEqual([...slow.revenueCents]);
+  expect([...fast.rows]).toEqual([...slow.rows]);
+}
+
 describe('VisitColumns.aggregate', () => {
   it('when whole months are read from the monthly rollup, then every sum equals summing the rows one by one', () => {
     fc.assert(
       fc.property(denseRows, rangesArb, keepArb, (rows, ranges, spec) => {
-        const builder = new ColumnsBuilder();
-        for (const row of rows) builder.add(row);
-        const columns = builder.finish();
+        const columns = built(rows);
         fc.pre(columns.hasRollup);
         const keep = keepOf(columns, spec);
         const fast = columns.aggregate(keep, ranges, 'rollup');
         const slow = columns.aggregate(keep, ranges, 'rows');
-        expect(fast.days).toBe(slow.days);
-        expect(fast.months).toEqual(slow.months);
-        expect([...fast.visitors]).toEqual([...slow.visitors]);
-        expect([...fast.revenueCents]).toEqual([...slow.revenueCents]);
-        expect([...fast.rows]).toEqual([...slow.rows]);
+        expectSameSums(fast, slow);
       }),
       { numRuns: 150 },
     );
@@ -80,9 +89,7 @@ describe('VisitColumns.aggregate', () => {
   it('when sums are read from the daily grid, with or without day totals, then every sum and every day equals summing the rows one by one', () => {
     fc.assert(
       fc.property(denseRows, rangesArb, keepArb, (rows, ranges, spec) => {
-        const builder = new ColumnsBuilder();
-        for (const row of rows) builder.add(row);
-        const columns = builder.finish();
+        const columns = built(rows);
         fc.pre(columns.hasGrid);
         const keep = keepOf(columns, spec);
         const span = ranges[ranges.length - 1].to - ranges[0].from + 1;
@@ -90,11 +97,7 @@ describe('VisitColumns.aggregate', () => {
         const [gridDays, rowDays] = [daily(), daily()];
         const fast = columns.aggregate(keep, ranges, 'best', gridDays);
         const slow = columns.aggregate(keep, ranges, 'rows', rowDays);
-        expect(fast.days).toBe(slow.days);
-        expect(fast.months).toEqual(slow.months);
-        expect([...fast.visitors]).toEqual([...slow.visitors]);
-        expect([...fast.revenueCents]).toEqual([...slow.revenueCents]);
-        expect([...fast.rows]).toEqual([...slow.rows]);
+        expectSameSums(fast, slow);
         expect([...gridDays.visitors]).toEqual([...rowDays.visitors]);
         expect([...gridDays.revenueCents]).toEqual([...rowDays.revenueCents]);
         const withoutDays = columns.aggregate(keep, ranges, 'best');
