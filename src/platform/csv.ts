@@ -27,3 +27,8 @@ export async function sendCsv(res: Response, file: { fileName: string; chunks: I
     if (err.code !== 'ERR_STREAM_PREMATURE_CLOSE') throw err;
   });
 }
+
+/** A name as part of a file name: letters and digits of any script kept, anything else a hyphen. */
+export function fileNamePart(text: string): string {
+  return text.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '').slice(0, 40);
+}

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { Clock } from '../../platform/clock';
 import type { Logger } from '../../platform/logger';
-import { csvLine } from '../../platform/csv';
+import { csvLine, fileNamePart } from '../../platform/csv';
 import type { AuditAction, AuditEvent, AuditFilter, AuditQuery, AuditRepository } from './repository';
 
 export { AUDIT_ACTIONS } from './repository';
@@ -64,9 +64,4 @@ export class AuditTrail {
       beforeId = events[events.length - 1].id;
     }
   }
-}
-
-/** A name as part of a file name: letters and digits of any script kept, anything else a hyphen. */
-function fileNamePart(text: string): string {
-  return text.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '').slice(0, 40);
 }

@@ -19,6 +19,7 @@ import {
 } from './aggregate';
 import { ColumnsBuilder, type NameSet, type VisitColumns, type VisitRow } from './columns';
 import { csvLine, visitsCsv, readVisitsCsv } from './csv';
+import { fileNamePart } from '../../platform/csv';
 import { dayOf, formatDay, parseDay, presetRanges, yearRange, earlierRange, type Against, type Day, type DayRange, type Granularity, type Preset } from './dates';
 import { accessOf, isRestricted, type Access } from './permissions';
 import type { NewSeason, Season, SeasonRepository, VisitRepository } from './repository';
@@ -378,9 +379,10 @@ function chosenParts(filters: DataFilters, access: Access): (string | undefined)
  */
 function chosenPart(requested: readonly string[], allowed: NameSet, several: string): string | undefined {
   const kept = [...new Set(requested)].filter((value) => allowed === 'all' || allowed.has(value));
-  if (kept.length === 0) return undefined;
   if (kept.length > 2) return `${kept.length}-${several}`;
-  return kept.map((value) => value.trim().replace(/[\s\\/:*?"<>|,;]+/g, '-')).join('+');
+  // A value of punctuation alone leaves nothing to name it by.
+  const named = kept.map(fileNamePart).filter((part) => part !== '');
+  return named.length > 0 ? named.join('+') : undefined;
 }
 
 function checkedSeason(season: NewSeason): NewSeason {

@@ -470,6 +470,8 @@ describe('export file names and the comparison table', () => {
     const nameOf = async (query: string, session = admin) => (await t.get(`/api/dashboard/export.csv?year=2024&${query}`, session)).headers['content-disposition'];
     expect(await nameOf(`museum=${q(ALPHA)}&channel=Online`)).toContain(`visits_2024-01-01_2024-12-31_${ALPHA.replace(/ /g, '-')}_Online.csv`);
     expect(await nameOf(`museum=${q(ALPHA)}&museum=${q(BETA)}&museum=${q(GAMMA)}&district=South`)).toContain('visits_2024-01-01_2024-12-31_3-museums_South.csv');
+    // Separators and punctuation never reach the name: only letters and digits, any script.
+    expect(await nameOf(`museum=${q('/../etc')}&channel=${q('***')}`)).toContain('visits_2024-01-01_2024-12-31_etc.csv');
     const viewer = await t.viewer(JSON.stringify([ALPHA]));
     const asViewer = await nameOf(`museum=${q(BETA)}`, viewer);
     expect(asViewer).toContain('visits_2024-01-01_2024-12-31.csv');
