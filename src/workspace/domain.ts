@@ -83,3 +83,7 @@ export const DOMAIN = {
   taskSorts: TASK_SORTS,
   budgetKinds: BUDGET_KINDS,
 } as const;
+
+/** The kinds of record a search looks through, in the order their groups are searched. */
+export const SEARCH_TYPES = ['campaign', 'post', 'task', 'project', 'asset'] as const;
+export type SearchType = (typeof SEARCH_TYPES)[number];
