@@ -11,6 +11,7 @@ import { prepareWorkspace } from './workspace/bootstrap';
 import { SqlAssetRepository } from './workspace/assets/repository';
 import { removeOrphanFiles } from './workspace/assets/sweep';
 import { buildStores, type Stores } from './stores';
+import { startBackground } from './background';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const IDLE_CLOSE_POLL_MS = 50;
@@ -55,6 +56,7 @@ async function main(): Promise<void> {
 
   const app = createApp({ config: appConfig, clock: systemClock, logger, stores });
   const stopSweeping = sweepEvery(stores.dashboardSessions, systemClock, 10 * 60 * 1000);
+  const background = startBackground({ config: appConfig, stores, clock: systemClock, logger });
 
   const server: Server = createHttpServer(app).listen(config.port, config.host, () => {
     const address = server.address();
@@ -84,10 +86,14 @@ async function main(): Promise<void> {
     closeIdle.unref();
     server.close(() => {
       clearInterval(closeIdle);
-      void stores.close().finally(() => {
-        logger.info('stopped');
-        process.exit(0);
-      });
+      // Mail being sent is finished first: a message cut off now would only go again later.
+      void background
+        .stop()
+        .then(() => stores.close())
+        .finally(() => {
+          logger.info('stopped');
+          process.exit(0);
+        });
     });
     server.closeIdleConnections();
   };

@@ -1,9 +1,14 @@
+import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
+import { simpleParser } from 'mailparser';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { ManualClock } from '../../src/platform/clock';
 import { createLogger } from '../../src/platform/logger';
 import { OutboxRepository, type NewMail, type OutboxTables } from '../../src/platform/mail/outbox';
-import { smtpTransport } from '../../src/platform/mail/transport';
+import { fileTransport, smtpTransport } from '../../src/platform/mail/transport';
+import { tempDir } from '../support/app';
+import { captureLogs } from '../support/logs';
 import { MailWorker, retryDelay, DEFAULT_RETRY, type Composer } from '../../src/platform/mail/worker';
 import type { RecordsDb } from '../../src/platform/db/engine';
 import { describeEngines, testRecords } from '../support/records';
@@ -39,6 +44,23 @@ async function outboxOf(kind: 'sqlite' | 'postgres') {
   const records = (await testRecords(kind)).workspace as unknown as RecordsDb<OutboxTables>;
   return { records, outbox: new OutboxRepository(records) };
 }
+
+describe('the file transport (no SMTP_URL)', () => {
+  it('when a mail is sent, then an .eml file holds the whole message and an .html file its page, and the log names them without the link inside', async () => {
+    const dir = path.join(tempDir(), 'outbox');
+    const logs = captureLogs();
+    const transport = fileTransport(dir, FROM, logs.logger);
+    const secret = 'https://museum.test/reset-password?token=abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG';
+    await transport.send({ to: 'salma@museum.test', subject: 'Reset', text: `Open ${secret}`, html: `<a href="${secret}">Open</a>`, messageId: '<outbox.1.2@museum.test>' });
+    const files = fs.readdirSync(dir).sort();
+    expect(files.map((f) => path.extname(f))).toEqual(['.eml', '.html']);
+    const parsed = await simpleParser(fs.readFileSync(path.join(dir, files[0])));
+    expect([parsed.subject, parsed.text?.trim(), parsed.messageId, parsed.to && 'text' in parsed.to ? parsed.to.text : '']).toEqual(['Reset', `Open ${secret}`, '<outbox.1.2@museum.test>', 'salma@museum.test']);
+    expect(fs.readFileSync(path.join(dir, files[1]), 'utf8')).toBe(`<a href="${secret}">Open</a>`);
+    expect(logs.text()).toContain(`file://${path.join(dir, files[1])}`);
+    expect(logs.text()).not.toContain('token=');
+  });
+});
 
 describe('retryDelay', () => {
   it('when attempts fail one after another, then the waits double from 30 s up to two hours', () => {

@@ -46,23 +46,27 @@ export function smtpTransport(url: string, from: string, timeouts = SMTP_TIMEOUT
 }
 
 /**
- * Mail written as .eml files into `directory` (one machine with nothing configured): each file
- * opens in any mail program, and the log names it. Written under a temporary name and then
- * renamed, so that a half-written file never looks like a message.
+ * Mail written as files into `directory` (one machine with nothing configured): each message as
+ * an .eml file, which any mail program opens, and its HTML part beside it, which a browser
+ * opens from the link the log gives. Written under a temporary name and then renamed, so that
+ * a half-written file never looks like a message.
  */
 export function fileTransport(directory: string, from: string, logger: Logger): MailTransport {
   const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  const write = async (file: string, data: Buffer | string) => {
+    await fs.writeFile(`${file}.part`, data);
+    await fs.rename(`${file}.part`, file);
+  };
   return {
     kind: 'files',
     async send(mail) {
       const info = await transporter.sendMail({ from, ...mail, disableFileAccess: true, disableUrlAccess: true });
       await fs.mkdir(directory, { recursive: true });
-      const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`;
-      const file = path.join(directory, name);
-      await fs.writeFile(`${file}.part`, info.message as Buffer);
-      await fs.rename(`${file}.part`, file);
-      // The file, never its contents: a message may hold a link that signs someone in.
-      logger.info({ to: mail.to, file }, `Mail "${mail.subject}" written to ${pathToFileURL(file).href}`);
+      const base = path.join(directory, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}`);
+      await write(`${base}.html`, mail.html);
+      await write(`${base}.eml`, info.message as Buffer);
+      // The files, never their contents: a message may hold a link that opens an account.
+      logger.info({ to: mail.to, file: `${base}.eml` }, `Mail "${mail.subject}" to ${mail.to}: open ${pathToFileURL(`${base}.html`).href} in a browser`);
     },
     close: () => transporter.close(),
   };

@@ -3,19 +3,19 @@ import type { OutboxMessage } from '../../platform/mail/outbox';
 import { renderMail, type MailContent } from '../../platform/mail/render';
 import type { Composed, Composer } from '../../platform/mail/worker';
 import type { MailKind } from '../domain';
-import type { UserRecord, UserRepository } from '../members/repository';
+import type { Recipient } from './queue';
 
 /** What a kind's writer has at hand: the recipient's language, and addresses on the public site. */
 export interface MailWriting {
   t: TFunction;
   /** `path` (starting with /) on PUBLIC_URL. */
-  link(path: string): string;
+  link: (path: string) => string;
   /** A moment as the recipient reads it, in their language and time zone. */
-  when(iso: string): string;
+  when: (iso: string) => string;
 }
 
 /** What one kind says to its recipient, decided when its turn comes; `skip` when nothing is left to say. */
-export type KindWriter = (message: OutboxMessage, recipient: UserRecord, writing: MailWriting) => Promise<MailContent | { skip: string }>;
+export type KindWriter<R extends Recipient> = (message: OutboxMessage, recipient: R, writing: MailWriting) => Promise<MailContent | { skip: string }>;
 
 /** RFC 8058: a mail program offers one-click unsubscribe, which POSTs to the address. */
 function unsubscribeHeaders(content: MailContent): Record<string, string> | undefined {
@@ -28,12 +28,12 @@ function unsubscribeHeaders(content: MailContent): Record<string, string> | unde
  * they are then (their address, language and what they may see), so a member who left or lost
  * access is told nothing.
  */
-export function workspaceComposer(deps: {
-  users: Pick<UserRepository, 'get'>;
+export function workspaceComposer<R extends Recipient>(deps: {
+  users: { get(id: number): Promise<R | undefined> };
   i18n: i18n;
   publicUrl: string;
   timeZone: string;
-  writers: Partial<Record<MailKind, KindWriter>>;
+  writers: Partial<Record<MailKind, KindWriter<R>>>;
 }): Composer {
   return async (message): Promise<Composed> => {
     const write = deps.writers[message.kind as MailKind];
