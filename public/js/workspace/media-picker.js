@@ -129,7 +129,10 @@ export function mediaPicker({ initial, brandOf, brandFields }) {
     choices.replaceChildren(
       ...(open.length
         ? open.map((asset) => {
-            const add = element('button', { type: 'button', className: 'media-choice', 'aria-label': t('post.media.addNamed', { name: asset.name }) }, [
+            // Named by what it shows, after a word only screen readers hear: a name of its own
+            // would leave out the size that sighted users read on it.
+            const add = element('button', { type: 'button', className: 'media-choice' }, [
+              element('span', { className: 'sr-only', text: t('post.media.add') }),
               preview(asset, 'large'),
               element('span', { className: 'media-name', dir: 'auto', text: asset.name }),
               element('span', { className: 'muted', text: formatMb(asset.sizeMb) }),
