@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { expect, it } from 'vitest';
 import { request } from '../support/http';
 import { describeBrowser, seriousViolations } from '../support/browser';
-import { runAs, settled, useBrowser, type Seeded } from './browser-helpers';
+import { checkAndShoot, runAs, settled, useBrowser, type Seeded } from './browser-helpers';
 
 /** Seven pictures in the brand's library, enough to fill the picker's grid. */
 async function library(app: Seeded) {
@@ -24,6 +24,43 @@ const STRINGS = {
 
 describeBrowser('The media picker of the post composer in a browser', () => {
   const browser = useBrowser();
+
+  it.each(['en', 'ar'] as const)(
+    'when "Add from Assets" is pressed right after the composer opens at 390 px (%s), then only the form\'s body scrolls: the title and × stay in view, with no blank space below',
+    (lang) =>
+      runAs(browser(), 'contributor', { lang, width: 390, prepare: library }, async ({ app, page }) => {
+        // The dialog's opening animation runs, as it does for most people: the jump showed while it played.
+        await page.emulateMedia({ reducedMotion: 'no-preference' });
+        await page.goto(`${app.url}/workspace`);
+        await settled(page);
+        await page.getByRole('button', { name: STRINGS[lang].newPost }).click();
+        const modal = page.locator('dialog.modal[open]');
+        await modal.getByRole('button', { name: STRINGS[lang].fromLibrary }).click();
+        await modal.locator('.media-choice').first().waitFor();
+        await page.waitForFunction(() => document.activeElement?.matches('dialog .media-library input[type="search"]'));
+        const layout = await modal.evaluate((dialog) => {
+          const box = (selector: string) => dialog.querySelector(selector)!.getBoundingClientRect();
+          return {
+            scrollTop: dialog.scrollTop,
+            overflow: dialog.scrollHeight - dialog.clientHeight,
+            dialogTop: dialog.getBoundingClientRect().top,
+            titleTop: box('.modal-title').top,
+            closeTop: box('.modal-close').top,
+            formBottom: box('.modal-form').bottom,
+            dialogBottom: dialog.getBoundingClientRect().bottom,
+            bodyScrolled: dialog.querySelector('.modal-body')!.scrollTop,
+          };
+        });
+        expect(layout.scrollTop).toBe(0);
+        expect(layout.overflow).toBeLessThanOrEqual(0);
+        expect(layout.titleTop).toBeGreaterThan(layout.dialogTop);
+        expect(layout.closeTop).toBeGreaterThan(layout.dialogTop);
+        expect(Math.abs(layout.dialogBottom - layout.formBottom)).toBeLessThanOrEqual(1);
+        // The body is what moved, to bring the search into view.
+        expect(layout.bodyScrolled).toBeGreaterThan(0);
+        await checkAndShoot(page, `workspace-media-picker-${lang}-390`);
+      }),
+  );
 
   it.each([
     ['en', 1440],
