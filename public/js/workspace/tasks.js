@@ -6,7 +6,7 @@
 import { ApiError, newestOnly } from '../core/api.js';
 import { dropTarget, element, findElement, requireElement } from '../core/dom.js';
 import { formatDay } from '../core/format.js';
-import { t } from '../core/i18n.js';
+import { t, tIsolated } from '../core/i18n.js';
 import { announce, avatar, byId, call, callAll, domain, errorMessage, isManager, linkedRecord, me, options, targetOf, vocabularyOptions } from './common.js';
 import { commentThread } from './conversation.js';
 import { actionButton, icon } from './icons.js';
@@ -110,7 +110,7 @@ async function changeStatus(task, status) {
   const id = `task-status-${task.id}`;
   try {
     const { task: saved } = /** @type {{ task: Task }} */ (await call('PATCH', `/api/tasks/${task.id}`, { status }));
-    announce(t('tasks.statusChanged', { title: saved.title, status: t(`tasks.status.${saved.status}`) }));
+    announce(tIsolated('tasks.statusChanged', { title: saved.title, status: t(`tasks.status.${saved.status}`) }));
     await afterChange(() => replace(saved), `#${id}`);
   } catch (err) {
     requireElement(`#${id}`, HTMLSelectElement).value = task.status;
@@ -280,7 +280,7 @@ async function moveCard(task, status) {
   if (status === task.status) return;
   try {
     const { task: saved } = /** @type {{ task: Task }} */ (await call('PATCH', `/api/tasks/${task.id}`, { status }));
-    announce(t('tasks.moved', { title: saved.title, status: statusName(saved.status) }));
+    announce(tIsolated('tasks.moved', { title: saved.title, status: statusName(saved.status) }));
     await afterChange(() => replace(saved), taskFocus(saved.id));
   } catch (err) {
     announce(errorMessage(err));
@@ -565,7 +565,7 @@ async function saveTask(task) {
     },
   });
   if (!saved) return;
-  announce(t(task ? 'tasks.updated' : 'tasks.created', { title: saved.title }));
+  announce(tIsolated(task ? 'tasks.updated' : 'tasks.created', { title: saved.title }));
   await afterChange(() => {
     if (task) replace(saved);
     else if (belongsHere(saved)) tasks = [saved, ...tasks];
