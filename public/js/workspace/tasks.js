@@ -7,29 +7,14 @@ import { ApiError, newestOnly } from '../core/api.js';
 import { dropTarget, element, findElement, requireElement } from '../core/dom.js';
 import { formatDay } from '../core/format.js';
 import { t, tIsolated } from '../core/i18n.js';
-import { announce, avatar, byId, call, callAll, domain, errorMessage, isManager, linkedRecord, me, options, targetOf, vocabularyOptions } from './common.js';
-import { commentThread } from './conversation.js';
+import { announce, avatar, byId, call, callAll, domain, errorMessage, linkedRecord, me, options, targetOf, vocabularyOptions } from './common.js';
 import { actionButton, icon } from './icons.js';
 import { menuButton } from './menu.js';
 import { openModal } from '../core/modal.js';
 import { brandField, deleteWithConfirmation, editInModal, orNull } from './records.js';
+import { taskPanel } from './task-panel.js';
 
-/**
- * A task as the API answers it.
- * @typedef {object} Task
- * @property {number} id
- * @property {number} brandId
- * @property {string} title
- * @property {string | null} description
- * @property {import('../../../src/workspace/domain').TaskStatus} status
- * @property {import('../../../src/workspace/domain').TaskPriority} priority
- * @property {string | null} dueDate
- * @property {import('../../../src/workspace/domain').TaskVisibility} visibility
- * @property {number | null} assigneeId
- * @property {number | null} projectId
- * @property {number | null} campaignId
- * @property {number | null} ownerId
- */
+/** A task as the API answers it, with what the user may do to it. @typedef {import('./task-panel.js').Task} Task */
 
 /** @typedef {{ id: number, name: string, brandId: number }} Named */
 /** @typedef {import('../../../src/workspace/domain').TaskStatus} TaskStatus */
@@ -97,10 +82,6 @@ const projectsOf = (brandId) => projects.filter((p) => p.brandId === brandId);
 const campaignsOf = (brandId) => campaigns.filter((c) => c.brandId === brandId);
 
 const today = () => new Date().toISOString().slice(0, 10);
-/** @param {Task} task */
-const runsTask = (task) => isManager() || task.ownerId === me.id;
-/** @param {Task} task */
-const mayChange = (task) => runsTask(task) || task.assigneeId === me.id;
 
 /**
  * @param {Task} task
@@ -123,7 +104,7 @@ function statusControl(task) {
   const id = `task-status-${task.id}`;
   const select = element(
     'select',
-    { id, className: 'task-status-select', disabled: !mayChange(task) },
+    { id, className: 'task-status-select', disabled: !task.can.edit },
     domain.taskStatuses.map((s) => element('option', { value: s, text: t(`tasks.status.${s}`), selected: s === task.status })),
   );
   select.addEventListener('change', () => void changeStatus(task, select.value));
@@ -137,9 +118,9 @@ function taskItem(task) {
   const campaign = campaigns.find((c) => c.id === task.campaignId);
   const overdue = task.dueDate !== null && task.status !== 'done' && task.dueDate < today();
   const actions = [
-    actionButton({ text: t('comments.open'), label: t('comments.openNamed', { title: task.title }), icon: 'comment', onClick: () => openComments(task) }),
-    mayChange(task) ? actionButton({ text: t('common.edit'), label: t('tasks.editNamed', { title: task.title }), icon: 'edit', onClick: () => saveTask(task) }) : null,
-    runsTask(task)
+    actionButton({ text: t('comments.open'), label: t('comments.openNamed', { title: task.title }), icon: 'comment', onClick: () => openTask(task) }),
+    task.can.edit ? actionButton({ text: t('common.edit'), label: t('tasks.editNamed', { title: task.title }), icon: 'edit', onClick: () => saveTask(task) }) : null,
+    task.can.delete
       ? actionButton({ text: t('common.delete'), label: t('tasks.deleteNamed', { title: task.title }), icon: 'trash', danger: true, onClick: () => deleteTask(task) })
       : null,
   ];
@@ -216,10 +197,10 @@ function dueNote(task) {
 
 /** @param {Task} task */
 function card(task) {
-  const movable = mayChange(task);
+  const movable = task.can.edit;
   const assignee = task.assigneeId === null ? undefined : people.get(task.assigneeId);
   const open = element('button', { type: 'button', className: 'post-open task-open', text: task.title, 'aria-haspopup': 'dialog', dir: 'auto' });
-  open.addEventListener('click', () => void openComments(task));
+  open.addEventListener('click', () => void openTask(task));
   const moves = movable ? domain.taskStatuses.filter((s) => s !== task.status) : [];
   const node = element('li', { className: `post-card task-card${task.status === 'done' ? ' task-done' : ''}`, 'data-task-id': task.id, draggable: movable ? 'true' : undefined }, [
     element('div', { className: 'post-body' }, [
@@ -493,13 +474,18 @@ function taskFields(task, brandId) {
       options: options(campaignsOf(brandId), (c) => c.name, t('tasks.noCampaign')),
       value: String(task?.campaignId ?? ''),
     },
-    {
-      name: 'visibility',
-      label: t('tasks.visibility'),
-      type: 'select',
-      options: vocabularyOptions(domain.taskVisibilities, 'tasks.visibilities'),
-      value: task?.visibility ?? DEFAULT_VISIBILITY,
-    },
+    // Who sees a task is for those who may change it to decide.
+    ...(task && !task.can.changeVisibility
+      ? []
+      : [
+          {
+            name: 'visibility',
+            label: t('tasks.visibility'),
+            type: /** @type {const} */ ('select'),
+            options: vocabularyOptions(domain.taskVisibilities, 'tasks.visibilities'),
+            value: task?.visibility ?? DEFAULT_VISIBILITY,
+          },
+        ]),
   ];
 }
 
@@ -558,8 +544,6 @@ async function saveTask(task) {
         campaignId: idOrNull(values.campaignId),
         visibility: values.visibility,
       };
-      // Only whoever runs a task may change who sees it; an assignee's edit leaves that alone.
-      if (task && !runsTask(task)) delete body.visibility;
       if (task) return /** @type {{ task: Task }} */ (await call('PATCH', `/api/tasks/${task.id}`, body)).task;
       return /** @type {{ task: Task }} */ (await call('POST', '/api/tasks', { ...body, brandId: values.brandId ? Number(values.brandId) : brandId })).task;
     },
@@ -584,16 +568,24 @@ async function deleteTask(task) {
 requireElement('[data-new-task]', HTMLButtonElement).addEventListener('click', () => void saveTask(null));
 
 /**
- * The task with its comment thread.
+ * Who may be given a task: the members of its brand, and whoever has it now.
  * @param {Task} task
  */
-async function openComments(task) {
+const assignable = (task) => [...people.values()].filter((p) => p.brandIds.includes(task.brandId) || p.id === task.assigneeId);
+
+/**
+ * The task in the modal: its details, changed in place by whoever may, and its comments.
+ * @param {Task} task
+ */
+async function openTask(task) {
   await openModal({
     title: task.title,
-    content: element('div', { className: 'task-panel' }, [
-      task.description ? element('p', { className: 'record-text', dir: 'auto', text: task.description }) : null,
-      commentThread(`/api/tasks/${task.id}/comments`),
-    ]),
+    content: taskPanel({
+      task,
+      people: assignable(task),
+      projects: projectsOf(task.brandId),
+      onSaved: (saved) => afterChange(() => replace(saved)),
+    }),
     isConfirm: false,
     confirmText: t('common.close'),
   });
@@ -612,7 +604,7 @@ async function openLinkedTask() {
     fetch: async (id) => /** @type {{ task: Task }} */ (await call('GET', `/api/tasks/${id}`)).task,
     gone: t('taskPanel.notFound'),
   });
-  if (task) await openComments(task);
+  if (task) await openTask(task);
 }
 
 async function start() {
