@@ -364,12 +364,46 @@ clearButton.addEventListener('click', () => {
   void reload();
 });
 
+/**
+ * Someone else chosen as the assignee under "My tasks", which holds only the user's own: no
+ * task can match, and the page says why rather than showing an empty list.
+ * @returns {import('./common.js').Member | null}
+ */
+function otherAssigneeInMine() {
+  const chosen = filterSelects.get('assigneeId')?.value;
+  if (scope !== 'assigned' || !chosen || Number(chosen) === me.id) return null;
+  return people.get(Number(chosen)) ?? null;
+}
+
+/** Takes the chosen assignee to "All tasks", where their tasks are. */
+const showAllButton = element('button', { type: 'button', className: 'button button-ghost', 'data-show-all': true, hidden: true });
+state.after(showAllButton);
+showAllButton.addEventListener('click', () => {
+  if (!offered.includes(ALL)) return;
+  chooseScope(ALL);
+  showAllButton.hidden = true;
+  findElement(`[data-scope="${ALL}"]`, HTMLButtonElement, scopes ?? document)?.focus();
+});
+
+/** The line under the filters: why the list is empty, when it is. */
+function showState() {
+  const other = tasks.length ? null : otherAssigneeInMine();
+  showAllButton.hidden = other === null || !offered.includes(ALL);
+  if (other) {
+    state.replaceChildren(...tIsolated('tasks.otherAssigneeInMine', { name: other.name }));
+    // One span: the button lays out its children as flex items, which would part the sentence.
+    showAllButton.replaceChildren(element('span', {}, tIsolated('tasks.showAllOf', { name: other.name })));
+    return;
+  }
+  state.textContent = tasks.length ? '' : filtering() ? t('tasks.noMatch') : pageProject ? t('tasks.projectEmpty') : t(`tasks.empty.${scope}`);
+}
+
 /** @param {string} [focusSelector] */
 function render(focusSelector) {
   showView();
   if (view === BOARD) renderBoard();
   else list.replaceChildren(...tasks.map(taskItem));
-  state.textContent = tasks.length ? '' : filtering() ? t('tasks.noMatch') : pageProject ? t('tasks.projectEmpty') : t(`tasks.empty.${scope}`);
+  showState();
   clearButton.hidden = !filtering();
   showScope();
   if (focusSelector) findElement(focusSelector, HTMLElement, view === BOARD ? board : list)?.focus();
@@ -400,6 +434,7 @@ function reload() {
   list.replaceChildren();
   for (const column of columns.values()) requireElement('[data-cards]', HTMLElement, column).replaceChildren();
   state.textContent = t('common.loading');
+  showAllButton.hidden = true;
   clearButton.hidden = !filtering();
   return loadTasks();
 }
@@ -419,7 +454,12 @@ async function afterChange(change, focusSelector) {
 scopes?.addEventListener('click', (event) => {
   const button = event.target instanceof Element ? event.target.closest('[data-scope]') : null;
   if (!(button instanceof HTMLElement) || !button.dataset.scope || button.dataset.scope === scope) return;
-  scope = button.dataset.scope;
+  chooseScope(button.dataset.scope);
+});
+
+/** @param {string} chosen one of the tabs */
+function chooseScope(chosen) {
+  scope = chosen;
   const url = new URL(window.location.href);
   url.searchParams.set('scope', scope);
   // The task a search opened may not be in this tab: a reload should not look for it.
@@ -428,7 +468,7 @@ scopes?.addEventListener('click', (event) => {
   // The tab shows at once as chosen, and the other tab's tasks go: they are not this tab's.
   showScope();
   void reload();
-});
+}
 
 viewSwitch.addEventListener('click', (event) => {
   const button = event.target instanceof Element ? event.target.closest('[data-view]') : null;
