@@ -73,7 +73,7 @@ export function taskPanel({ task, people, projects, onSaved }) {
     element(
       'dl',
       { className: 'task-facts', tabindex: -1 },
-      FIELDS.flatMap((field) => [element('dt', { text: t(LABELS[field]) }), element('dd', { dir: 'auto', text: shown(field) })]),
+      FIELDS.flatMap((field) => [element('dt', { text: t(LABELS[field]) }), element('dd', {}, [element('bdi', { text: shown(field) })])]),
     );
 
   if (!current.can.edit) return panelOf(facts());
