@@ -43,6 +43,16 @@ export interface UploadLimits {
 }
 
 /**
+ * Names a file the browser shows rather than saves, with the parameters Express writes for an
+ * attachment (`filename`, and RFC 5987's `filename*` for a name beyond Latin-1): a viewer such
+ * as Chrome's for PDF then titles it, and saves it, under its own name instead of the stored key.
+ */
+function showNamed(res: Response, name: string): void {
+  res.attachment(name);
+  res.set('Content-Disposition', res.get('Content-Disposition')!.replace(/^attachment/, 'inline'));
+}
+
+/**
  * Sends a stored file (or the one byte range asked for) with a type from the stored
  * record, never from the name; `attachment` makes the browser save it under its name.
  */
@@ -56,7 +66,8 @@ async function sendStored(req: Request, res: Response, assets: AssetsService, fi
     res.set('Content-Range', `bytes */${file.size}`);
     throw new HttpError(416, 'The range asked for is outside the file', 'RANGE_NOT_SATISFIABLE');
   }
-  if (disposition === 'attachment' || !file.inline) res.attachment(file.name);
+  if (disposition === 'attachment' || !file.inline) res.attachment(file.name ?? undefined);
+  else if (file.name !== null) showNamed(res, file.name);
   res.set('Content-Type', file.mimeType);
   if (range) res.status(206).set('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`);
   res.set('Content-Length', String(range ? range.end - range.start + 1 : file.size));
