@@ -394,12 +394,20 @@ describe('post.can: what the server will accept, said beforehand', () => {
     ] as const;
     for (const from of POST_STATUSES) {
       for (const [role, viewer] of viewers) {
-        const seen = (await t.ws.as(viewer).get(`/api/posts/${(await postAt(t, t.contributor, from)).id}`)).body.post as { can: { edit: boolean; delete: boolean; moves: string[] } };
+        const seen = (await t.ws.as(viewer).get(`/api/posts/${(await postAt(t, t.contributor, from)).id}`)).body.post as {
+          can: { edit: boolean; delete: boolean; moves: string[]; reasonFor: string[] };
+        };
         for (const to of POST_STATUSES.filter((s) => s !== from)) {
           const post = await postAt(t, t.contributor, from);
-          const extra = { ...(to === 'published' ? { publicationUrl: LINK } : {}), comment: 'Why it moves' };
-          const res = await t.ws.as(viewer).patch(`/api/posts/${post.id}`).send({ status: to, ...extra });
-          expect([res.status, res.body.post?.status ?? res.body.code], `${role}: ${from} → ${to}`).toEqual(seen.can.moves.includes(to) ? [200, to] : [403, expect.any(String)]);
+          const link = to === 'published' ? { publicationUrl: LINK } : {};
+          const res = await t.ws.as(viewer).patch(`/api/posts/${post.id}`).send({ status: to, ...link });
+          const offered = seen.can.moves.includes(to);
+          // A move that sends the post back is offered with the question of why, and refused without the answer.
+          const expected = !offered ? [403, expect.any(String)] : seen.can.reasonFor.includes(to) ? [400, 'COMMENT_REQUIRED'] : [200, to];
+          expect([res.status, res.body.post?.status ?? res.body.code], `${role}: ${from} → ${to}`).toEqual(expected);
+          if (seen.can.reasonFor.includes(to)) {
+            expect((await t.ws.as(viewer).patch(`/api/posts/${post.id}`).send({ status: to, comment: 'Why it moves' })).body.post?.status, `${role}: ${from} → ${to}`).toBe(to);
+          }
         }
         const edited = await t.ws.as(viewer).patch(`/api/posts/${(await postAt(t, t.contributor, from)).id}`).send({ title: 'Renamed' });
         expect(edited.status === 200, `${role} edits a ${from} post`).toBe(seen.can.edit);

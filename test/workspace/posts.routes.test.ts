@@ -39,7 +39,13 @@ describe('POST /api/posts', () => {
       thumbnailUrl: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
-      can: { edit: true, delete: true, comment: true, moves: who === 'contributor' ? ['draft', 'review'] : ['draft', 'review', 'approved', 'scheduled', 'published'] },
+      can: {
+        edit: true,
+        delete: true,
+        comment: true,
+        moves: who === 'contributor' ? ['draft', 'review'] : ['draft', 'review', 'approved', 'scheduled', 'published'],
+        reasonFor: [],
+      },
     });
   });
 

@@ -36,6 +36,8 @@ export interface PostPermissions {
    * which a page asks for when the post has none.
    */
   moves: PostStatus[];
+  /** Those of `moves` that send it back to its author, which need a comment saying why. */
+  reasonFor: PostStatus[];
 }
 
 export interface PostBody extends Post {
@@ -123,7 +125,8 @@ export function movesOf(actor: Actor, post: Post): PostStatus[] {
 
 export function permissionsOf(actor: Actor, post: Post): PostPermissions {
   const edit = mayEditPost(actor, post);
-  return { edit, delete: edit, comment: true, moves: movesOf(actor, post) };
+  const moves = movesOf(actor, post);
+  return { edit, delete: edit, comment: true, moves, reasonFor: moves.filter((to) => isSendingBack(actor, post, to)) };
 }
 
 /** Sent back: a manager returns someone else's post from review or later to idea or draft. */
