@@ -415,5 +415,6 @@ describe('post.can: what the server will accept, said beforehand', () => {
         expect(deleted.status === 200, `${role} deletes a ${from} post`).toBe(seen.can.delete);
       }
     }
-  });
+    // About 250 requests: more than the default time on a busy machine.
+  }, 90_000);
 });

@@ -298,7 +298,7 @@ describeBrowser('Board /workspace in a browser', () => {
       await card(page, 'contributor published').locator('.post-open').click();
       await modal(page).locator('.post-panel').waitFor();
       expect(await modal(page).locator('[data-edit]').count()).toBe(0);
-    }));
+    }), 60_000);
 
   it('when an author edits their approved post, then the form says the change sends it back to review, and it lands In review', () =>
     runAs(browser(), 'contributor', { prepare: async (app) => postAt(app, app.contributor, 'approved', 'Approved poster') }, async ({ page, app, data: post }) => {

@@ -441,7 +441,7 @@ describeBrowser('Calendar /workspace/calendar in a browser', () => {
           }
         }
       },
-    ));
+    ), 60_000);
 
   it('when a thousand posts have no date, then the tray scrolls on its own and the page stays its height', () =>
     runAs(
@@ -485,5 +485,5 @@ describeBrowser('Calendar /workspace/calendar in a browser', () => {
         expect(narrow.list).toBeLessThanOrEqual(900);
         expect(narrow.page).toBeLessThan(3000);
       },
-    ));
+    ), 60_000);
 });
