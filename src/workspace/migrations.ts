@@ -279,7 +279,7 @@ export const workspaceMigrations: Record<string, SchemaStep> = {
    * A notification stands for `count` alike happenings of one request (a bulk move tells
    * each member once).
    */
-  async '2026_11_26_001_approval_trail'(db) {
+  async '2026_11_26_020_approval_trail'(db) {
     await db.schema.alterTable('post_events').addColumn('fields', 'text').execute();
     await db.schema.alterTable('notifications').addColumn('count', 'integer', (c) => c.notNull().defaultTo(1)).execute();
   },
