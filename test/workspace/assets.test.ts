@@ -370,6 +370,30 @@ describe('/api/uploads/*', () => {
     expect(outside.status).toBe(416);
   });
 
+  it.each(['bytes=5-2', 'bytes=0-1,9-3', 'bytes = 40-39'])('when the Range header holds a range that ends before it starts (%s), then it is ignored and the whole file comes with 200', async (range) => {
+    const t = await team();
+    const data = pdf(3000);
+    const [doc] = await uploaded(t.ws, t.contributor, { brandId: t.brand.id }, [{ data, name: 'a.pdf' }]);
+    for (const url of [doc.url, `/api/assets/${doc.id}/download`]) {
+      const res = await t.ws.as(t.contributor).get(url).set('Range', range).parse(bytes);
+      expect(res.status, url).toBe(200);
+      expect(res.headers['content-range'], url).toBeUndefined();
+      expect(res.headers['content-length'], url).toBe('3000');
+      expect((res.body as Buffer).equals(data), url).toBe(true);
+    }
+  });
+
+  it('when the range starts past the end, or asks for no bytes at the end, then it stays 416; one that runs past the end is cut to the file', async () => {
+    const t = await team();
+    const [doc] = await uploaded(t.ws, t.contributor, { brandId: t.brand.id }, [{ data: pdf(3000), name: 'a.pdf' }]);
+    for (const range of ['bytes=3000-3001', 'bytes=5000-', 'bytes=-0']) {
+      expect((await t.ws.as(t.contributor).get(doc.url).set('Range', range)).status, range).toBe(416);
+    }
+    const tail = await t.ws.as(t.contributor).get(doc.url).set('Range', 'bytes=2990-9999').parse(bytes);
+    expect(tail.status).toBe(206);
+    expect(tail.headers['content-range']).toBe('bytes 2990-2999/3000');
+  });
+
   it('when the range is outside an image, then 416 is JSON with the file size in Content-Range, and no attachment', async () => {
     const t = await team();
     const [picture] = await uploaded(t.ws, t.contributor, { brandId: t.brand.id }, [{ data: await image('png'), name: 'a.png' }]);

@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import { searchFoldTranslation } from '../text';
 import type { BulkRows, Engine } from './engine';
 
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
@@ -25,6 +26,7 @@ export const postgresEngine: Engine = {
   isUnreachable: unreachable,
   locksRows: true,
   greatest: (a, b) => sql<number>`greatest(${a}, ${b})`,
+  searchFolded: (text) => sql<string | null>`translate(lower(${text}), ${searchFoldTranslation.from}, ${searchFoldTranslation.to})`,
 };
 
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
