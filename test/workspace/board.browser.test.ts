@@ -223,6 +223,8 @@ describeBrowser('Board /workspace in a browser', () => {
       expect(await page.locator('.post-card').allTextContents()).toEqual([expect.stringContaining('Behind the scenes reel')]);
       await page.selectOption('#filter-platform', '');
       await page.selectOption('#filter-campaign', String(other.id));
+      // The platform's single card may still be shown while the campaign's posts are read: wait for the campaign's.
+      await card(page, 'Letter to schools').waitFor();
       await page.waitForFunction(() => document.querySelectorAll('.post-card').length === 1);
       expect(await page.textContent('.post-card')).toContain('Letter to schools');
       expect(new URL(page.url()).searchParams.get('campaignId')).toBe(String(other.id));
