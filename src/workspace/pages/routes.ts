@@ -94,7 +94,7 @@ export function workspacePages(opts: { uploadMaxBytes: number; uploadMaxFiles: n
     renderWorkspacePage(req, res, { view: 'welcome', sections: ['profile', 'steps'], uploads: picture, bare: true });
   });
 
-  router.get('/workspace', ...ready, page({ view: 'board', sections: ['board', 'post', 'platforms', 'status', 'comments', 'activity', 'review', 'postPanel', 'bulk'], uploads }));
+  router.get('/workspace', ...ready, page({ view: 'board', sections: ['board', 'post', 'platforms', 'status', 'comments', 'activity', 'review', 'postPanel', 'bulk', 'assets'], uploads }));
   router.get('/workspace/calendar', ...ready, page({ view: 'calendar', sections: ['calendar', 'board', 'status'] }));
   router.get('/workspace/campaigns', ...ready, page({ view: 'campaigns', sections: ['campaigns', 'tracks'] }));
   router.get('/workspace/assets', ...ready, page({ view: 'assets', sections: ['assets', 'upload'], uploads, locals: { assetTypes: ASSET_TYPES } }));
