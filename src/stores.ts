@@ -53,11 +53,13 @@ export async function openRecords(config: Pick<Config, 'dataDir' | 'database'>, 
     const pool = openPostgres(config.database.url, {
       max: config.database.poolMax,
       onError: (err) => logger.warn({ err }, 'a PostgreSQL connection failed while idle'),
+      onStall: () => logger.warn('The database at DATABASE_URL stopped answering: requests that need it answer 503 until it does'),
+      onRecover: () => logger.info('The database at DATABASE_URL answers again'),
     });
     const platform = { db: pool.db.withSchema('platform') as Kysely<SecretsTables>, engine: postgresEngine };
     const records: Records = {
-      dashboard: { db: pool.db.withSchema('dashboard') as Kysely<DashboardTables>, engine: postgresEngine, bulk: postgresBulk(pool.pool, 'dashboard') },
-      workspace: { db: pool.db.withSchema('workspace') as Kysely<WorkspaceTables>, engine: postgresEngine, bulk: postgresBulk(pool.pool, 'workspace') },
+      dashboard: { db: pool.db.withSchema('dashboard') as Kysely<DashboardTables>, engine: postgresEngine, bulk: postgresBulk(pool, 'dashboard') },
+      workspace: { db: pool.db.withSchema('workspace') as Kysely<WorkspaceTables>, engine: postgresEngine, bulk: postgresBulk(pool, 'workspace') },
       secrets: databaseSecrets(platform.db),
       unreachable: async () => ((await pool.ping(HEALTH_TIMEOUT_MS)) ? [] : ['database']),
       close: () => pool.close(),
@@ -117,7 +119,9 @@ export async function buildStores(config: Config, deps: { logger: Logger; clock:
   try {
     redis = config.redisUrl ? await connectSharedState(config.redisUrl, deps.logger, () => redisNotices?.missedSome()) : undefined;
     if (redis) {
-      redisNotices = new RedisNotices(redis.client, redis.subscriber, randomUUID());
+      redisNotices = new RedisNotices(redis.client, redis.subscriber, randomUUID(), (err, notice) =>
+        deps.logger.warn({ err, notice }, 'a notice could not reach the other instances; they confirm their copies with the records instead'),
+      );
       await redisNotices.start();
     }
   } catch (err) {
@@ -125,7 +129,12 @@ export async function buildStores(config: Config, deps: { logger: Logger; clock:
     await records.close();
     throw err;
   }
-  const objects = config.s3 ? new S3FileStore(config.s3) : undefined;
+  const objects = config.s3
+    ? new S3FileStore(config.s3, {
+        onStall: () => deps.logger.warn('The bucket at S3_ENDPOINT stopped answering: requests that need it answer 503 until it does'),
+        onRecover: () => deps.logger.info('The bucket at S3_ENDPOINT answers again'),
+      })
+    : undefined;
   const files = objects ?? new LocalFileStore(config.uploadDir);
   const dashboardUsers = config.airtable
     ? new AirtableUserRecordStore({ ...config.airtable, ids: new SqlIdMarks(records.dashboard) })
@@ -146,7 +155,7 @@ export async function buildStores(config: Config, deps: { logger: Logger; clock:
     },
     recognise(err) {
       if (records.workspace.engine.isUnreachable(err)) return new DatabaseUnavailable(err);
-      if (redis && isRedisUnreachable(err)) return new RedisUnavailable(err);
+      if (redis && isRedisUnreachable(err)) return err instanceof RedisUnavailable ? err : new RedisUnavailable(err);
       if (objects && isObjectStoreUnreachable(err)) return err instanceof ObjectStoreUnavailable ? err : new ObjectStoreUnavailable(err);
       return undefined;
     },
@@ -169,6 +178,11 @@ async function connectSharedState(url: string, logger: Logger, missedSome: () =>
       logger.warn({ err }, 'Redis at REDIS_URL cannot be reached');
     },
     onReconnect: () => {
+      logger.info('Redis at REDIS_URL answers again; caches reload');
+      missedSome();
+    },
+    onStall: () => logger.warn('Redis at REDIS_URL stopped answering: requests that need it answer 503 until it does'),
+    onRecover: () => {
       logger.info('Redis at REDIS_URL answers again; caches reload');
       missedSome();
     },

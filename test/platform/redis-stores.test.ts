@@ -103,6 +103,29 @@ describeRedis('RedisSessionStore', () => {
     await server.start();
     await expect.poll(() => store.get('5'.repeat(64)).then(() => 'ok', () => 'down'), { timeout: 8_000 }).toBe('ok');
   });
+
+  it('when Redis stops answering (SIGSTOP), then a command fails as out of reach within the deadline, the next ones at once, and all answer again once it goes on', async () => {
+    const server = await freshRedis();
+    const connection = await connected(server.url);
+    const clock = new ManualClock();
+    const store = new RedisSessionStore(connection.client, clock);
+    await store.set('6'.repeat(64), session(9, clock.now()));
+    server.freeze();
+
+    let started = Date.now();
+    const first = await store.get('6'.repeat(64)).catch((e: unknown) => e);
+    expect(isRedisUnreachable(first)).toBe(true);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    started = Date.now();
+    const failures = await Promise.all([store.get('6'.repeat(64)), store.updateUser(9, { role: 'admin' }), store.size(), connection.client.publish('x', 'y')].map((p) => p.catch((e: unknown) => e)));
+    expect(failures.every(isRedisUnreachable)).toBe(true);
+    expect(Date.now() - started).toBeLessThan(200);
+    expect(await connection.ping(500)).toBe(false);
+
+    server.thaw();
+    await expect.poll(() => store.get('6'.repeat(64)).then((s) => s?.userId, () => 'down'), { timeout: 5_000, interval: 50 }).toBe(9);
+    expect(await connection.ping(500)).toBe(true);
+  });
 });
 
 describeRedis('RedisNotices', () => {
@@ -131,8 +154,8 @@ describeRedis('RedisCookieSessions', () => {
     const { url } = await freshRedis();
     const [a, b] = [new RedisCookieSessions((await connected(url)).client), new RedisCookieSessions((await connected(url)).client)];
     const cookie = { originalMaxAge: 60_000, expires: new Date(Date.now() + 60_000), httpOnly: true, path: '/' };
-    for (const sid of ['s1', 's2', 's3']) await a.set(sid, { cookie, userId: 4, userKey: 'k' });
-    await b.set('other', { cookie, userId: 5, userKey: 'k5' });
+    for (const sid of ['s1', 's2', 's3']) await a.set(sid, { cookie, userId: 4, userKey: 'k', passwordStamp: 's' });
+    await b.set('other', { cookie, userId: 5, userKey: 'k5', passwordStamp: 's' });
     await b.endUserSessions(4, 's2');
     expect(await a.get('s1')).toBeNull();
     expect(await a.get('s2')).toMatchObject({ userId: 4 });
