@@ -24,6 +24,7 @@ import { dayOf, formatDay, parseDay, presetRanges, yearRange, earlierRange, type
 import { accessOf, isRestricted, type Access } from './permissions';
 import type { NewSeason, Season, SeasonRepository, VisitRepository } from './repository';
 import { LocalLocks, type Locks, type Release } from '../../platform/locks';
+import { RecentLook } from '../../platform/recent';
 
 /** One side of a comparison: a calendar year, a season or a range of days. */
 export type Period = { year: number } | { seasonId: number } | DayRange;
@@ -311,29 +312,6 @@ export class DashboardDataService {
     const columns = builder.finish();
     this.deps.logger.info({ rows: columns.rowCount, ms: Date.now() - started }, 'dashboard visits loaded into memory');
     return columns;
-  }
-}
-
-/** The answer of the last look, while it is younger than `freshForMs`; a failed look is not kept. */
-class RecentLook<T> {
-  private last: { at: number; value: Promise<T> } | undefined;
-
-  constructor(private readonly freshForMs: number) {}
-
-  get(look: () => Promise<T>): Promise<T> {
-    const now = Date.now();
-    if (!this.last || now - this.last.at >= this.freshForMs) {
-      const last = { at: now, value: look() };
-      this.last = last;
-      last.value.catch(() => {
-        if (this.last === last) this.last = undefined;
-      });
-    }
-    return this.last.value;
-  }
-
-  forget(): void {
-    this.last = undefined;
   }
 }
 
