@@ -148,7 +148,7 @@ export async function buildStores(config: Config, deps: { logger: Logger; clock:
     files,
     filesShared: objects !== undefined,
     notices: redisNotices ?? new LocalNotices(),
-    locks: redis ? new RedisLocks(redis.client) : new LocalLocks(),
+    locks: redis ? new RedisLocks(redis.client, config.lockLeaseMs) : new LocalLocks(),
     async unreachable() {
       const [database, shared, bucket] = await Promise.all([records.unreachable(), redis?.ping(HEALTH_TIMEOUT_MS), objects?.ping(HEALTH_TIMEOUT_MS)]);
       return [...database, ...(shared === false ? ['redis'] : []), ...(bucket === false ? ['s3'] : [])];

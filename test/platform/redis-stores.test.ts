@@ -5,6 +5,7 @@ import type { DashboardSession } from '../../src/dashboard/auth/session-store';
 import { ManualClock } from '../../src/platform/clock';
 import { connectRedis, isRedisUnreachable } from '../../src/platform/redis';
 import { RedisAttemptCounter } from '../../src/platform/redis-attempts';
+import { LeaseLost, RedisLocks } from '../../src/platform/locks';
 import { RedisNotices, type Notice } from '../../src/platform/notices';
 import { RedisCookieSessions } from '../../src/workspace/auth/redis-session-store';
 import { describeRedis, freshRedis } from '../support/redis';
@@ -160,5 +161,41 @@ describeRedis('RedisCookieSessions', () => {
     expect(await a.get('s1')).toBeNull();
     expect(await a.get('s2')).toMatchObject({ userId: 4 });
     expect(await a.get('other')).toMatchObject({ userId: 5 });
+  });
+});
+
+describeRedis('RedisLocks', () => {
+  const LEASE = 300;
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('when the holder works past its lease, then its renewals keep the lock from everyone else until it gives it back', async () => {
+    const { url } = await freshRedis();
+    const [mine, theirs] = [new RedisLocks((await connected(url)).client, LEASE), new RedisLocks((await connected(url)).client, LEASE)];
+    const lease = (await mine.acquire('work'))!;
+    await sleep(LEASE * 3);
+    expect(await theirs.acquire('work')).toBeUndefined();
+    expect(lease.lost.aborted).toBe(false);
+    await lease.release();
+    expect(await theirs.acquire('work')).toBeDefined();
+  });
+
+  it('when the holder dies, then the lock frees itself within its lease, and a late give-back leaves the new holder its lock', async () => {
+    const { url } = await freshRedis();
+    const dying = await connectRedis(url, { onError: () => undefined });
+    const theirs = new RedisLocks((await connected(url)).client, LEASE);
+    const stale = (await new RedisLocks(dying.client, LEASE).acquire('work'))!;
+    await dying.close();
+    await expect.poll(async () => (await theirs.acquire('work')) !== undefined, { timeout: LEASE * 3, interval: 50 }).toBe(true);
+    await stale.release();
+    expect(await theirs.acquire('work')).toBeUndefined();
+  });
+
+  it('when Redis stops answering for longer than the lease, then the holder is told it lost the lock', async () => {
+    const server = await freshRedis();
+    const lease = (await new RedisLocks((await connected(server.url)).client, 1_000).acquire('work'))!;
+    server.freeze();
+    const lost = await new Promise((resolve) => lease.lost.addEventListener('abort', () => resolve(lease.lost.reason)));
+    expect(lost).toBeInstanceOf(LeaseLost);
+    server.thaw();
   });
 });
