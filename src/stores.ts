@@ -38,6 +38,8 @@ export interface Records {
   secrets: SecretKeeper;
   /** Names the engines that do not answer now (empty when all do). */
   unreachable(): Promise<string[]>;
+  /** Runs `work` while no other instance on these records runs work of the same name. */
+  exclusively<T>(name: string, work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -50,6 +52,7 @@ const HEALTH_TIMEOUT_MS = 2_000;
  */
 export async function openRecords(config: Pick<Config, 'dataDir' | 'database'>, logger: Logger): Promise<Records> {
   if (config.database) {
+    await migratePostgres(config.database.url);
     const pool = openPostgres(config.database.url, {
       max: config.database.poolMax,
       onError: (err) => logger.warn({ err }, 'a PostgreSQL connection failed while idle'),
@@ -62,10 +65,9 @@ export async function openRecords(config: Pick<Config, 'dataDir' | 'database'>, 
       workspace: { db: pool.db.withSchema('workspace') as Kysely<WorkspaceTables>, engine: postgresEngine, bulk: postgresBulk(pool, 'workspace') },
       secrets: databaseSecrets(platform.db),
       unreachable: async () => ((await pool.ping(HEALTH_TIMEOUT_MS)) ? [] : ['database']),
+      exclusively: (name, work) => pool.exclusively(name, work),
       close: () => pool.close(),
     };
-    await migrateToLatest(platform, secretsMigrations, 'platform');
-    await migrate(records);
     return records;
   }
   const dashboard = openSqlite<DashboardTables>(path.join(config.dataDir, 'dashboard.db'), path.join(MIGRATIONS_DIR, 'dashboard'));
@@ -75,6 +77,8 @@ export async function openRecords(config: Pick<Config, 'dataDir' | 'database'>, 
     workspace,
     secrets: fileSecrets(config.dataDir),
     unreachable: async () => [],
+    // SQLite files belong to one running server.
+    exclusively: (_name, work) => work(),
     close: async () => {
       await dashboard.db.destroy();
       await workspace.db.destroy();
@@ -84,7 +88,26 @@ export async function openRecords(config: Pick<Config, 'dataDir' | 'database'>, 
   return records;
 }
 
-async function migrate(records: Records): Promise<void> {
+/** How long one schema step (or the wait for another instance's steps) may take. */
+const MIGRATION_STATEMENT_MS = 10 * 60 * 1000;
+
+/**
+ * The schemas brought up to date on a pool of their own, whose statements are not bound by
+ * a request's deadline: an instance started beside another waits on the migrator's lock
+ * for as long as the other takes to apply the steps.
+ */
+async function migratePostgres(url: string): Promise<void> {
+  const pool = openPostgres(url, { max: 2, onError: () => undefined, statementTimeoutMs: MIGRATION_STATEMENT_MS });
+  try {
+    await migrateToLatest({ db: pool.db.withSchema('platform'), engine: postgresEngine }, secretsMigrations, 'platform');
+    await migrateToLatest({ db: pool.db.withSchema('dashboard') as Kysely<DashboardTables>, engine: postgresEngine }, dashboardMigrations, 'dashboard');
+    await migrateToLatest({ db: pool.db.withSchema('workspace') as Kysely<WorkspaceTables>, engine: postgresEngine }, workspaceMigrations, 'workspace');
+  } finally {
+    await pool.close();
+  }
+}
+
+async function migrate(records: Pick<Records, 'dashboard' | 'workspace'>): Promise<void> {
   await migrateToLatest(records.dashboard, dashboardMigrations, 'dashboard');
   await migrateToLatest(records.workspace, workspaceMigrations, 'workspace');
 }

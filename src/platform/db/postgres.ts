@@ -230,6 +230,11 @@ export interface PostgresPool {
   guard: StallGuard;
   /** Whether the server answers a trivial query within `timeoutMs`. */
   ping(timeoutMs: number): Promise<boolean>;
+  /**
+   * Runs `work` while holding the advisory lock `name`, on a connection of its own:
+   * instances that ask together take turns, and a holder that dies frees it with its connection.
+   */
+  exclusively<T>(name: string, work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -273,11 +278,32 @@ export function openPostgres(url: string, opts: PostgresOptions): PostgresPool {
   });
   const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: guardedPool(pool, guard) }) });
   const ping = (timeoutMs: number) => guard.answers(() => pool.query('SELECT 1'), timeoutMs);
+  const exclusively = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
+    guard.check();
+    const client = await pool.connect();
+    let unlocked = false;
+    try {
+      // Waits as long as the holder's own work may take: bulk statements' bound.
+      await client.query({ text: 'SELECT pg_advisory_lock(hashtext($1))', values: [name], query_timeout: BULK_STATEMENT_MS } as pg.QueryConfig);
+      try {
+        return await work();
+      } finally {
+        unlocked = await client.query('SELECT pg_advisory_unlock(hashtext($1))', [name]).then(
+          () => true,
+          () => false,
+        );
+      }
+    } finally {
+      // A connection whose lock could not be given back is closed, which gives it back.
+      client.release(!unlocked);
+    }
+  };
   return {
     pool,
     db,
     guard,
     ping,
+    exclusively,
     close: async () => {
       guard.close();
       await db.destroy();
