@@ -9,7 +9,7 @@ import { sweepEvery } from './dashboard/auth/service';
 import { prepareDashboard } from './dashboard/bootstrap';
 import { prepareWorkspace } from './workspace/bootstrap';
 import { SqlAssetRepository } from './workspace/assets/repository';
-import { removeOrphanFiles } from './workspace/assets/sweep';
+import { removeOrphanFiles, sweepSharedFilesEvery } from './workspace/assets/sweep';
 import { buildStores, type Stores } from './stores';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -59,6 +59,10 @@ async function main(): Promise<void> {
 
   const app = createApp({ config: appConfig, clock: systemClock, logger, stores });
   const stopSweeping = sweepEvery(stores.dashboardSessions, systemClock, 10 * 60 * 1000);
+  // A crash mid-upload on any instance leaves objects without rows in the shared bucket.
+  const stopSharedSweep = stores.filesShared
+    ? sweepSharedFilesEvery({ files: stores.files, assets: new SqlAssetRepository(stores.records.workspace), locks: stores.locks, logger })
+    : () => undefined;
 
   const server: Server = createHttpServer(app).listen(config.port, config.host, () => {
     const address = server.address();
@@ -76,6 +80,7 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down: finishing requests in flight');
     stopSweeping();
+    stopSharedSweep();
     const force = setTimeout(() => {
       logger.warn('requests still open after the grace period; closing them');
       server.closeAllConnections();

@@ -10,7 +10,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { HttpError } from './errors';
-import type { FileStore } from './file-store';
+import type { FileEntry, FileStore } from './file-store';
 import { StallGuard } from './stall';
 
 /** The object store is out of reach: 503, like the database. */
@@ -158,12 +158,14 @@ export class S3FileStore implements FileStore {
     await this.call((abortSignal) => this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }), { abortSignal }));
   }
 
-  async *keys(): AsyncIterable<string> {
+  async *entries(): AsyncIterable<FileEntry> {
     const pages = paginateListObjectsV2({ client: this.client }, { Bucket: this.bucket })[Symbol.asyncIterator]();
     for (;;) {
       const page = await this.call(() => pages.next());
       if (page.done) return;
-      for (const object of page.value.Contents ?? []) if (object.Key) yield object.Key;
+      for (const object of page.value.Contents ?? []) {
+        if (object.Key) yield { key: object.Key, modifiedAt: object.LastModified?.getTime() ?? 0 };
+      }
     }
   }
 

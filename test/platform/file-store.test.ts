@@ -38,7 +38,7 @@ function cutStream(head: Buffer): Readable {
 
 async function keysOf(store: FileStore): Promise<string[]> {
   const keys: string[] = [];
-  for await (const key of store.keys()) keys.push(key);
+  for await (const { key } of store.entries()) keys.push(key);
   return keys.sort();
 }
 
