@@ -14,7 +14,7 @@ async function behindRelay() {
 }
 
 describePostgres('PostgreSQL out of reach while the server runs', () => {
-  it('when the database stops answering, then /healthz is 503 naming it and requests answer 503 UNAVAILABLE within 10 s, and service resumes by itself with nothing acknowledged lost', async () => {
+  it('when the database stops answering, then /healthz is 503 naming it and requests answer 503 UNAVAILABLE within 5 s, and service resumes by itself with nothing acknowledged lost', async () => {
     const { ws, relay } = await behindRelay();
     const brand = await ws.brand('Kept');
     const admin = await ws.user('superadmin', { brandIds: [brand.id] });
@@ -32,7 +32,7 @@ describePostgres('PostgreSQL out of reach while the server runs', () => {
     ] as const) {
       const started = Date.now();
       const res = await ws.as(admin)[method](path).send(method === 'post' ? { name: 'During', brandId: brand.id } : undefined);
-      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(Date.now() - started).toBeLessThan(5_000);
       expect(res.status).toBe(503);
       expect(res.body).toMatchObject({ code: 'UNAVAILABLE' });
       expect(JSON.stringify(res.body)).not.toMatch(/at .*\.js|ECONN|stack/);
@@ -79,7 +79,6 @@ describePostgres('PostgreSQL out of reach while the server runs', () => {
     await expect.poll(async () => (await ws.as(admin).get('/api/campaigns')).status, { timeout: 10_000, interval: 100 }).toBe(200);
     expect((await request(ws.app).get('/healthz')).status).toBe(200);
     const listed = await ws.as(admin).get('/api/campaigns');
-    expect(listed.body.campaigns.map((c: { name: string }) => c.name)).not.toContain('Before the outage');
     expect(listed.body.campaigns.map((c: { name: string }) => c.name)).toContain('Before the freeze');
   });
 });
