@@ -33,7 +33,8 @@ export function createApp(deps: AppDeps): Express {
   if (config.trustProxy !== undefined) app.set('trust proxy', config.trustProxy);
   setupViews(app);
 
-  app.use(prelude({ logger, i18n: createI18n(), cookieSecure: config.cookieSecure }));
+  const i18n = createI18n();
+  app.use(prelude({ logger, i18n, cookieSecure: config.cookieSecure }));
   // A load balancer takes an instance out while an engine it needs does not answer.
   app.get('/healthz', async (_req, res) => {
     const failing = await stores.unreachable();
@@ -67,6 +68,8 @@ export function createApp(deps: AppDeps): Express {
     sessionSecret: config.sessionSecret,
     cookieSecure: config.cookieSecure,
     upload: config.upload,
+    publicUrl: config.mail.publicUrl,
+    timeZone: config.workspaceTimeZone,
   };
   app.use(
     createWorkspace({
@@ -78,6 +81,7 @@ export function createApp(deps: AppDeps): Express {
       clock,
       logger,
       attempts,
+      i18n,
     })
       .router,
   );

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import addressparser from 'nodemailer/lib/addressparser';
 import { z } from 'zod';
 import type { S3Settings } from './platform/s3-file-store';
 
@@ -10,6 +11,25 @@ const optionalText = z
   .string()
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+/**
+ * One mailbox as a From header takes it: an address, alone or after a display name. The host
+ * may be a single name (`no-reply@localhost`), which strict e-mail checks refuse.
+ */
+function isMailbox(value: string): boolean {
+  if (/[\r\n]/.test(value)) return false;
+  const parsed = addressparser(value, { flatten: true });
+  return parsed.length === 1 && /^[^\s@]+@[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$/.test(parsed[0].address);
+}
+
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3001),
@@ -38,6 +58,18 @@ const schema = z.object({
   S3_ACCESS_KEY_ID: optionalText,
   S3_SECRET_ACCESS_KEY: optionalText,
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false'),
+  PUBLIC_URL: optionalText.pipe(
+    z
+      .url({ protocol: /^https?$/, error: 'must be an http:// or https:// address' })
+      .refine((v) => !/[?#]/.test(v), 'must not hold a query or a fragment')
+      .optional(),
+  ),
+  SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL, such as smtp://user:pass@host:587' }).optional()),
+  MAIL_FROM: z
+    .string()
+    .default('Museum Platform <no-reply@localhost>')
+    .refine(isMailbox, 'must be an address, such as "Museum Workspace <no-reply@example.org>" or no-reply@example.org'),
+  WORKSPACE_TIMEZONE: z.string().default('Asia/Qatar').refine(isTimeZone, 'must be an IANA time zone, such as Asia/Qatar or Europe/London'),
   // For the project's own tests only (not documented for operators): a lock lease short
   // enough that a test can see a killed holder's lock end without waiting half a minute.
   TEST_LOCK_LEASE_MS: z.coerce.number().int().min(100).max(600_000).optional(),
@@ -70,6 +102,15 @@ export interface Config {
   s3: S3Settings | undefined;
   /** ISO 4217 code of the dashboard's revenue figures. */
   dashboardCurrency: string;
+  mail: {
+    /** The base of every link in a mail, without a trailing slash. */
+    publicUrl: string;
+    /** Mail goes through this SMTP server when set; written as .eml files under dataDir/outbox otherwise. */
+    smtpUrl: string | undefined;
+    from: string;
+  };
+  /** Members' time zone until they choose their own (digests, the calendar's "today"). */
+  workspaceTimeZone: string;
   /** How long a lock outlives a holder that stopped renewing it; undefined: the platform's own (tests shorten it). */
   lockLeaseMs: number | undefined;
 }
@@ -127,6 +168,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : undefined,
     dashboardCurrency: e.DASHBOARD_CURRENCY,
+    mail: {
+      publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+      smtpUrl: e.SMTP_URL,
+      from: e.MAIL_FROM,
+    },
+    workspaceTimeZone: e.WORKSPACE_TIMEZONE,
     lockLeaseMs: e.TEST_LOCK_LEASE_MS,
   };
 }

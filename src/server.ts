@@ -9,8 +9,9 @@ import { sweepEvery } from './dashboard/auth/service';
 import { prepareDashboard } from './dashboard/bootstrap';
 import { prepareWorkspace } from './workspace/bootstrap';
 import { SqlAssetRepository } from './workspace/assets/repository';
-import { removeOrphanFiles, sweepSharedFilesEvery } from './workspace/assets/sweep';
+import { removeOrphanFiles } from './workspace/assets/sweep';
 import { buildStores, type Stores } from './stores';
+import { startBackground } from './background';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const IDLE_CLOSE_POLL_MS = 50;
@@ -59,10 +60,7 @@ async function main(): Promise<void> {
 
   const app = createApp({ config: appConfig, clock: systemClock, logger, stores });
   const stopSweeping = sweepEvery(stores.dashboardSessions, systemClock, 10 * 60 * 1000);
-  // A crash mid-upload on any instance leaves objects without rows in the shared bucket.
-  const stopSharedSweep = stores.filesShared
-    ? sweepSharedFilesEvery({ files: stores.files, assets: new SqlAssetRepository(stores.records.workspace), locks: stores.locks, logger })
-    : () => undefined;
+  const background = startBackground({ config: appConfig, stores, clock: systemClock, logger });
 
   const server: Server = createHttpServer(app).listen(config.port, config.host, () => {
     const address = server.address();
@@ -80,7 +78,6 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down: finishing requests in flight');
     stopSweeping();
-    stopSharedSweep();
     const force = setTimeout(() => {
       logger.warn('requests still open after the grace period; closing them');
       server.closeAllConnections();
@@ -93,10 +90,14 @@ async function main(): Promise<void> {
     closeIdle.unref();
     server.close(() => {
       clearInterval(closeIdle);
-      void stores.close().finally(() => {
-        logger.info('stopped');
-        process.exit(0);
-      });
+      // Mail being sent is finished first: a message cut off now would only go again later.
+      void background
+        .stop()
+        .then(() => stores.close())
+        .finally(() => {
+          logger.info('stopped');
+          process.exit(0);
+        });
     });
     server.closeIdleConnections();
   };

@@ -29,7 +29,23 @@ describe('loadConfig defaults (DESIGN.md §3)', () => {
       trustProxy: undefined,
       logLevel: 'info',
       dashboardCurrency: 'QAR',
+      mail: { publicUrl: 'http://localhost:3001', smtpUrl: undefined, from: 'Museum Platform <no-reply@localhost>' },
+      workspaceTimeZone: 'Asia/Qatar',
     });
+  });
+
+  it('when the mail settings are given, then links start at PUBLIC_URL (without its last slash), mail goes through SMTP_URL from MAIL_FROM', () => {
+    const config = loadConfig({
+      PUBLIC_URL: 'https://workspace.example.org/',
+      SMTP_URL: 'smtps://mailer:s3cret@smtp.example.org:465',
+      MAIL_FROM: '"Museum Workspace" <no-reply@example.org>',
+      WORKSPACE_TIMEZONE: 'Europe/London',
+    });
+    expect(config.mail).toEqual({ publicUrl: 'https://workspace.example.org', smtpUrl: 'smtps://mailer:s3cret@smtp.example.org:465', from: '"Museum Workspace" <no-reply@example.org>' });
+    expect(config.workspaceTimeZone).toBe('Europe/London');
+    expect(loadConfig({ PORT: '8080' }).mail.publicUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ SMTP_URL: 'smtp://relay.internal:587' }).mail.smtpUrl).toBe('smtp://relay.internal:587');
+    expect(loadConfig({ MAIL_FROM: 'no-reply@museum.qa' }).mail.from).toBe('no-reply@museum.qa');
   });
 
   it.each(['qar', 'QA', 'XYZ1', 'Riyal'])('when DASHBOARD_CURRENCY is %s, then the start stops naming the variable', (value) => {
@@ -118,6 +134,14 @@ describe('loadConfig bad values', () => {
     ['S3_BUCKET', 'Not_A_Bucket'],
     ['S3_ENDPOINT', 'not a url'],
     ['S3_FORCE_PATH_STYLE', 'yes'],
+    ['PUBLIC_URL', 'workspace.example.org'],
+    ['PUBLIC_URL', 'ftp://workspace.example.org'],
+    ['PUBLIC_URL', 'https://workspace.example.org/?next=1'],
+    ['SMTP_URL', 'http://smtp.example.org'],
+    ['SMTP_URL', 'smtp.example.org:587'],
+    ['MAIL_FROM', 'Museum Workspace'],
+    ['MAIL_FROM', 'a@b.c, d@e.f'],
+    ['WORKSPACE_TIMEZONE', 'Mars/Olympus'],
   ])('when %s=%s, then ConfigError on one line naming the variable', (name, value) => {
     const err = configError({ [name]: value });
     expect(err.message).toContain(name);

@@ -2,8 +2,11 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
 
-/** A spreadsheet runs a cell that starts with one of these as a formula (OWASP "CSV injection"). */
-const FORMULA_START = /^[=+\-@\t\r\n]/;
+/**
+ * A spreadsheet runs a cell that starts with one of these as a formula (OWASP "CSV injection"),
+ * and some skip white space before them, so spaces or tabs first do not make it safe.
+ */
+const FORMULA_START = /^(\s*[=+\-@]|[\t\r\n])/;
 
 /** One CSV cell: neutralised against formula injection, then quoted when needed. */
 export function csvCell(value: string | number): string {

@@ -48,6 +48,12 @@ export class Conflict extends HttpError {
     super(409, message, code);
   }
 }
+/** What a link opened is gone for good: used, expired or withdrawn. */
+export class Gone extends HttpError {
+  constructor(message = 'Gone', code?: string) {
+    super(410, message, code);
+  }
+}
 export class PayloadTooLarge extends HttpError {
   constructor(message = 'Payload too large', code?: string) {
     super(413, message, code);

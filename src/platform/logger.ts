@@ -37,6 +37,14 @@ function requestId(req: IncomingMessage): string {
   return typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
 }
 
+/**
+ * A request's address as the log keeps it: the token of a single-use link (an invitation's
+ * path, a reset's `token=`) would let anyone who reads the log use it first.
+ */
+export function loggedUrl(url: string): string {
+  return url.replace(/^(\/invite\/)[^/?#]+/, '$1[redacted]').replace(/([?&]token=)[^&#]*/g, '$1[redacted]');
+}
+
 function levelOf(status: number): pino.Level {
   return status >= 500 ? 'error' : status >= 400 ? 'info' : 'debug';
 }
@@ -63,7 +71,7 @@ export function requestLog(logger: Logger): (req: IncomingMessage, res: ServerRe
       const level = res.writableFinished ? levelOf(res.statusCode) : 'info';
       if (!logger.isLevelEnabled(level)) return;
       const line = {
-        req: { id, method: req.method, url: (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url },
+        req: { id, method: req.method, url: loggedUrl((req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '') },
         res: { statusCode: res.statusCode },
         responseTime: Math.round(performance.now() - started),
         ...(res.writableFinished ? {} : { aborted: true }),

@@ -39,6 +39,8 @@ export const TABLES: { app: 'dashboard' | 'workspace'; table: string; id?: strin
   { app: 'workspace', table: 'comments', id: 'id' },
   { app: 'workspace', table: 'post_events', id: 'id' },
   { app: 'workspace', table: 'notifications', id: 'id' },
+  { app: 'workspace', table: 'mail_outbox', id: 'id' },
+  { app: 'workspace', table: 'link_tokens', id: 'id' },
 ];
 
 /** Rows per INSERT: well under PostgreSQL's 65,535 parameters for the widest table. */

@@ -63,6 +63,14 @@ export type TaskSort = (typeof TASK_SORTS)[number];
 export const BUDGET_KINDS = ['planned', 'spent'] as const;
 export type BudgetKind = (typeof BUDGET_KINDS)[number];
 
+/** What the workspace sends by mail. */
+export const MAIL_KINDS = ['invitation', 'password_reset', 'password_changed', 'notification', 'digest'] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
+
+/** What a single-use link opens. */
+export const LINK_PURPOSES = ['invitation', 'password_reset'] as const;
+export type LinkPurpose = (typeof LINK_PURPOSES)[number];
+
 /** What page scripts receive of the vocabulary. */
 export const DOMAIN = {
   roles: ROLES,
@@ -83,3 +91,7 @@ export const DOMAIN = {
   taskSorts: TASK_SORTS,
   budgetKinds: BUDGET_KINDS,
 } as const;
+
+/** The kinds of record a search looks through, in the order their groups are searched. */
+export const SEARCH_TYPES = ['campaign', 'post', 'task', 'project', 'asset'] as const;
+export type SearchType = (typeof SEARCH_TYPES)[number];

@@ -1,4 +1,7 @@
 import { Router } from 'express';
+import type { i18n } from 'i18next';
+import type { Composer } from '../platform/mail/worker';
+import type { OutboxRepository } from '../platform/mail/outbox';
 import type { Clock } from '../platform/clock';
 import { DeviceCookies } from '../platform/device-cookie';
 import type { Logger } from '../platform/logger';
@@ -48,6 +51,12 @@ import { notificationsRoutes } from './notifications/routes';
 import { NotificationsService } from './notifications/service';
 import { avatarFilesRoutes, ownAvatarRoutes } from './avatars/routes';
 import { AvatarsService } from './avatars/service';
+import { SqlLinkTokens } from './auth/links';
+import { passwordMailWriters } from './auth/mail';
+import { workspaceComposer } from './mail/compose';
+import { MailQueue, workspaceOutbox } from './mail/queue';
+import { mailRoutes } from './mail/routes';
+import { MailService } from './mail/service';
 
 /** The settings the workspace needs, handed over by the entry. */
 export interface WorkspaceSettings {
@@ -55,6 +64,10 @@ export interface WorkspaceSettings {
   sessionSecret: string;
   cookieSecure: boolean;
   upload: { maxBytes: number; maxFiles: number };
+  /** The base of every link in a mail. */
+  publicUrl: string;
+  /** Members' time zone until they choose their own. */
+  timeZone: string;
 }
 
 export interface WorkspaceDeps {
@@ -69,6 +82,8 @@ export interface WorkspaceDeps {
   /** Where uploaded bytes go. */
   files: FileStore;
   attempts: AttemptCounter;
+  /** Mail is written in each recipient's language. */
+  i18n: i18n;
 }
 
 /** Application B: the marketing workspace's API and pages. */
@@ -82,7 +97,9 @@ export function createWorkspace(deps: WorkspaceDeps) {
       sessionStore.endUserSessions(userId, keepSid).catch((err: unknown) => deps.logger.warn({ err, userId }, 'the cookie sessions of a member could not be removed now')),
   };
   const users = new SqlUserRepository(records, new MemberCache(notices), notices);
-  const auth = new AuthService({ users, sessions: revoker, clock, jwtSecret: settings.jwtSecret });
+  const outbox = workspaceOutbox(records);
+  const mail = new MailQueue({ outbox, i18n: deps.i18n, now: () => clock.now() });
+  const auth = new AuthService({ users, sessions: revoker, clock, jwtSecret: settings.jwtSecret, links: new SqlLinkTokens(records), mail });
   const brandRepository = new SqlBrandRepository(records, notices);
   const brands = new BrandsService({ brands: brandRepository, clock });
   const members = new MembersService({ users, brands: brandRepository, sessions: revoker, clock });
@@ -121,7 +138,28 @@ export function createWorkspace(deps: WorkspaceDeps) {
   router.use('/api/projects', access.signedIn, projectsRoutes(projects));
   router.use('/api/budget-entries', access.signedIn, budgetRoutes(budget));
   router.use('/api/search', access.signedIn, searchRoutes(search));
-  router.use(['/login', '/change-password', '/workspace'], access.identify);
-  router.use(workspacePages({ uploadMaxBytes: settings.upload.maxBytes, uploadMaxFiles: settings.upload.maxFiles, projects }));
+  router.use('/api/mail', access.signedIn, mailRoutes(new MailService({ outbox, clock })));
+  router.use(['/login', '/change-password', '/forgot-password', '/reset-password', '/workspace'], access.identify);
+  router.use(workspacePages({ uploadMaxBytes: settings.upload.maxBytes, uploadMaxFiles: settings.upload.maxFiles, projects, auth }));
   return { router, auth, sessionStore };
+}
+
+/**
+ * What the mail worker needs of the workspace: its outbox, and the writer of each kind of mail,
+ * which reads the records as they are when the mail's turn comes.
+ */
+export function createWorkspaceMail(deps: Pick<WorkspaceDeps, 'records' | 'notices' | 'clock' | 'i18n'> & { publicUrl: string; timeZone: string }): { outbox: OutboxRepository; compose: Composer } {
+  const { records, clock } = deps;
+  const users = new SqlUserRepository(records, new MemberCache(deps.notices), deps.notices);
+  const links = new SqlLinkTokens(records);
+  return {
+    outbox: workspaceOutbox(records),
+    compose: workspaceComposer({
+      users,
+      i18n: deps.i18n,
+      publicUrl: deps.publicUrl,
+      timeZone: deps.timeZone,
+      writers: { ...passwordMailWriters({ links, clock }) },
+    }),
+  };
 }

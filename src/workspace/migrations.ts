@@ -273,6 +273,51 @@ export const workspaceMigrations: Record<string, SchemaStep> = {
       .execute();
     await db.schema.createIndex('notifications_user').on('notifications').columns(['user_id', 'id']).execute();
   },
+  /**
+   * The outbox: each mail is a row written with the change that causes it, then sent by a
+   * worker. A member's mail goes with them (what it would say is for them alone).
+   */
+  async '2026_11_26_010_mail_outbox'(db, kind) {
+    const t = columnTypes(kind);
+    const ref = kind === 'postgres' ? 'bigint' : 'integer';
+    await db.schema
+      .createTable('mail_outbox')
+      .addColumn('id', ref, idColumn(kind))
+      .addColumn('kind', 'text', (c) => c.notNull())
+      .addColumn('user_id', ref, (c) => c.references('users.id').onDelete('cascade'))
+      .addColumn('to_address', 'text', (c) => c.notNull())
+      .addColumn('subject', 'text', (c) => c.notNull())
+      .addColumn('params', 'text', (c) => c.notNull())
+      .addColumn('status', 'text', (c) => c.notNull().check(sql`status IN ('pending', 'sent', 'failed', 'skipped')`))
+      .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('last_error', 'text')
+      .addColumn('next_attempt_at', t.moment, (c) => c.notNull())
+      .addColumn('lease_until', t.moment)
+      .addColumn('created_at', t.moment, (c) => c.notNull())
+      .addColumn('sent_at', t.moment)
+      .execute();
+    // The worker's one question: what is due now.
+    await db.schema.createIndex('mail_outbox_due').on('mail_outbox').columns(['status', 'next_attempt_at']).execute();
+  },
+  /**
+   * Single-use links (an invitation, a password reset): only a digest of each is kept, so the
+   * table says nothing that would open an account.
+   */
+  async '2026_11_26_011_link_tokens'(db, kind) {
+    const t = columnTypes(kind);
+    const ref = kind === 'postgres' ? 'bigint' : 'integer';
+    await db.schema
+      .createTable('link_tokens')
+      .addColumn('id', ref, idColumn(kind))
+      .addColumn('user_id', ref, (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('purpose', 'text', (c) => c.notNull().check(sql`purpose IN ('invitation', 'password_reset')`))
+      .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+      .addColumn('expires_at', t.moment, (c) => c.notNull())
+      .addColumn('created_at', t.moment, (c) => c.notNull())
+      .addColumn('used_at', t.moment)
+      .execute();
+    await db.schema.createIndex('link_tokens_user').on('link_tokens').columns(['user_id', 'purpose']).execute();
+  },
 };
 
 /** Every id and reference to one in the workspace's tables at the time of the step that widens them. */

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { OutboxTables } from '../platform/mail/outbox';
 
 /**
  * Application B's tables as the query builder sees them, on either engine. Moments are ISO
@@ -135,6 +136,17 @@ export interface WorkspaceTables {
     created_at: string;
     read_at: string | null;
   };
+  mail_outbox: OutboxTables['mail_outbox'];
+  /** Single-use links: `token_hash` is the SHA-256 of the token in the link, in hex. */
+  link_tokens: {
+    id: Generated<number>;
+    user_id: number;
+    purpose: string;
+    token_hash: string;
+    expires_at: string;
+    created_at: string;
+    used_at: string | null;
+  };
 }
 
 /** Every table of the workspace, parents before children. */
@@ -154,4 +166,6 @@ export const WORKSPACE_TABLE_NAMES = [
   'comments',
   'post_events',
   'notifications',
+  'mail_outbox',
+  'link_tokens',
 ] as const satisfies readonly (keyof WorkspaceTables)[];

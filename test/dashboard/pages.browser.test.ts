@@ -196,6 +196,28 @@ describeBrowser('Dashboard pages /dashboard, /dashboard/comparison, /dashboard/s
       expect(await row.locator('[data-badge="channels"]').textContent()).toBe('1 channel');
       expect(await page.getAttribute(`#users tbody tr:has-text("Omar Said") button[aria-label="Edit access: Omar Said"]`, 'aria-label')).toBeTruthy();
 
+      // Made an administrator: the lists give way to a note, none is sent, and the badges say everything.
+      await row.getByRole('button', { name: 'Edit access: Omar Said' }).click();
+      await modal.waitFor();
+      await modal.getByLabel('Role').selectOption('admin');
+      expect(await modal.locator('[data-access-picker]').count()).toBe(0);
+      expect(await modal.locator('[data-unrestricted-note]').textContent()).toBe('Administrators see every museum and channel.');
+      await modal.getByLabel('Role').selectOption('viewer');
+      expect(await modal.locator('[data-access-picker]').count()).toBe(2);
+      await modal.getByLabel('Role').selectOption('admin');
+      await modal.getByRole('button', { name: 'Save access' }).click();
+      await modal.waitFor({ state: 'detached' });
+      expect(await row.locator('[data-badge="museums"]').textContent()).toBe('All museums');
+      expect(await row.locator('[data-badge="channels"]').textContent()).toBe('All channels');
+      const promoted = (await users.list()).find((u) => u.name === 'Omar Said')!;
+      expect([promoted.role, promoted.allowedMuseums, promoted.allowedChannels]).toEqual(['admin', '[]', '[]']);
+      // The add form follows its role select the same way.
+      await page.selectOption('#user-role', 'admin');
+      expect(await page.locator('#user-form [data-access-picker]').count()).toBe(0);
+      expect(await page.locator('#user-form [data-unrestricted-note]').isVisible()).toBe(true);
+      await page.selectOption('#user-role', 'viewer');
+      expect(await page.locator('#user-form [data-access-picker]').count()).toBe(2);
+
       // Delete: Escape first cancels and gives the focus back, then the confirmation deletes.
       const deleteButton = row.getByRole('button', { name: 'Delete Omar Said' });
       await deleteButton.click();

@@ -107,7 +107,8 @@ describe.each(stores)('users API on the $store store', ({ build }) => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
         users: [
-          { id: a.id, name: 'Lina', role: 'admin', allowedMuseums: ['National Museum', 'Fort'], allowedChannels: [], weakPin: false },
+          // An administrator sees everything: lists left on an old record are not shown as a restriction.
+          { id: a.id, name: 'Lina', role: 'admin', allowedMuseums: [], allowedChannels: [], weakPin: false },
           { id: b.id, name: 'Omar', role: 'viewer', allowedMuseums: [], allowedChannels: ['Online'], weakPin: false },
         ],
       });
@@ -149,6 +150,19 @@ describe.each(stores)('users API on the $store store', ({ build }) => {
       const login = await request(s.origin).post('/auth/login').send({ pin: '80604020' });
       expect(login.body).toEqual({ ok: true, name: 'Nadia', role: 'viewer', allowedMuseums: '["Fort"]', allowedChannels: '["Online","Walk-in"]' });
       expect((await s.users.get(res.body.user.id))?.pin).toBe('80604020');
+    });
+
+    it('when an administrator is added with a museum or channel list, then 400 VALIDATION and nobody is added', async () => {
+      const s = await setup();
+      const admin = await s.signIn(ADMIN);
+      for (const lists of [{ allowedMuseums: ['Fort'] }, { allowedChannels: ['Online'] }, { allowedMuseums: ['Fort'], allowedChannels: [] }]) {
+        const res = await s.call('post', '/api/users', admin).send({ name: 'Boss', pin: '246813', role: 'admin', ...lists });
+        expect(res.status, JSON.stringify(lists)).toBe(400);
+        expect(res.body.code).toBe('VALIDATION');
+      }
+      expect(await s.users.list()).toEqual([]);
+      const fine = await s.call('post', '/api/users', admin).send({ name: 'Boss', pin: '246813', role: 'admin', allowedMuseums: [], allowedChannels: [] });
+      expect(fine.status).toBe(201);
     });
 
     it('when the lists are left out, then the user has no restriction ([])', async () => {
@@ -291,8 +305,38 @@ describe.each(stores)('users API on the $store store', ({ build }) => {
       const user = await s.addUser({ pin: '1122', name: 'Rana', allowedMuseums: '["Fort"]' });
       const admin = await s.signIn(ADMIN);
       expect((await s.call('patch', `/api/users/${user.id}`, admin).send({ name: 'Rana K.' })).body.user).toMatchObject({ name: 'Rana K.', role: 'viewer', allowedMuseums: ['Fort'] });
-      expect((await s.call('patch', `/api/users/${user.id}`, admin).send({ role: 'admin' })).body.user).toMatchObject({ name: 'Rana K.', role: 'admin', allowedMuseums: ['Fort'] });
+      expect((await s.call('patch', `/api/users/${user.id}`, admin).send({ role: 'viewer' })).body.user).toMatchObject({ name: 'Rana K.', role: 'viewer', allowedMuseums: ['Fort'] });
       expect((await s.users.get(user.id))?.pin).toBe('1122');
+    });
+
+    it('when a viewer with access lists is made an administrator without clearing them, then 400 VALIDATION naming the lists, and nothing changes', async () => {
+      const s = await setup();
+      const user = await s.addUser({ pin: '1122', name: 'Rana', allowedMuseums: '["Fort"]', allowedChannels: '["Online"]' });
+      const admin = await s.signIn(ADMIN);
+      const res = await s.call('patch', `/api/users/${user.id}`, admin).send({ role: 'admin' });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('VALIDATION');
+      expect(res.body.details.issues.map((i: { path: string }) => i.path)).toEqual(['allowedMuseums', 'allowedChannels']);
+      expect(await s.users.get(user.id)).toEqual(user);
+      const half = await s.call('patch', `/api/users/${user.id}`, admin).send({ role: 'admin', allowedMuseums: [] });
+      expect(half.body.details.issues.map((i: { path: string }) => i.path)).toEqual(['allowedChannels']);
+      const cleared = await s.call('patch', `/api/users/${user.id}`, admin).send({ role: 'admin', allowedMuseums: [], allowedChannels: [] });
+      expect(cleared.status).toBe(200);
+      expect(cleared.body.user).toMatchObject({ role: 'admin', allowedMuseums: [], allowedChannels: [] });
+    });
+
+    it('when an administrator is given an access list, then 400 VALIDATION; their name still changes on an old record that holds lists', async () => {
+      const s = await setup();
+      const chief = await s.addUser({ pin: '3344', name: 'Chief', role: 'admin' });
+      const admin = await s.signIn(ADMIN);
+      const res = await s.call('patch', `/api/users/${chief.id}`, admin).send({ allowedMuseums: ['Fort'] });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('VALIDATION');
+      expect(await s.users.get(chief.id)).toEqual(chief);
+      const old = await s.addUser({ pin: '5566', name: 'Old', role: 'admin', allowedMuseums: '["Fort"]' });
+      const renamed = await s.call('patch', `/api/users/${old.id}`, admin).send({ name: 'Old chief' });
+      expect(renamed.status).toBe(200);
+      expect(renamed.body.user).toMatchObject({ name: 'Old chief', role: 'admin', allowedMuseums: [], allowedChannels: [] });
     });
 
     it('when the user is signed in, then an access and role change reaches their live session at once', async () => {
@@ -301,9 +345,13 @@ describe.each(stores)('users API on the $store store', ({ build }) => {
       const other = await s.addUser({ pin: '7788', name: 'Other', allowedMuseums: '["Fort"]' });
       const session = await s.signIn('5566');
       const otherSession = await s.signIn('7788');
-      const res = await s.call('patch', `/api/users/${user.id}`, await s.signIn(ADMIN)).send({ allowedMuseums: ['Palace'], allowedChannels: [], role: 'admin' });
+      const admin = await s.signIn(ADMIN);
+      const res = await s.call('patch', `/api/users/${user.id}`, admin).send({ allowedMuseums: ['Palace'], allowedChannels: [] });
       expect(res.status).toBe(200);
-      expect(await s.check(session)).toEqual({ authenticated: true, name: 'Live', role: 'admin', allowedMuseums: '["Palace"]', allowedChannels: '[]' });
+      expect(await s.check(session)).toEqual({ authenticated: true, name: 'Live', role: 'viewer', allowedMuseums: '["Palace"]', allowedChannels: '[]' });
+      expect((await s.call('get', '/api/users', session)).status).toBe(403);
+      expect((await s.call('patch', `/api/users/${user.id}`, admin).send({ allowedMuseums: [], role: 'admin' })).status).toBe(200);
+      expect(await s.check(session)).toEqual({ authenticated: true, name: 'Live', role: 'admin', allowedMuseums: '[]', allowedChannels: '[]' });
       expect(await s.check(otherSession)).toMatchObject({ name: 'Other', allowedMuseums: '["Fort"]' });
       expect((await s.call('get', '/api/users', session)).status).toBe(200);
       expect(other.id).not.toBe(user.id);

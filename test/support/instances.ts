@@ -7,6 +7,9 @@ import { LocalNotices } from '../../src/platform/notices';
 import { buildStores, type Stores } from '../../src/stores';
 import { AuthService } from '../../src/workspace/auth/service';
 import { SqlSessionStore } from '../../src/workspace/auth/repository';
+import { SqlLinkTokens } from '../../src/workspace/auth/links';
+import { MailQueue, workspaceOutbox } from '../../src/workspace/mail/queue';
+import { createI18n } from '../../src/platform/i18n';
 import { SqlBrandRepository } from '../../src/workspace/brands/repository';
 import { MemberCache } from '../../src/workspace/members/cache';
 import { hashPassword } from '../../src/workspace/members/passwords';
@@ -57,7 +60,14 @@ export async function seedMembers(on: Instance, roles: Role[]): Promise<{ brandI
   const notices = new LocalNotices();
   const users = new SqlUserRepository(records, new MemberCache(notices), notices);
   const clock = new ManualClock();
-  const auth = new AuthService({ users, sessions: new SqlSessionStore(records, clock, 0), clock, jwtSecret: on.config.jwtSecret });
+  const auth = new AuthService({
+    users,
+    sessions: new SqlSessionStore(records, clock, 0),
+    clock,
+    jwtSecret: on.config.jwtSecret,
+    links: new SqlLinkTokens(records),
+    mail: new MailQueue({ outbox: workspaceOutbox(records), i18n: createI18n(), now: () => clock.now() }),
+  });
   const brand = await new SqlBrandRepository(records, notices).create(`Brand ${Date.now()}`, new Date().toISOString());
   const hash = await (passwordHash ??= hashPassword(MEMBER_PASSWORD));
   const members: SeededMember[] = [];

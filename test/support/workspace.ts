@@ -4,6 +4,9 @@ import { request, type HttpTest, type HttpResponse } from './http';
 import Database from 'better-sqlite3';
 import { afterEach, beforeAll, expect } from 'vitest';
 import { AuthService } from '../../src/workspace/auth/service';
+import { SqlLinkTokens } from '../../src/workspace/auth/links';
+import { MailQueue, workspaceOutbox } from '../../src/workspace/mail/queue';
+import { createI18n } from '../../src/platform/i18n';
 import { hashPassword } from '../../src/workspace/members/passwords';
 import { SqlSessionStore } from '../../src/workspace/auth/repository';
 import { SqlBrandRepository, type Brand } from '../../src/workspace/brands/repository';
@@ -62,6 +65,8 @@ export async function buildWorkspace(opts: { env?: Record<string, string>; logge
     sessions: new SqlSessionStore(records, base.clock, 0),
     clock: base.clock,
     jwtSecret: base.config.jwtSecret,
+    links: new SqlLinkTokens(records),
+    mail: new MailQueue({ outbox: workspaceOutbox(records), i18n: createI18n(), now: () => base.clock.now() }),
   });
   const hash = await sharedHash();
 

@@ -138,7 +138,7 @@ describeBrowser('The asset library /workspace/assets in a browser', () => {
       expect(await frame.getAttribute('title')).toBe(`Preview of ${pdf.name}`);
       const pdfAnswer = await app.ws.as(app.manager).get(pdf.url);
       expect(pdfAnswer.headers['content-type']).toBe('application/pdf');
-      expect(pdfAnswer.headers['content-disposition']).toBeUndefined();
+      expect(pdfAnswer.headers['content-disposition']).toBe(`inline; filename=${pdf.name}`);
       await page.keyboard.press('ArrowLeft');
       expect(await dialog.locator('.modal-title').textContent()).toBe(data.byManager[0].name);
       await page.keyboard.press('ArrowLeft');
@@ -168,6 +168,36 @@ describeBrowser('The asset library /workspace/assets in a browser', () => {
       expect((await app.ws.as(app.manager).get(`/api/assets/${blue.id}`)).status).toBe(200);
       expect(await page.locator('[data-delete-selected]').isHidden()).toBe(true);
     }), 90_000);
+
+  it.each([
+    ['en', 1440],
+    ['ar', 390],
+  ] as const)('when a PDF named in Arabic is previewed (%s, %i px), then the viewer titles it by its name, not the stored key, and its download is saved under that name', (lang, width) =>
+    runAs(browser(), 'contributor', { lang, width }, async ({ app, page }) => {
+      const name = 'دليل المعرض 2026.pdf';
+      const [stored] = await upload(app, app.contributor, { brandId: app.brand.id }, [{ data: onePagePdf(), name, type: 'application/pdf' }]);
+      await page.goto(`${app.url}/workspace/assets`);
+      await settled(page);
+      await page.locator(`[data-asset-id="${stored.id}"] .asset-open`).click();
+      const dialog = page.locator('dialog.modal[open]');
+      await dialog.locator('iframe.lightbox-frame').waitFor();
+      expect(await dialog.locator('.modal-title').textContent()).toBe(name);
+      // Chromium's own PDF viewer, in the frame: its toolbar names the file as the server does.
+      const viewerTitle = async () => {
+        for (const frame of page.frames()) {
+          if (!frame.url().startsWith('chrome-extension:')) continue;
+          const title = await frame.evaluate(() => document.title).catch(() => '');
+          if (title) return title;
+        }
+        return null;
+      };
+      await expect.poll(viewerTitle, { timeout: 10_000 }).toBe(name);
+      const [download] = await Promise.all([page.waitForEvent('download'), dialog.locator('.lightbox-download').click()]);
+      expect(download.suggestedFilename()).toBe(name);
+      await download.cancel();
+      await checkAndShoot(page, `workspace-assets-pdf-${lang}-${width}`);
+    }),
+  );
 
   it('when a contributor filters by uploader and previews in Arabic at 390px, then only their own files can be ticked, the arrows follow the reading direction and the page reads right to left', () =>
     runAs(browser(), 'contributor', { lang: 'ar', width: 390, prepare: library }, async ({ app, page, data }) => {

@@ -29,6 +29,9 @@ async function uploaded(ws: TestWorkspace, by: TestUser, fields: Record<string, 
   return res.body.assets;
 }
 
+/** A name as the plain `filename` parameter carries it: what Latin-1 cannot hold becomes "?". */
+const latin1 = (name: string) => [...name].map((c) => (c.charCodeAt(0) > 0xff ? '?' : c)).join('');
+
 const ids = (res: HttpResponse) => res.body.assets.map((a: { id: number }) => a.id);
 
 describe('GET /api/assets', () => {
@@ -251,6 +254,15 @@ describe('GET /api/assets/:id and /download', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(Buffer.compare(res.body as Buffer, data)).toBe(0);
   });
+
+  it('when a file named in Arabic is downloaded, then the answer names it twice: a Latin-1 fallback and the UTF-8 name in filename* (RFC 5987)', async () => {
+    const t = await team();
+    const name = 'ملف الصحافة 2026.pdf';
+    const [doc] = await uploaded(t.ws, t.contributor, { brandId: t.brand.id }, [{ data: pdf(), name }]);
+    const res = await t.ws.as(t.contributor).get(doc.downloadUrl);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-disposition']).toBe(`attachment; filename="${latin1(name)}"; filename*=UTF-8''${encodeURIComponent(name)}`);
+  });
 });
 
 describe('DELETE /api/assets/:id', () => {
@@ -303,9 +315,12 @@ describe('/api/uploads/*', () => {
     const res = await t.ws.as(t.colleague).get(picture.url).parse(bytes);
     expect(res.status).toBe(200);
     expect(res.headers).toMatchObject({ 'content-type': 'image/jpeg', 'x-content-type-options': 'nosniff', 'content-length': String(data.length) });
-    expect(res.headers['content-disposition']).toBeUndefined();
+    // Shown, under the name it was uploaded with; its thumbnail is no file of anyone's and has none.
+    expect(res.headers['content-disposition']).toBe('inline; filename=x.svg');
     expect(Buffer.compare(res.body as Buffer, data)).toBe(0);
-    expect((await t.ws.as(t.colleague).get(picture.thumbnailUrl!)).headers['content-type']).toBe('image/webp');
+    const thumbnail = await t.ws.as(t.colleague).get(picture.thumbnailUrl!);
+    expect(thumbnail.headers['content-type']).toBe('image/webp');
+    expect(thumbnail.headers['content-disposition']).toBeUndefined();
   });
 
   it("when a PDF is fetched there, then it is shown inline and the CSP lets the library's own page frame it, and no other", async () => {
@@ -314,7 +329,7 @@ describe('/api/uploads/*', () => {
     const res = await t.ws.as(t.contributor).get(doc.url);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
-    expect(res.headers['content-disposition']).toBeUndefined();
+    expect(res.headers['content-disposition']).toBe('inline; filename=a.pdf');
     expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
     const csp = new Map(
       String(res.headers['content-security-policy'])
@@ -326,6 +341,18 @@ describe('/api/uploads/*', () => {
     // The preview is an <iframe>: without frame-src, frames fall back to default-src.
     expect(csp.get('frame-src') ?? csp.get('child-src') ?? csp.get('default-src')).toBe("'self'");
     expect(csp.get('object-src')).toBe("'none'");
+  });
+
+  it("when a PDF named in Arabic is fetched there, then it is shown under its own name (filename* in UTF-8, RFC 5987), not the stored key, so a viewer titles and saves it so", async () => {
+    const t = await team();
+    const name = 'دليل المعرض — "نسخة" 2.pdf';
+    const [doc] = await uploaded(t.ws, t.contributor, { brandId: t.brand.id }, [{ data: pdf(), name }]);
+    const res = await t.ws.as(t.contributor).get(doc.url);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-disposition']).toBe(`inline; filename="${latin1(name).replaceAll('"', '\\"')}"; filename*=UTF-8''${encodeURIComponent(name)}`);
+    const part = await t.ws.as(t.contributor).get(doc.url).set('Range', 'bytes=0-4');
+    expect(part.status).toBe(206);
+    expect(part.headers['content-disposition']).toMatch(/^inline; /);
   });
 
   it('when an Office document is fetched there, then it is never shown inline: attachment', async () => {
@@ -368,6 +395,30 @@ describe('/api/uploads/*', () => {
     expect((part.body as Buffer).toString()).toBe('%PDF-');
     const outside = await t.ws.as(t.contributor).get(doc.url).set('Range', 'bytes=9000-9999');
     expect(outside.status).toBe(416);
+  });
+
+  it.each(['bytes=5-2', 'bytes=0-1,9-3', 'bytes = 40-39'])('when the Range header holds a range that ends before it starts (%s), then it is ignored and the whole file comes with 200', async (range) => {
+    const t = await team();
+    const data = pdf(3000);
+    const [doc] = await uploaded(t.ws, t.contributor, { brandId: t.brand.id }, [{ data, name: 'a.pdf' }]);
+    for (const url of [doc.url, `/api/assets/${doc.id}/download`]) {
+      const res = await t.ws.as(t.contributor).get(url).set('Range', range).parse(bytes);
+      expect(res.status, url).toBe(200);
+      expect(res.headers['content-range'], url).toBeUndefined();
+      expect(res.headers['content-length'], url).toBe('3000');
+      expect((res.body as Buffer).equals(data), url).toBe(true);
+    }
+  });
+
+  it('when the range starts past the end, or asks for no bytes at the end, then it stays 416; one that runs past the end is cut to the file', async () => {
+    const t = await team();
+    const [doc] = await uploaded(t.ws, t.contributor, { brandId: t.brand.id }, [{ data: pdf(3000), name: 'a.pdf' }]);
+    for (const range of ['bytes=3000-3001', 'bytes=5000-', 'bytes=-0']) {
+      expect((await t.ws.as(t.contributor).get(doc.url).set('Range', range)).status, range).toBe(416);
+    }
+    const tail = await t.ws.as(t.contributor).get(doc.url).set('Range', 'bytes=2990-9999').parse(bytes);
+    expect(tail.status).toBe(206);
+    expect(tail.headers['content-range']).toBe('bytes 2990-2999/3000');
   });
 
   it('when the range is outside an image, then 416 is JSON with the file size in Content-Range, and no attachment', async () => {

@@ -10,6 +10,7 @@ interface Result {
   id: number;
   title: string;
   snippet: string;
+  marks: { title: [number, number][]; snippet: [number, number][] };
   url: string;
 }
 
@@ -77,7 +78,8 @@ describe('GET /api/search', () => {
     const t = await buildTeam();
     const made = await oneOfEach(t.ws, t.manager, t.brand.id, 'Lantern');
     const results = await search(t.ws, t.contributor, 'lantern');
-    const byType = Object.fromEntries(results.map((r) => [r.type, r]));
+    const byType = Object.fromEntries(results.map(({ marks: _marks, ...r }) => [r.type, r]));
+    for (const { title, marks } of results) expect(marks.title.map(([start, end]) => title.slice(start, end))).toEqual(['Lantern']);
     expect(byType).toEqual({
       campaign: { type: 'campaign', id: made.campaign.id, title: 'Lantern campaign', snippet: 'Lantern campaign', url: `/workspace/campaigns?campaign=${made.campaign.id}` },
       post: { type: 'post', id: made.post.id, title: 'Lantern post', snippet: 'Lantern post', url: `/workspace?post=${made.post.id}` },
@@ -125,6 +127,8 @@ describe('GET /api/search', () => {
     expect(byLines).toContain('Colour study The astrolabe room opens. More words here');
     expect(byLines).not.toContain('\n');
     expect(byEmoji).toContain('xxxxxx needle 🏛️ a');
+    const [emojiHit] = await search(t.ws, t.contributor, 'needle');
+    expect(emojiHit.marks.snippet.map(([start, end]) => emojiHit.snippet.slice(start, end))).toEqual(['needle']);
     for (const snippet of [byLines, byEmoji]) {
       expect(snippet.isWellFormed()).toBe(true);
       expect(snippet.length).toBeLessThanOrEqual(122);
@@ -221,12 +225,52 @@ describe('GET /api/search', () => {
     expect(results[1].snippet).toBe('تصميم ملصق لحملة الربيع');
   });
 
+  it('when q spells an Arabic word another way (hamza, alef, taa marbuta, alef maqsura, tashkeel, tatweel), then it finds the stored spelling, and the marks cover the stored letters', async () => {
+    const t = await buildTeam();
+    const as = t.ws.as(t.manager);
+    const view = await made(as.post('/api/posts').send({ title: 'إطلالة على المتحف', brandId: t.brand.id }), 'post');
+    const meet = await made(as.post('/api/tasks').send({ title: 'Visit', description: 'تعرّفوا على مجموعتنا', brandId: t.brand.id }), 'task');
+    const hall = await made(as.post('/api/campaigns').send({ name: 'قاعة مُوسى الكبرى', brandId: t.brand.id }), 'campaign');
+    const question = await made(as.post('/api/projects').send({ name: 'سؤال الزوّار', brandId: t.brand.id }), 'project');
+    const found = async (q: string) => (await search(t.ws, t.contributor, q)).map((r) => `${r.type}:${r.id}`);
+    for (const q of ['اطلالة', 'إطلاله', 'أطلالة', 'اطـلالـة', 'إِطْلَالَةٌ']) expect(await found(q), q).toEqual([`post:${view.id}`]);
+    for (const q of ['تعرفوا', 'تَعَرَّفُوا', 'تعرّفوا']) expect(await found(q), q).toEqual([`task:${meet.id}`]);
+    for (const q of ['قاعه موسي', 'موسى', 'قاعة موسى']) expect(await found(q), q).toEqual([`campaign:${hall.id}`]);
+    expect(await found('سوال')).toEqual([`project:${question.id}`]);
+    // The marks fall on the stored letters, mark and all, whatever spelling found them.
+    const [hit] = await search(t.ws, t.contributor, 'اطلالة');
+    expect(hit.marks.title.map(([start, end]) => hit.title.slice(start, end))).toEqual(['إطلالة']);
+    const [byBody] = await search(t.ws, t.contributor, 'تعرفوا');
+    expect(byBody.marks.snippet.map(([start, end]) => byBody.snippet.slice(start, end))).toEqual(['تعرّفوا']);
+    expect(byBody.marks.title).toEqual([]);
+  });
+
+  it('when q is only tatweel, then nothing matches rather than everything; only tashkeel, which shows nothing, is 400', async () => {
+    const t = await buildTeam();
+    await made(t.ws.as(t.manager).post('/api/posts').send({ title: 'إطلالة', brandId: t.brand.id }), 'post');
+    expect(await search(t.ws, t.contributor, 'ــ')).toEqual([]);
+    const marks = await t.ws.as(t.contributor).get(`/api/search?q=${encodeURIComponent('َُ')}`);
+    expect(marks.status).toBe(400);
+    expect(marks.body.code).toBe('VALIDATION');
+  });
+
+  it('when the asset library is filtered by a name spelled another way, then the file is found', async () => {
+    const t = await buildTeam();
+    const upload = await t.ws.as(t.manager).post('/api/assets').field('brandId', String(t.brand.id)).attach('files', pdf(), 'دليل المكتبة.pdf');
+    expect(upload.status, JSON.stringify(upload.body)).toBe(201);
+    const res = await t.ws.as(t.contributor).get(`/api/assets?q=${encodeURIComponent('مكتبه')}`);
+    expect(res.status).toBe(200);
+    expect(res.body.assets.map((a: { id: number }) => a.id)).toEqual([upload.body.assets[0].id]);
+  });
+
   it('when q differs from the stored text only in the case of Latin letters, then it matches', async () => {
     const t = await buildTeam();
     const as = t.ws.as(t.manager);
     const post = await made(as.post('/api/posts').send({ title: 'Night At The MUSEUM', brandId: t.brand.id }), 'post');
     for (const q of ['museum', 'MUSEUM', 'mUsEuM', 'night at']) {
-      expect((await search(t.ws, t.contributor, q)).map((r) => r.id), q).toEqual([post.id]);
+      const results = await search(t.ws, t.contributor, q);
+      expect(results.map((r) => r.id), q).toEqual([post.id]);
+      expect(results[0].marks.title.map(([start, end]) => results[0].title.slice(start, end).toLowerCase()), q).toEqual([q.toLowerCase()]);
     }
     expect(await search(t.ws, t.contributor, 'museums')).toEqual([]);
   });

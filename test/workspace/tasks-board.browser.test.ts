@@ -181,6 +181,37 @@ describeBrowser('The Tasks board, filters and a project\'s page in a browser', (
     });
   });
 
+  it.each([
+    ['en', 1440, '“My tasks” holds only the tasks assigned to you, so none of them can be assigned to Salma Haddad.', 'See the tasks of Salma Haddad in “All tasks”'],
+    ['ar', 390, 'لا تضم «مهامي» إلا المهام المُسندة إليك، فلا يمكن أن تكون أيٌّ منها مُسندة إلى Salma Haddad.', 'عرض مهام Salma Haddad في «كل المهام»'],
+  ] as const)('when "My tasks" is filtered by another assignee (%s, %i px), then the page says why nothing can match and takes them to All tasks, where their tasks are', async (lang, width, why, action) => {
+    await runAs(browser(), 'contributor', { lang, width, prepare: tasksOf }, async ({ app, page }) => {
+      await app.ws.as(app.manager).post('/api/tasks').send({ title: 'Sign the print order', brandId: app.brand.id, assigneeId: app.admin.id });
+      await page.goto(`${app.url}/workspace/tasks`);
+      await settled(page);
+      expect(await page.getAttribute('[data-scope="assigned"]', 'aria-pressed')).toBe('true');
+      // Oneself is no contradiction: one's own tasks show.
+      await page.selectOption('#filter-assignee', String(app.contributor.id));
+      await settled(page);
+      expect(await page.locator('[data-tasks] [data-task-id]').count()).toBe(2);
+      expect(await page.isHidden('[data-show-all]')).toBe(true);
+
+      await page.selectOption('#filter-assignee', String(app.admin.id));
+      await settled(page);
+      expect(await page.locator('[data-task-id]').count()).toBe(0);
+      expect(await page.textContent('[data-state]')).toBe(why);
+      expect(await page.locator('[data-state] bdi').textContent()).toBe('Salma Haddad');
+      await checkAndShoot(page, `tasks-mine-other-assignee-${lang}-${width}`);
+      await page.getByRole('button', { name: action }).click();
+      await settled(page);
+      expect(await page.getAttribute('[data-scope="all"]', 'aria-pressed')).toBe('true');
+      expect(Object.fromEntries(new URL(page.url()).searchParams)).toMatchObject({ scope: 'all', assigneeId: String(app.admin.id) });
+      expect(await page.locator('[data-tasks] [data-task-id] h3').allTextContents()).toEqual(['Sign the print order']);
+      expect(await page.isHidden('[data-show-all]')).toBe(true);
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('data-scope'))).toBe('all');
+    });
+  });
+
   it('when the board is shown in Arabic at 390px, then it reads right to left with no serious axe violation', async () => {
     await runAs(browser(), 'contributor', { lang: 'ar', width: 390, prepare: tasksOf }, async ({ app, page }) => {
       await page.goto(`${app.url}/workspace/tasks?scope=all&view=board`);

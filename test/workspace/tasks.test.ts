@@ -217,6 +217,7 @@ describe('POST /api/tasks', () => {
       ownerId: t.contributor.id,
       createdAt: '2026-01-15T12:00:00.000Z',
       updatedAt: '2026-01-15T12:00:00.000Z',
+      can: { edit: true, changeVisibility: true, delete: true, comment: true },
     });
   });
 
@@ -349,6 +350,62 @@ describe('PATCH /api/tasks/:id', () => {
     for (const body of [{}, { brandId: t.other.id }, { ownerId: t.colleague.id }]) {
       expect((await t.ws.as(t.contributor).patch(`/api/tasks/${task.id}`).send(body)).status).toBe(400);
     }
+  });
+});
+
+describe('task.can: what the one asking may do, as the server enforces it', () => {
+  type Can = { edit: boolean; changeVisibility: boolean; delete: boolean; comment: boolean };
+  const ALL: Can = { edit: true, changeVisibility: true, delete: true, comment: true };
+  const ASSIGNEE: Can = { edit: true, changeVisibility: false, delete: false, comment: true };
+  const BYSTANDER: Can = { edit: false, changeVisibility: false, delete: false, comment: true };
+
+  /** A brand-wide task of the contributor's, assigned to the colleague. */
+  const EXPECTED: [Who | 'bystander', Can][] = [
+    ['contributor', ALL],
+    ['colleague', ASSIGNEE],
+    ['bystander', BYSTANDER],
+    ['manager', ALL],
+    ['admin', ALL],
+  ];
+
+  it.each(EXPECTED)('when the %s reads, lists or changes the task, then can is %j, and every action it allows succeeds while the others are refused', async (who, can) => {
+    const t = await buildTeam();
+    const bystander = await t.ws.user('contributor', { brandIds: [t.brand.id] });
+    const actor = who === 'bystander' ? bystander : t[who];
+    const task = await taskBy(t.ws, t.contributor, { brandId: t.brand.id, assigneeId: t.colleague.id });
+    const as = t.ws.as(actor);
+
+    expect((await as.get(`/api/tasks/${task.id}`)).body.task.can).toEqual(can);
+    const listed = (await as.get('/api/tasks')).body.tasks.find((x: { id: number }) => x.id === task.id);
+    expect(listed.can).toEqual(can);
+
+    const edited = await as.patch(`/api/tasks/${task.id}`).send({ status: 'doing' });
+    expect(edited.status).toBe(can.edit ? 200 : 403);
+    if (can.edit) expect(edited.body.task.can).toEqual(can);
+    expect((await as.post(`/api/tasks/${task.id}/comments`).send({ body: 'On it' })).status).toBe(can.comment ? 201 : 404);
+    expect((await as.delete(`/api/tasks/${task.id}`)).status).toBe(can.delete ? 200 : 403);
+    // Made private, a task may leave the sight of whoever did it: a task of its own for that.
+    const twin = await taskBy(t.ws, t.contributor, { brandId: t.brand.id, assigneeId: t.colleague.id });
+    expect((await as.patch(`/api/tasks/${twin.id}`).send({ visibility: 'private' })).status).toBe(can.changeVisibility ? 200 : 403);
+  });
+
+  it('when a task is created, then its answer says its creator may do everything to it; a private one says nothing to those who cannot see it (404)', async () => {
+    const t = await buildTeam();
+    const created = await t.ws.as(t.colleague).post('/api/tasks').send({ title: 'Mine alone', brandId: t.brand.id, visibility: 'private' });
+    expect(created.status).toBe(201);
+    expect(created.body.task.can).toEqual(ALL);
+    expect((await t.ws.as(t.contributor).get(`/api/tasks/${created.body.task.id}`)).status).toBe(404);
+    expect((await t.ws.as(t.admin).get(`/api/tasks/${created.body.task.id}`)).body.task.can).toEqual(ALL);
+  });
+
+  it('when the assignee is handed the task later, then what they may do follows at once', async () => {
+    const t = await buildTeam();
+    const task = await taskBy(t.ws, t.contributor, { brandId: t.brand.id });
+    expect((await t.ws.as(t.colleague).get(`/api/tasks/${task.id}`)).body.task.can).toEqual(BYSTANDER);
+    const handed = await t.ws.as(t.contributor).patch(`/api/tasks/${task.id}`).send({ assigneeId: t.colleague.id });
+    // The answer is the changer's; the colleague's own reading says what they may do now.
+    expect(handed.body.task.can).toEqual(ALL);
+    expect((await t.ws.as(t.colleague).get(`/api/tasks/${task.id}`)).body.task.can).toEqual(ASSIGNEE);
   });
 });
 

@@ -1,6 +1,7 @@
 // Translated strings for the page scripts of both applications. The server renders the locale
 // subtrees a page needs into a data-strings attribute, so no user-facing string is written in
 // a script.
+import { element } from './dom.js';
 import { formatNumber } from './format.js';
 import { lang, readJsonAttribute } from './page.js';
 
@@ -18,16 +19,18 @@ function lookup(path) {
   );
 }
 
+const PLACEHOLDER = /\{\{\s*(\w+)\s*\}\}/g;
+
+/** @param {Vars} vars @param {string} name */
+const valueOf = (vars, name) => (vars[name] === undefined ? '' : String(vars[name]));
+
 /**
  * @param {unknown} template
  * @param {Vars} vars
  */
 function fill(template, vars) {
   const text = typeof template === 'string' ? template : '';
-  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (/** @type {string} */ _, /** @type {string} */ name) => {
-    const value = vars[name];
-    return value === undefined ? '' : String(value);
-  });
+  return text.replace(PLACEHOLDER, (/** @type {string} */ _, /** @type {string} */ name) => valueOf(vars, name));
 }
 
 /**
@@ -38,6 +41,30 @@ function fill(template, vars) {
 export function t(path, vars = {}) {
   const value = lookup(path);
   return typeof value === 'string' ? fill(value, vars) : path;
+}
+
+/**
+ * A translated sentence as nodes for the page, each filled-in value in a <bdi> of its own: a
+ * title or name written in the other direction (Arabic in English, English in Arabic) keeps
+ * its own direction, and the quotes and stops around it stay where the sentence puts them.
+ * Values go in as text, never as markup. For the page's text only: an attribute (a label, a
+ * title) takes the plain string of `t`.
+ * @param {string} path
+ * @param {Vars} [vars]
+ * @returns {(string | HTMLElement)[]}
+ */
+export function tIsolated(path, vars = {}) {
+  const template = lookup(path);
+  if (typeof template !== 'string') return [path];
+  /** @type {(string | HTMLElement)[]} */
+  const parts = [];
+  let from = 0;
+  for (const match of template.matchAll(PLACEHOLDER)) {
+    parts.push(template.slice(from, match.index), element('bdi', { text: valueOf(vars, match[1]) }));
+    from = match.index + match[0].length;
+  }
+  parts.push(template.slice(from));
+  return parts.filter((part) => part !== '');
 }
 
 /** @param {string} path */

@@ -35,8 +35,39 @@ import { call, cell, errorText, guard } from './common.js';
  * @property {Record<string, number>} [params] the numbers its message names
  */
 
-/** The roles the server knows, the first being what an unknown role counts as. */
-const { roles } = /** @type {{ roles: string[] }} */ (readJsonAttribute('data-context'));
+/**
+ * The roles the server knows, the first being what an unknown role counts as, and those that
+ * see everything (the server refuses access lists for them).
+ */
+const { roles, unrestrictedRoles } = /** @type {{ roles: string[], unrestrictedRoles: string[] }} */ (readJsonAttribute('data-context'));
+
+/** @typedef {{ museums: ReturnType<typeof accessPicker>, channels: ReturnType<typeof accessPicker> }} AccessPickers */
+
+/**
+ * The access pickers of a form, shown for roles that access lists restrict; for the others, a
+ * note in their place, and empty lists sent (the server refuses lists on their records).
+ * @param {HTMLSelectElement} roleSelect
+ * @param {HTMLElement} place where the pickers go
+ * @param {AccessPickers} initial
+ */
+function accessFollowingRole(roleSelect, place, initial) {
+  let pickers = initial;
+  const note = element('p', { className: 'muted', 'data-unrestricted-note': '', text: t('settings.users.unrestrictedRole') });
+  const unrestricted = () => unrestrictedRoles.includes(roleSelect.value);
+  const sync = () => place.replaceChildren(...(unrestricted() ? [note] : [pickers.museums.element, pickers.channels.element]));
+  roleSelect.addEventListener('change', sync);
+  sync();
+  return {
+    validate: () => unrestricted() || [pickers.museums.validate(), pickers.channels.validate()].every(Boolean),
+    /** @returns {{ allowedMuseums: string[], allowedChannels: string[] }} */
+    lists: () => (unrestricted() ? { allowedMuseums: [], allowedChannels: [] } : { allowedMuseums: pickers.museums.value(), allowedChannels: pickers.channels.value() }),
+    /** New pickers (a form emptied for the next user), shown as the role now chosen says. @param {AccessPickers} next */
+    replace(next) {
+      pickers = next;
+      sync();
+    },
+  };
+}
 
 const sections = {
   seasons: requireElement('#seasons', HTMLElement),
@@ -445,8 +476,10 @@ function replaceUser(saved) {
 
 /** @param {User} user */
 function editUser(user) {
-  const museums = accessPicker('museums', user.allowedMuseums);
-  const channels = accessPicker('channels', user.allowedChannels);
+  const pickers = { museums: accessPicker('museums', user.allowedMuseums), channels: accessPicker('channels', user.allowedChannels) };
+  const place = element('div', { className: 'access-grid access-grid-modal' });
+  /** @type {ReturnType<typeof accessFollowingRole> | undefined} */
+  let access;
   return openModal({
     title: t('settings.users.editTitle', { name: user.name }),
     confirmText: t('settings.users.save'),
@@ -459,18 +492,14 @@ function editUser(user) {
         options: roles.map((role) => ({ value: role, label: roleName(role) })),
       },
     ],
-    content: element('div', { className: 'access-grid access-grid-modal' }, [museums.element, channels.element]),
+    content: place,
+    onOpen: (controls) => {
+      access = accessFollowingRole(/** @type {HTMLSelectElement} */ (controls.get('role')), place, pickers);
+    },
     onConfirm: async ({ values, setError }) => {
-      const valid = [channels.validate(), museums.validate()].every(Boolean);
-      if (!valid) return false;
+      if (!access?.validate()) return false;
       try {
-        const { user: saved } = /** @type {{ user: User }} */ (
-          await call('PATCH', `/api/users/${user.id}`, {
-            role: values.role,
-            allowedMuseums: museums.value(),
-            allowedChannels: channels.value(),
-          })
-        );
+        const { user: saved } = /** @type {{ user: User }} */ (await call('PATCH', `/api/users/${user.id}`, { role: values.role, ...access.lists() }));
         replaceUser(saved);
         say(sections.users, t('settings.users.updated', { name: saved.name }));
         return true;
@@ -485,12 +514,14 @@ function editUser(user) {
 const userForm = requireElement('#user-form', HTMLFormElement);
 const userFeedback = formFeedback(userForm);
 const pinInput = requireElement('#user-pin', HTMLInputElement);
-/** @type {{ museums: ReturnType<typeof accessPicker>, channels: ReturnType<typeof accessPicker> } | undefined} */
-let addPickers;
+/** @type {ReturnType<typeof accessFollowingRole> | undefined} */
+let addAccess;
 
+/** Empty pickers for the next user, after the known museums and channels are loaded or a user was added. */
 function mountAddPickers() {
-  addPickers = { museums: accessPicker('museums', []), channels: accessPicker('channels', []) };
-  requireElement('[data-access-pickers]', HTMLElement, userForm).replaceChildren(addPickers.museums.element, addPickers.channels.element);
+  const pickers = { museums: accessPicker('museums', []), channels: accessPicker('channels', []) };
+  if (addAccess) addAccess.replace(pickers);
+  else addAccess = accessFollowingRole(requireElement('#user-role', HTMLSelectElement, userForm), requireElement('[data-access-pickers]', HTMLElement, userForm), pickers);
 }
 
 /** Refusals of a chosen PIN, said under the PIN field. */
@@ -498,9 +529,9 @@ const PIN_REFUSALS = { PIN_TAKEN: 'settings.users.pinTaken', PIN_THROTTLED: 'set
 
 /**
  * @param {Record<string, string>} values
- * @param {NonNullable<typeof addPickers>} pickers
+ * @param {NonNullable<typeof addAccess>} access
  */
-async function addUser(values, pickers) {
+async function addUser(values, access) {
   const button = requireElement('[type="submit"]', HTMLButtonElement, userForm);
   button.disabled = true;
   try {
@@ -509,8 +540,7 @@ async function addUser(values, pickers) {
         name: (values.name ?? '').trim(),
         ...(values.pin ? { pin: values.pin } : {}),
         role: values.role,
-        allowedMuseums: pickers.museums.value(),
-        allowedChannels: pickers.channels.value(),
+        ...access.lists(),
       })
     );
     users.push(user);
@@ -538,9 +568,8 @@ userForm.addEventListener('submit', (event) => {
   const problems = {};
   if (!(values.name ?? '').trim()) problems.name = t('settings.users.nameRequired');
   if (values.pin && !/^\d{6,12}$/.test(values.pin)) problems.pin = t('settings.users.pinInvalid');
-  if (!report(userForm, problems) || !addPickers) return;
-  if (![addPickers.museums.validate(), addPickers.channels.validate()].every(Boolean)) return;
-  void addUser(values, addPickers);
+  if (!report(userForm, problems) || !addAccess?.validate()) return;
+  void addUser(values, addAccess);
 });
 
 pinInput.addEventListener('input', () => {

@@ -5,7 +5,7 @@ import { newestOnly } from '../core/api.js';
 import { Chart, direction } from '../core/chart.js';
 import { element, findElement, requireElement } from '../core/dom.js';
 import { formatCompactCurrency, formatCurrency, formatDay } from '../core/format.js';
-import { t } from '../core/i18n.js';
+import { t, tIsolated } from '../core/i18n.js';
 import { isRtl } from '../core/page.js';
 import { announce, call, callAll, domain, errorMessage, isManager, vocabularyOptions } from './common.js';
 import { iconButton } from './icons.js';
@@ -209,7 +209,7 @@ async function saveEntry(entry) {
     },
   });
   if (!saved) return;
-  announce(t(entry ? 'budget.updated' : 'budget.created', { category: saved.category }));
+  announce(tIsolated(entry ? 'budget.updated' : 'budget.created', { category: saved.category }));
   await loadCampaign();
 }
 

@@ -2,7 +2,7 @@
 // deleting a campaign takes its posts and tracks with it, so the red confirmation counts them
 // from the API first. Contributors only read (and the server refuses them anyway).
 import { element, findElement, requireElement } from '../core/dom.js';
-import { t, tn } from '../core/i18n.js';
+import { t, tIsolated, tn } from '../core/i18n.js';
 import { announce, byId, call, callAll, dateRange, domain, errorMessage, isManager, revealTarget, targetOf, vocabularyOptions } from './common.js';
 import { actionButton } from './icons.js';
 import { brandField, checkDays, chosenBrand, confirmDelete, deleteWithConfirmation, editInModal, orNull } from './records.js';
@@ -159,7 +159,7 @@ async function saveCampaign(campaign) {
     tracks.set(saved.id, []);
   }
   render(`[data-campaign-id="${saved.id}"] h2`);
-  announce(t(campaign ? 'campaigns.updated' : 'campaigns.created', { name: saved.name }));
+  announce(tIsolated(campaign ? 'campaigns.updated' : 'campaigns.created', { name: saved.name }));
 }
 
 /**
@@ -198,7 +198,7 @@ async function deleteCampaign(campaign) {
   campaigns = campaigns.filter((c) => c.id !== campaign.id);
   tracks.delete(campaign.id);
   render();
-  announce(t('campaigns.deleted', { name: campaign.name, posts: tn('campaigns.postCount', answer.deleted.posts), tracks: tn('campaigns.trackCount', answer.deleted.tracks) }));
+  announce(tIsolated('campaigns.deleted', { name: campaign.name, posts: tn('campaigns.postCount', answer.deleted.posts), tracks: tn('campaigns.trackCount', answer.deleted.tracks) }));
 }
 
 // ## Tracks
@@ -244,7 +244,7 @@ async function saveTrack(campaign, track) {
   const own = tracks.get(campaign.id) ?? [];
   tracks.set(campaign.id, track ? own.map((tr) => (tr.id === saved.id ? saved : tr)) : [...own, saved]);
   render(`[data-campaign-id="${campaign.id}"] h2`);
-  announce(t(track ? 'tracks.updated' : 'tracks.created', { name: saved.name }));
+  announce(tIsolated(track ? 'tracks.updated' : 'tracks.created', { name: saved.name }));
 }
 
 /**

@@ -182,13 +182,14 @@ export function invalidFields(err) {
 let toastTimer;
 
 /**
- * A short confirmation at the bottom of the page, also read by screen readers.
- * @param {string} message
+ * A short confirmation at the bottom of the page, also read by screen readers: a string, or
+ * the nodes of `tIsolated` when it names a record or a person.
+ * @param {string | (string | Node)[]} message
  */
 export function announce(message) {
   const toast = document.getElementById('ws-toast');
   if (!toast) return;
-  toast.textContent = message;
+  toast.replaceChildren(...[message].flat());
   toast.classList.add('is-visible');
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => toast.classList.remove('is-visible'), 4000);

@@ -2,7 +2,7 @@
 // is the card's thumbnail), taken from the brand's library or uploaded from here, moved
 // earlier or later, removed. Nothing changes on the server until the form is saved.
 import { element } from '../core/dom.js';
-import { t } from '../core/i18n.js';
+import { t, tIsolated } from '../core/i18n.js';
 import { announce, callAll, context, errorMessage, formatMb } from './common.js';
 import { uploadFile } from './upload.js';
 
@@ -129,7 +129,10 @@ export function mediaPicker({ initial, brandOf, brandFields }) {
     choices.replaceChildren(
       ...(open.length
         ? open.map((asset) => {
-            const add = element('button', { type: 'button', className: 'media-choice', 'aria-label': t('post.media.addNamed', { name: asset.name }) }, [
+            // Named by what it shows, after a word only screen readers hear: a name of its own
+            // would leave out the size that sighted users read on it.
+            const add = element('button', { type: 'button', className: 'media-choice' }, [
+              element('span', { className: 'sr-only', text: t('post.media.add') }),
               preview(asset, 'large'),
               element('span', { className: 'media-name', dir: 'auto', text: asset.name }),
               element('span', { className: 'muted', text: formatMb(asset.sizeMb) }),
@@ -137,7 +140,7 @@ export function mediaPicker({ initial, brandOf, brandFields }) {
             add.addEventListener('click', () => {
               chosen = [...chosen, asset.id];
               renderChosen();
-              announce(t('post.media.added', { name: asset.name }));
+              announce(tIsolated('post.media.added', { name: asset.name }));
               (choices.querySelector('button') ?? search).focus();
             });
             return element('li', {}, [add]);
@@ -157,7 +160,7 @@ export function mediaPicker({ initial, brandOf, brandFields }) {
     next.splice(index + step, 0, assetId);
     chosen = next;
     renderChosen(assetId, step < 0 ? t('post.media.earlier') : t('post.media.later'));
-    announce(t('post.media.moved', { name: nameOf(assetId), position: index + step + 1, total: chosen.length }));
+    announce(tIsolated('post.media.moved', { name: nameOf(assetId), position: index + step + 1, total: chosen.length }));
   }
 
   /** @param {number} index */
@@ -165,7 +168,7 @@ export function mediaPicker({ initial, brandOf, brandFields }) {
     const assetId = chosen[index];
     chosen = chosen.filter((_, i) => i !== index);
     renderChosen();
-    announce(t('post.media.removed', { name: nameOf(assetId) }));
+    announce(tIsolated('post.media.removed', { name: nameOf(assetId) }));
     (list.querySelector('button') ?? browse).focus();
   }
 
@@ -207,7 +210,7 @@ export function mediaPicker({ initial, brandOf, brandFields }) {
           library.set(asset.id, asset);
           chosen = [...chosen, asset.id];
           renderChosen();
-          announce(t('post.media.added', { name: asset.name }));
+          announce(tIsolated('post.media.added', { name: asset.name }));
         })
         .catch((err) => row.replaceChildren(element('span', { className: 'field-error', text: `${file.name}: ${errorMessage(err)}` })));
     }

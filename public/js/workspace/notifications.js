@@ -2,7 +2,7 @@
 // while the page is in view), and the panel that lists them, each a link to its post or task.
 import { element } from '../core/dom.js';
 import { formatMoment, formatNumber } from '../core/format.js';
-import { t } from '../core/i18n.js';
+import { t, tIsolated } from '../core/i18n.js';
 import { openModal } from '../core/modal.js';
 import { announce, call, errorMessage } from './common.js';
 
@@ -55,10 +55,11 @@ async function load() {
 
 /** @param {Notification} n */
 function item(n) {
-  const text = t(`notifications.kinds.${n.kind}`, { actor: n.actorName ?? t('notifications.someone'), title: n.title });
+  // The sentence reads in the page's direction; the name and the title each in their own.
+  const text = tIsolated(`notifications.kinds.${n.kind}`, { actor: n.actorName ?? t('notifications.someone'), title: n.title });
   const link = element('a', { href: linkOf(n), className: `notification${n.readAt ? '' : ' is-unread'}` }, [
     n.readAt ? null : element('span', { className: 'notification-dot', role: 'img', 'aria-label': t('notifications.unread') }),
-    element('span', { className: 'notification-text', dir: 'auto', text }),
+    element('span', { className: 'notification-text' }, text),
     element('time', { className: 'notification-time', datetime: n.createdAt, text: formatMoment(n.createdAt) }),
   ]);
   link.addEventListener('click', (event) => {

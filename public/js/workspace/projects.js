@@ -1,7 +1,7 @@
 // Projects: everyone reads their brands' projects with how many of their tasks are open;
 // managers and superadmins create, edit and delete them.
 import { element, findElement, requireElement } from '../core/dom.js';
-import { t, tn } from '../core/i18n.js';
+import { t, tIsolated, tn } from '../core/i18n.js';
 import { announce, avatar, byId, call, callAll, dateRange, domain, errorMessage, isManager, revealTarget, targetOf, vocabularyOptions } from './common.js';
 import { actionButton, icon } from './icons.js';
 import { brandField, checkDays, chosenBrand, deleteWithConfirmation, editInModal, orNull } from './records.js';
@@ -131,7 +131,7 @@ async function saveProject(project) {
   if (!saved) return;
   projects = project ? projects.map((p) => (p.id === saved.id ? saved : p)) : [saved, ...projects];
   render(`[data-project-id="${saved.id}"] h2`);
-  announce(t(project ? 'projects.updated' : 'projects.created', { name: saved.name }));
+  announce(tIsolated(project ? 'projects.updated' : 'projects.created', { name: saved.name }));
 }
 
 /** @param {Project} project */

@@ -1,6 +1,6 @@
 // The two dialogs every list page needs, both on the shared modal: a form that creates or
 // edits a record through the API, and the red confirmation before deleting one.
-import { t } from '../core/i18n.js';
+import { t, tIsolated } from '../core/i18n.js';
 import { openModal } from '../core/modal.js';
 import { announce, call, errorMessage, invalidFields, me, options } from './common.js';
 
@@ -117,7 +117,7 @@ export async function deleteWithConfirmation(section, vars, url, returnFocus) {
     url,
     returnFocus,
   });
-  if (answer) announce(t(`${section}.deleted`, vars));
+  if (answer) announce(tIsolated(`${section}.deleted`, vars));
   return Boolean(answer);
 }
 

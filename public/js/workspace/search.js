@@ -7,7 +7,7 @@ import { element, findElement, requireElement } from '../core/dom.js';
 import { t, tn } from '../core/i18n.js';
 import { call, errorMessage } from './common.js';
 
-/** @typedef {import('../../../src/workspace/search/repository').SearchType} SearchType */
+/** @typedef {import('../../../src/workspace/domain').SearchType} SearchType */
 
 /**
  * One result as GET /api/search answers it.
@@ -16,6 +16,7 @@ import { call, errorMessage } from './common.js';
  * @property {number} id
  * @property {string} title
  * @property {string} snippet
+ * @property {{ title: [number, number][], snippet: [number, number][] }} marks where the server found the text
  * @property {string} url
  */
 
@@ -71,23 +72,21 @@ function startSearch(box) {
   }
 
   /**
-   * `text` with the parts that hold `query` marked, Latin letters in either case.
+   * `text` with the places the server found the query marked (it compares as search does:
+   * either case, Arabic spelling variants and marks).
    * @param {string} text
-   * @param {string} query
+   * @param {[number, number][]} places
    * @returns {(string | HTMLElement)[]}
    */
-  function marked(text, query) {
-    const lower = text.toLowerCase();
-    const needle = query.toLowerCase();
-    // Letters that change length when lowered (İ) would put the marks in the wrong place.
-    if (lower.length !== text.length || !needle) return [text];
+  function marked(text, places) {
     /** @type {(string | HTMLElement)[]} */
     const parts = [];
     let from = 0;
-    for (let at = lower.indexOf(needle); at !== -1; at = lower.indexOf(needle, from)) {
-      if (at > from) parts.push(text.slice(from, at));
-      parts.push(element('mark', { text: text.slice(at, at + needle.length) }));
-      from = at + needle.length;
+    for (const [start, end] of places) {
+      if (start < from || end > text.length) continue;
+      if (start > from) parts.push(text.slice(from, start));
+      parts.push(element('mark', { text: text.slice(start, end) }));
+      from = end;
     }
     if (from < text.length) parts.push(text.slice(from));
     return parts;
@@ -111,9 +110,9 @@ function startSearch(box) {
         ...list.map((result) => {
           const option = element('div', { role: 'option', id: `ws-search-option-${options.length}`, className: 'ws-search-option', 'aria-selected': 'false', 'data-url': result.url }, [
             // <bdi>: an English title reads left to right in an Arabic page, yet lines up with the rest.
-            element('span', { className: 'ws-search-title' }, element('bdi', {}, marked(result.title, query))),
+            element('span', { className: 'ws-search-title' }, element('bdi', {}, marked(result.title, result.marks.title))),
             result.snippet && result.snippet !== result.title
-              ? element('span', { className: 'ws-search-snippet' }, element('bdi', {}, marked(result.snippet, query)))
+              ? element('span', { className: 'ws-search-snippet' }, element('bdi', {}, marked(result.snippet, result.marks.snippet)))
               : null,
           ]);
           options.push(option);

@@ -6,30 +6,15 @@
 import { ApiError, newestOnly } from '../core/api.js';
 import { dropTarget, element, findElement, requireElement } from '../core/dom.js';
 import { formatDay } from '../core/format.js';
-import { t } from '../core/i18n.js';
-import { announce, avatar, byId, call, callAll, domain, errorMessage, isManager, linkedRecord, me, options, targetOf, vocabularyOptions } from './common.js';
-import { commentThread } from './conversation.js';
+import { t, tIsolated } from '../core/i18n.js';
+import { announce, avatar, byId, call, callAll, domain, errorMessage, linkedRecord, me, options, targetOf, vocabularyOptions } from './common.js';
 import { actionButton, icon } from './icons.js';
 import { menuButton } from './menu.js';
 import { openModal } from '../core/modal.js';
 import { brandField, deleteWithConfirmation, editInModal, orNull } from './records.js';
+import { taskPanel } from './task-panel.js';
 
-/**
- * A task as the API answers it.
- * @typedef {object} Task
- * @property {number} id
- * @property {number} brandId
- * @property {string} title
- * @property {string | null} description
- * @property {import('../../../src/workspace/domain').TaskStatus} status
- * @property {import('../../../src/workspace/domain').TaskPriority} priority
- * @property {string | null} dueDate
- * @property {import('../../../src/workspace/domain').TaskVisibility} visibility
- * @property {number | null} assigneeId
- * @property {number | null} projectId
- * @property {number | null} campaignId
- * @property {number | null} ownerId
- */
+/** A task as the API answers it, with what the user may do to it. @typedef {import('./task-panel.js').Task} Task */
 
 /** @typedef {{ id: number, name: string, brandId: number }} Named */
 /** @typedef {import('../../../src/workspace/domain').TaskStatus} TaskStatus */
@@ -97,10 +82,6 @@ const projectsOf = (brandId) => projects.filter((p) => p.brandId === brandId);
 const campaignsOf = (brandId) => campaigns.filter((c) => c.brandId === brandId);
 
 const today = () => new Date().toISOString().slice(0, 10);
-/** @param {Task} task */
-const runsTask = (task) => isManager() || task.ownerId === me.id;
-/** @param {Task} task */
-const mayChange = (task) => runsTask(task) || task.assigneeId === me.id;
 
 /**
  * @param {Task} task
@@ -110,7 +91,7 @@ async function changeStatus(task, status) {
   const id = `task-status-${task.id}`;
   try {
     const { task: saved } = /** @type {{ task: Task }} */ (await call('PATCH', `/api/tasks/${task.id}`, { status }));
-    announce(t('tasks.statusChanged', { title: saved.title, status: t(`tasks.status.${saved.status}`) }));
+    announce(tIsolated('tasks.statusChanged', { title: saved.title, status: t(`tasks.status.${saved.status}`) }));
     await afterChange(() => replace(saved), `#${id}`);
   } catch (err) {
     requireElement(`#${id}`, HTMLSelectElement).value = task.status;
@@ -123,7 +104,7 @@ function statusControl(task) {
   const id = `task-status-${task.id}`;
   const select = element(
     'select',
-    { id, className: 'task-status-select', disabled: !mayChange(task) },
+    { id, className: 'task-status-select', disabled: !task.can.edit },
     domain.taskStatuses.map((s) => element('option', { value: s, text: t(`tasks.status.${s}`), selected: s === task.status })),
   );
   select.addEventListener('change', () => void changeStatus(task, select.value));
@@ -137,9 +118,9 @@ function taskItem(task) {
   const campaign = campaigns.find((c) => c.id === task.campaignId);
   const overdue = task.dueDate !== null && task.status !== 'done' && task.dueDate < today();
   const actions = [
-    actionButton({ text: t('comments.open'), label: t('comments.openNamed', { title: task.title }), icon: 'comment', onClick: () => openComments(task) }),
-    mayChange(task) ? actionButton({ text: t('common.edit'), label: t('tasks.editNamed', { title: task.title }), icon: 'edit', onClick: () => saveTask(task) }) : null,
-    runsTask(task)
+    actionButton({ text: t('comments.open'), label: t('comments.openNamed', { title: task.title }), icon: 'comment', onClick: () => openTask(task) }),
+    task.can.edit ? actionButton({ text: t('common.edit'), label: t('tasks.editNamed', { title: task.title }), icon: 'edit', onClick: () => saveTask(task) }) : null,
+    task.can.delete
       ? actionButton({ text: t('common.delete'), label: t('tasks.deleteNamed', { title: task.title }), icon: 'trash', danger: true, onClick: () => deleteTask(task) })
       : null,
   ];
@@ -216,10 +197,10 @@ function dueNote(task) {
 
 /** @param {Task} task */
 function card(task) {
-  const movable = mayChange(task);
+  const movable = task.can.edit;
   const assignee = task.assigneeId === null ? undefined : people.get(task.assigneeId);
   const open = element('button', { type: 'button', className: 'post-open task-open', text: task.title, 'aria-haspopup': 'dialog', dir: 'auto' });
-  open.addEventListener('click', () => void openComments(task));
+  open.addEventListener('click', () => void openTask(task));
   const moves = movable ? domain.taskStatuses.filter((s) => s !== task.status) : [];
   const node = element('li', { className: `post-card task-card${task.status === 'done' ? ' task-done' : ''}`, 'data-task-id': task.id, draggable: movable ? 'true' : undefined }, [
     element('div', { className: 'post-body' }, [
@@ -280,7 +261,7 @@ async function moveCard(task, status) {
   if (status === task.status) return;
   try {
     const { task: saved } = /** @type {{ task: Task }} */ (await call('PATCH', `/api/tasks/${task.id}`, { status }));
-    announce(t('tasks.moved', { title: saved.title, status: statusName(saved.status) }));
+    announce(tIsolated('tasks.moved', { title: saved.title, status: statusName(saved.status) }));
     await afterChange(() => replace(saved), taskFocus(saved.id));
   } catch (err) {
     announce(errorMessage(err));
@@ -383,12 +364,46 @@ clearButton.addEventListener('click', () => {
   void reload();
 });
 
+/**
+ * Someone else chosen as the assignee under "My tasks", which holds only the user's own: no
+ * task can match, and the page says why rather than showing an empty list.
+ * @returns {import('./common.js').Member | null}
+ */
+function otherAssigneeInMine() {
+  const chosen = filterSelects.get('assigneeId')?.value;
+  if (scope !== 'assigned' || !chosen || Number(chosen) === me.id) return null;
+  return people.get(Number(chosen)) ?? null;
+}
+
+/** Takes the chosen assignee to "All tasks", where their tasks are. */
+const showAllButton = element('button', { type: 'button', className: 'button button-ghost', 'data-show-all': true, hidden: true });
+state.after(showAllButton);
+showAllButton.addEventListener('click', () => {
+  if (!offered.includes(ALL)) return;
+  chooseScope(ALL);
+  showAllButton.hidden = true;
+  findElement(`[data-scope="${ALL}"]`, HTMLButtonElement, scopes ?? document)?.focus();
+});
+
+/** The line under the filters: why the list is empty, when it is. */
+function showState() {
+  const other = tasks.length ? null : otherAssigneeInMine();
+  showAllButton.hidden = other === null || !offered.includes(ALL);
+  if (other) {
+    state.replaceChildren(...tIsolated('tasks.otherAssigneeInMine', { name: other.name }));
+    // One span: the button lays out its children as flex items, which would part the sentence.
+    showAllButton.replaceChildren(element('span', {}, tIsolated('tasks.showAllOf', { name: other.name })));
+    return;
+  }
+  state.textContent = tasks.length ? '' : filtering() ? t('tasks.noMatch') : pageProject ? t('tasks.projectEmpty') : t(`tasks.empty.${scope}`);
+}
+
 /** @param {string} [focusSelector] */
 function render(focusSelector) {
   showView();
   if (view === BOARD) renderBoard();
   else list.replaceChildren(...tasks.map(taskItem));
-  state.textContent = tasks.length ? '' : filtering() ? t('tasks.noMatch') : pageProject ? t('tasks.projectEmpty') : t(`tasks.empty.${scope}`);
+  showState();
   clearButton.hidden = !filtering();
   showScope();
   if (focusSelector) findElement(focusSelector, HTMLElement, view === BOARD ? board : list)?.focus();
@@ -419,6 +434,7 @@ function reload() {
   list.replaceChildren();
   for (const column of columns.values()) requireElement('[data-cards]', HTMLElement, column).replaceChildren();
   state.textContent = t('common.loading');
+  showAllButton.hidden = true;
   clearButton.hidden = !filtering();
   return loadTasks();
 }
@@ -438,7 +454,12 @@ async function afterChange(change, focusSelector) {
 scopes?.addEventListener('click', (event) => {
   const button = event.target instanceof Element ? event.target.closest('[data-scope]') : null;
   if (!(button instanceof HTMLElement) || !button.dataset.scope || button.dataset.scope === scope) return;
-  scope = button.dataset.scope;
+  chooseScope(button.dataset.scope);
+});
+
+/** @param {string} chosen one of the tabs */
+function chooseScope(chosen) {
+  scope = chosen;
   const url = new URL(window.location.href);
   url.searchParams.set('scope', scope);
   // The task a search opened may not be in this tab: a reload should not look for it.
@@ -447,7 +468,7 @@ scopes?.addEventListener('click', (event) => {
   // The tab shows at once as chosen, and the other tab's tasks go: they are not this tab's.
   showScope();
   void reload();
-});
+}
 
 viewSwitch.addEventListener('click', (event) => {
   const button = event.target instanceof Element ? event.target.closest('[data-view]') : null;
@@ -493,13 +514,18 @@ function taskFields(task, brandId) {
       options: options(campaignsOf(brandId), (c) => c.name, t('tasks.noCampaign')),
       value: String(task?.campaignId ?? ''),
     },
-    {
-      name: 'visibility',
-      label: t('tasks.visibility'),
-      type: 'select',
-      options: vocabularyOptions(domain.taskVisibilities, 'tasks.visibilities'),
-      value: task?.visibility ?? DEFAULT_VISIBILITY,
-    },
+    // Who sees a task is for those who may change it to decide.
+    ...(task && !task.can.changeVisibility
+      ? []
+      : [
+          {
+            name: 'visibility',
+            label: t('tasks.visibility'),
+            type: /** @type {const} */ ('select'),
+            options: vocabularyOptions(domain.taskVisibilities, 'tasks.visibilities'),
+            value: task?.visibility ?? DEFAULT_VISIBILITY,
+          },
+        ]),
   ];
 }
 
@@ -558,14 +584,12 @@ async function saveTask(task) {
         campaignId: idOrNull(values.campaignId),
         visibility: values.visibility,
       };
-      // Only whoever runs a task may change who sees it; an assignee's edit leaves that alone.
-      if (task && !runsTask(task)) delete body.visibility;
       if (task) return /** @type {{ task: Task }} */ (await call('PATCH', `/api/tasks/${task.id}`, body)).task;
       return /** @type {{ task: Task }} */ (await call('POST', '/api/tasks', { ...body, brandId: values.brandId ? Number(values.brandId) : brandId })).task;
     },
   });
   if (!saved) return;
-  announce(t(task ? 'tasks.updated' : 'tasks.created', { title: saved.title }));
+  announce(tIsolated(task ? 'tasks.updated' : 'tasks.created', { title: saved.title }));
   await afterChange(() => {
     if (task) replace(saved);
     else if (belongsHere(saved)) tasks = [saved, ...tasks];
@@ -584,16 +608,24 @@ async function deleteTask(task) {
 requireElement('[data-new-task]', HTMLButtonElement).addEventListener('click', () => void saveTask(null));
 
 /**
- * The task with its comment thread.
+ * Who may be given a task: the members of its brand, and whoever has it now.
  * @param {Task} task
  */
-async function openComments(task) {
+const assignable = (task) => [...people.values()].filter((p) => p.brandIds.includes(task.brandId) || p.id === task.assigneeId);
+
+/**
+ * The task in the modal: its details, changed in place by whoever may, and its comments.
+ * @param {Task} task
+ */
+async function openTask(task) {
   await openModal({
     title: task.title,
-    content: element('div', { className: 'task-panel' }, [
-      task.description ? element('p', { className: 'record-text', dir: 'auto', text: task.description }) : null,
-      commentThread(`/api/tasks/${task.id}/comments`),
-    ]),
+    content: taskPanel({
+      task,
+      people: assignable(task),
+      projects: projectsOf(task.brandId),
+      onSaved: (saved) => afterChange(() => replace(saved)),
+    }),
     isConfirm: false,
     confirmText: t('common.close'),
   });
@@ -612,7 +644,7 @@ async function openLinkedTask() {
     fetch: async (id) => /** @type {{ task: Task }} */ (await call('GET', `/api/tasks/${id}`)).task,
     gone: t('taskPanel.notFound'),
   });
-  if (task) await openComments(task);
+  if (task) await openTask(task);
 }
 
 async function start() {

@@ -1,6 +1,6 @@
 // The team: everyone who shares a brand with the user. Managers add contributors here.
 import { element, findElement, requireElement } from '../core/dom.js';
-import { t } from '../core/i18n.js';
+import { t, tIsolated } from '../core/i18n.js';
 import { announce, avatar, call, errorMessage, isManager, me } from './common.js';
 import { memberDialog } from './members.js';
 
@@ -61,7 +61,7 @@ async function addMember() {
   if (!created) return;
   members = [...members, created].sort((a, b) => a.name.localeCompare(b.name));
   render();
-  announce(t('members.created', { name: created.name }));
+  announce(tIsolated('members.created', { name: created.name }));
 }
 
 findElement('[data-new-member]', HTMLButtonElement)?.addEventListener('click', () => void addMember());

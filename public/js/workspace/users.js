@@ -3,7 +3,7 @@
 // server refuses that too.
 import { element, findElement, requireElement } from '../core/dom.js';
 import { formatDay } from '../core/format.js';
-import { t } from '../core/i18n.js';
+import { t, tIsolated } from '../core/i18n.js';
 import { announce, avatar, call, errorMessage, me } from './common.js';
 import { actionButton } from './icons.js';
 import { memberDialog } from './members.js';
@@ -91,7 +91,7 @@ async function editUser(user) {
   if (!saved) return;
   replaceUser(saved);
   render();
-  announce(t('members.updated', { name: saved.name }));
+  announce(tIsolated('members.updated', { name: saved.name }));
 }
 
 /** @param {Member} user */
@@ -118,7 +118,7 @@ async function saveBrand(brand) {
   if (!saved) return;
   brands = brand ? brands.map((b) => (b.id === saved.id ? saved : b)) : [...brands, saved];
   render();
-  announce(t(brand ? 'brands.renamed' : 'brands.created', { name: saved.name }));
+  announce(tIsolated(brand ? 'brands.renamed' : 'brands.created', { name: saved.name }));
 }
 
 /** @param {Brand} brand */
@@ -134,7 +134,7 @@ async function addUser() {
   if (!created) return;
   replaceUser(created);
   render();
-  announce(t('members.created', { name: created.name }));
+  announce(tIsolated('members.created', { name: created.name }));
 }
 
 requireElement('[data-new-user]', HTMLButtonElement).addEventListener('click', () => void addUser());

@@ -1,6 +1,6 @@
 import { Router, type RequestHandler, type Response } from 'express';
 import { requireDashboardAdmin } from '../auth/middleware';
-import { DASHBOARD_ROLES } from '../users/service';
+import { DASHBOARD_ROLES, UNRESTRICTED_ROLES } from '../users/service';
 
 /** Pages redirect to the PIN page instead of answering 401. */
 const signInFirst: RequestHandler = (req, res, next) => {
@@ -55,7 +55,7 @@ export function dashboardPages(currency: string) {
     '/settings',
     signInFirst,
     requireDashboardAdmin,
-    dashboardPage('settings', 'dashboard.settings.title', ['settings', 'role', 'errors', 'audit'], { roles: DASHBOARD_ROLES }),
+    dashboardPage('settings', 'dashboard.settings.title', ['settings', 'role', 'errors', 'audit'], { roles: DASHBOARD_ROLES, unrestrictedRoles: UNRESTRICTED_ROLES }),
   );
 
   return router;

@@ -1,4 +1,4 @@
-import { Conflict, NotFound } from '../../platform/errors';
+import { BadRequest, Conflict, NotFound } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import { outlive } from '../../platform/recent';
 import { ACCESS_CONFIRM_MS, type AccessStamps } from './access-stamps';
@@ -9,6 +9,22 @@ import type { UserRecord, UserRecordPatch, UserRecordStore } from './repository'
 /** The roles of application A; the first is what a record without a known role counts as. */
 export const DASHBOARD_ROLES = ['viewer', 'admin'] as const;
 export type DashboardRole = (typeof DASHBOARD_ROLES)[number];
+
+/** The roles that see every museum and channel, whatever lists their record holds. */
+export const UNRESTRICTED_ROLES: readonly DashboardRole[] = ['admin'];
+
+const isUnrestricted = (role: string) => (UNRESTRICTED_ROLES as readonly string[]).includes(role);
+
+/**
+ * An administrator sees everything, so a museum or channel list on their record would only
+ * mislead whoever reads it (a badge saying "3 museums" of someone who sees all of them).
+ */
+function assertListsFitRole(role: string, lists: { allowedMuseums: string[] | null; allowedChannels: string[] | null }): void {
+  const issues = (['allowedMuseums', 'allowedChannels'] as const)
+    .filter((field) => (lists[field]?.length ?? 0) > 0)
+    .map((path) => ({ path, message: 'must be empty for an administrator, who sees every museum and channel' }));
+  if (isUnrestricted(role) && issues.length > 0) throw new BadRequest('An administrator sees everything: leave the access lists empty', 'VALIDATION', { issues });
+}
 
 /** What a user's sessions hold of the record (SPEC.md "A. Session"), defaults applied. */
 export interface SessionFields {
@@ -45,14 +61,16 @@ export interface PublicUser {
   weakPin: boolean;
 }
 
+/** A record as the users API shows it: an administrator's access is everything, whatever an old record holds. */
 export function toPublicUser(record: UserRecord): PublicUser {
   const session = sessionFieldsOf(record);
+  const unrestricted = isUnrestricted(session.role);
   return {
     id: record.id,
     name: record.name,
     role: session.role,
-    allowedMuseums: parseAllowed(session.allowedMuseums),
-    allowedChannels: parseAllowed(session.allowedChannels),
+    allowedMuseums: unrestricted ? [] : parseAllowed(session.allowedMuseums),
+    allowedChannels: unrestricted ? [] : parseAllowed(session.allowedChannels),
     weakPin: isWeakPin(record.pin),
   };
 }
@@ -99,6 +117,7 @@ export class DashboardUsersService {
   }
 
   async create(actor: AdminActor, input: NewUser): Promise<WithPin> {
+    assertListsFitRole(input.role, { allowedMuseums: input.allowedMuseums ?? [], allowedChannels: input.allowedChannels ?? [] });
     const fields = {
       name: input.name,
       role: input.role,
@@ -122,6 +141,15 @@ export class DashboardUsersService {
 
   /** Changes a record and, at once, every live session that belongs to it. */
   async update(id: number, change: UserChange): Promise<PublicUser> {
+    if (change.role !== undefined || change.allowedMuseums !== undefined || change.allowedChannels !== undefined) {
+      const current = await this.deps.users.get(id);
+      if (!current) throw new NotFound('No such user', 'USER_NOT_FOUND');
+      const stored = sessionFieldsOf(current);
+      assertListsFitRole(change.role ?? stored.role, {
+        allowedMuseums: change.allowedMuseums ?? parseAllowed(stored.allowedMuseums),
+        allowedChannels: change.allowedChannels ?? parseAllowed(stored.allowedChannels),
+      });
+    }
     const patch: UserRecordPatch = {};
     if (change.name !== undefined) patch.name = change.name;
     if (change.role !== undefined) patch.role = change.role;

@@ -21,6 +21,8 @@ export interface Engine {
   readonly locksRows: boolean;
   /** The larger of two numbers: `max(a, b)` in SQLite, `greatest(a, b)` in PostgreSQL. */
   greatest(a: Expression<number>, b: Expression<number>): Expression<number>;
+  /** Text as search compares it (`foldForSearch`): a function of ours in SQLite, `translate(lower(…))` in PostgreSQL. */
+  searchFolded(text: Expression<string | null>): Expression<string | null>;
 }
 
 /**

@@ -6,6 +6,7 @@ import { Kysely, PostgresDialect, sql, type PostgresPool as KyselyPool, type Pos
 import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { StallGuard } from '../stall';
+import { searchFoldTranslation } from '../text';
 import { DatabaseUnavailable, type BulkRows, type Engine } from './engine';
 
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
@@ -27,6 +28,7 @@ export const postgresEngine: Engine = {
   isUnreachable: unreachable,
   locksRows: true,
   greatest: (a, b) => sql<number>`greatest(${a}, ${b})`,
+  searchFolded: (text) => sql<string | null>`translate(lower(${text}), ${searchFoldTranslation.from}, ${searchFoldTranslation.to})`,
 };
 
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;

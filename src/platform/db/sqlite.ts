@@ -3,11 +3,15 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, sql, SqliteDialect } from 'kysely';
 import { setImmediate } from 'node:timers/promises';
+import { foldForSearch } from '../text';
 import type { BulkRows, Engine, RecordsDb } from './engine';
 
 export type SqliteHandle = Database.Database;
 
 const codeOf = (err: unknown) => (err as { code?: unknown } | null)?.code;
+
+/** The SQL function that `searchFolded` calls, registered on every connection `openSqlite` makes. */
+const SEARCH_FOLD = 'search_fold';
 
 export const sqliteEngine: Engine = {
   kind: 'sqlite',
@@ -17,6 +21,7 @@ export const sqliteEngine: Engine = {
   isUnreachable: () => false,
   locksRows: false,
   greatest: (a, b) => sql<number>`max(${a}, ${b})`,
+  searchFolded: (text) => sql<string | null>`${sql.raw(SEARCH_FOLD)}(${text})`,
 };
 
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -105,6 +110,7 @@ export function openSqlite<T>(file: string, legacyDir?: string): RecordsDb<T> & 
   handle.pragma('synchronous = NORMAL');
   handle.pragma('foreign_keys = ON');
   handle.pragma('busy_timeout = 5000');
+  handle.function(SEARCH_FOLD, { deterministic: true }, (text: unknown) => (typeof text === 'string' ? foldForSearch(text) : text));
   if (legacyDir && hasLegacyHistory(handle)) applyLegacySql(handle, legacyDir);
   const db = new Kysely<T>({ dialect: new SqliteDialect({ database: handle }) });
   return { db, engine: sqliteEngine, bulk: sqliteBulk(handle, db as Kysely<unknown>), handle };

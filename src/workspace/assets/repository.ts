@@ -100,7 +100,7 @@ export class SqlAssetRepository implements AssetRepository {
       .$if(filter.postId !== undefined, (q) => q.where('post_id', '=', filter.postId!))
       .$if(filter.uploadedBy !== undefined, (q) => q.where('uploaded_by', '=', filter.uploadedBy!))
       .$if(filter.mimeTypes !== undefined, (q) => q.where('mime_type', 'in', [...filter.mimeTypes!]))
-      .$if(filter.nameContains !== undefined, (q) => q.where((eb) => contains(eb.ref('name'), containsPattern(filter.nameContains!))))
+      .$if(filter.nameContains !== undefined, (q) => q.where((eb) => contains(this.records.engine, eb.ref('name'), containsPattern(filter.nameContains!))))
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(filter.limit)

@@ -1,6 +1,7 @@
 import { pipeline } from 'node:stream/promises';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
+import { requestedRange } from '../../platform/byte-ranges';
 import { HttpError, MethodNotAllowed, NotFound } from '../../platform/errors';
 import type { FileStore } from '../../platform/file-store';
 import { idParam, validated } from '../../platform/validate';
@@ -42,6 +43,16 @@ export interface UploadLimits {
 }
 
 /**
+ * Names a file the browser shows rather than saves, with the parameters Express writes for an
+ * attachment (`filename`, and RFC 5987's `filename*` for a name beyond Latin-1): a viewer such
+ * as Chrome's for PDF then titles it, and saves it, under its own name instead of the stored key.
+ */
+function showNamed(res: Response, name: string): void {
+  res.attachment(name);
+  res.set('Content-Disposition', res.get('Content-Disposition')!.replace(/^attachment/, 'inline'));
+}
+
+/**
  * Sends a stored file (or the one byte range asked for) with a type from the stored
  * record, never from the name; `attachment` makes the browser save it under its name.
  */
@@ -50,14 +61,14 @@ async function sendStored(req: Request, res: Response, assets: AssetsService, fi
   res.set('Cache-Control', 'private, max-age=3600');
   res.set('Accept-Ranges', 'bytes');
   // Checked before the file's own headers are set: a refusal answers JSON, not the file's type.
-  const ranges = req.range(file.size, { combine: true });
-  if (ranges === -1) {
+  const range = requestedRange(req, file.size);
+  if (range === 'unsatisfiable') {
     res.set('Content-Range', `bytes */${file.size}`);
     throw new HttpError(416, 'The range asked for is outside the file', 'RANGE_NOT_SATISFIABLE');
   }
-  if (disposition === 'attachment' || !file.inline) res.attachment(file.name);
+  if (disposition === 'attachment' || !file.inline) res.attachment(file.name ?? undefined);
+  else if (file.name !== null) showNamed(res, file.name);
   res.set('Content-Type', file.mimeType);
-  const range = Array.isArray(ranges) && ranges.type === 'bytes' && ranges.length === 1 ? ranges[0] : undefined;
   if (range) res.status(206).set('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`);
   res.set('Content-Length', String(range ? range.end - range.start + 1 : file.size));
   if (req.method === 'HEAD') {

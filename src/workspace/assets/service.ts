@@ -73,8 +73,8 @@ export interface ServedFile {
   size: number;
   /** Shown in the page (pictures, video, PDF) or only ever saved (everything else). */
   inline: boolean;
-  /** The asset's name, for a download. */
-  name: string;
+  /** The name a browser shows and saves the file under: the asset's own; a thumbnail has none. */
+  name: string | null;
 }
 
 export function uploadUrl(key: string): string {
@@ -265,13 +265,14 @@ export class AssetsService {
   private async served(asset: Asset, key: string): Promise<ServedFile> {
     const stat = await this.deps.files.stat(key);
     if (!stat) throw new NotFound('No such file');
-    const type = ACCEPTED_TYPES.get(key === asset.thumbnailKey ? THUMBNAIL_TYPE : asset.mimeType);
+    const thumbnail = key === asset.thumbnailKey;
+    const type = ACCEPTED_TYPES.get(thumbnail ? THUMBNAIL_TYPE : asset.mimeType);
     return {
       key,
       mimeType: type?.mimeType ?? 'application/octet-stream',
       size: stat.size,
       inline: type !== undefined && (type.kind !== 'document' || type.mimeType === 'application/pdf'),
-      name: asset.name,
+      name: thumbnail ? null : asset.name,
     };
   }
 

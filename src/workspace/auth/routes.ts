@@ -8,6 +8,7 @@ import { validated } from '../../platform/validate';
 import { toUserBody } from '../members/service';
 import { name, nonEmpty, optionalText, password, NAME_MAX } from '../schemas';
 import { requireSignedIn, userOf } from '../request';
+import { LINK_TOKEN_PATTERN } from './links';
 import { SESSION_COOKIE, sessionCookieOptions } from './middleware';
 import type { AuthService } from './service';
 
@@ -43,6 +44,15 @@ const passwordBody = z.strictObject({
 });
 
 const onboardingBody = z.strictObject({ completed: z.boolean() });
+
+const resetRequestBody = z.strictObject({ email: z.string().trim().min(1, 'email is required').max(254) });
+
+const linkToken = z.string().regex(LINK_TOKEN_PATTERN, 'must be the token of a link');
+const resetConfirmBody = z.strictObject({ token: linkToken, newPassword: password });
+
+/** Reset links asked for per address, and per email whoever asks, in a window: each is a mail someone receives. */
+export const RESET_REQUESTS_PER_ADDRESS = 10;
+export const RESET_REQUESTS_PER_EMAIL = 3;
 
 /** Sign-out takes no input; anything sent is refused like any unknown field. */
 const logoutBody = z.strictObject({});
@@ -101,7 +111,35 @@ export function authRoutes(deps: { auth: AuthService; clock: Clock; cookieSecure
     ],
   });
 
+  // Every request counts, answered alike for known and unknown addresses: each may send a mail.
+  const resetLimit = attemptLimiter({
+    counter: deps.attempts,
+    clock,
+    isFailure: () => true,
+    rules: [
+      { name: 'reset-address', windowMs: LOGIN_WINDOW_MS, limit: RESET_REQUESTS_PER_ADDRESS, message: 'Too many password resets asked for; try again later', key: clientAddress },
+      { name: 'reset-email', windowMs: LOGIN_WINDOW_MS, limit: RESET_REQUESTS_PER_EMAIL, message: 'Too many password resets asked for; try again later', key: emailOf },
+    ],
+  });
+
   const router = Router();
+
+  router.post(
+    '/password-reset',
+    resetLimit,
+    validated({ body: resetRequestBody }, async ({ body }, _req, res) => {
+      await auth.requestPasswordReset(body.email.toLowerCase());
+      res.status(202).json({ ok: true });
+    }),
+  );
+
+  router.post(
+    '/password-reset/confirm',
+    validated({ body: resetConfirmBody }, async ({ body }, _req, res) => {
+      await auth.resetPassword(body.token, body.newPassword);
+      res.json({ ok: true });
+    }),
+  );
 
   router.post(
     '/login',

@@ -1,14 +1,21 @@
 import { createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import jwt, { type JwtPayload } from 'jsonwebtoken';
 import type { Clock } from '../../platform/clock';
-import { BadRequest, Unauthorized } from '../../platform/errors';
+import { BadRequest, Gone, Unauthorized } from '../../platform/errors';
 import { isoTime, type Actor } from '../access';
 import type { Language, UserRecord, UserRepository } from '../members/repository';
 import { hashPassword, verifyPassword } from '../members/passwords';
 import type { SessionRevoker } from '../members/service';
+import type { MailQueue } from '../mail/queue';
+import { useLinkToken, type SqlLinkTokens } from './links';
 
 /** Tokens and cookie sessions both last seven days. */
 export const SIGN_IN_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** A password reset link works once, within an hour of being sent. */
+export const RESET_LINK_TTL_MS = 60 * 60 * 1000;
+
+const resetLinkGone = () => new Gone('This link to choose a new password was used, has expired or was replaced by a newer one', 'RESET_LINK_INVALID');
 
 export interface ProfileChange {
   name?: string;
@@ -60,7 +67,7 @@ export class AuthService {
   private readonly verified = new Map<string, TokenClaims>();
 
   constructor(
-    private readonly deps: { users: UserRepository; sessions: SessionRevoker; clock: Clock; jwtSecret: string },
+    private readonly deps: { users: UserRepository; sessions: SessionRevoker; clock: Clock; jwtSecret: string; links: SqlLinkTokens; mail: MailQueue },
   ) {
     this.jwtKey = createSecretKey(Buffer.from(deps.jwtSecret));
   }
@@ -142,10 +149,53 @@ export class AuthService {
   async changePassword(user: UserRecord, current: string, next: string, keepSid: string | undefined): Promise<SignedIn | 'wrong-password'> {
     if (!(await verifyPassword(current, await this.deps.users.passwordHash(user.id)))) return 'wrong-password';
     if (current === next) throw new BadRequest('The new password must differ from the current one', 'SAME_PASSWORD');
-    const updated = await this.deps.users.setPassword(user.id, { passwordHash: await hashPassword(next), mustChangePassword: false });
+    const now = this.deps.clock.now();
+    const updated = await this.deps.users.setPassword(
+      user.id,
+      { passwordHash: await hashPassword(next), mustChangePassword: false },
+      { mails: [this.deps.mail.mail('password_changed', user, { at: isoTime(now) })], now },
+    );
     await this.deps.sessions.endUserSessions(user.id, keepSid);
-    const signedIn = updated ?? user;
+    const signedIn = typeof updated === 'object' ? updated : user;
     return { user: signedIn, token: this.issueToken(signedIn) };
+  }
+
+  /**
+   * Mails a link to choose a new password when the address is a member's. The caller answers
+   * the same whether or not it is, so the answer tells nobody who has an account.
+   */
+  async requestPasswordReset(email: string): Promise<void> {
+    const credentials = await this.deps.users.credentialsByEmail(email);
+    const user = credentials && (await this.deps.users.get(credentials.id));
+    if (user) await this.deps.mail.send([this.deps.mail.mail('password_reset', user)]);
+  }
+
+  /** Whether a reset link still works (the page says so before the member types a password). */
+  async resetLinkWorks(token: string): Promise<boolean> {
+    return (await this.deps.links.peek(token, 'password_reset', this.deps.clock.now())) !== undefined;
+  }
+
+  /**
+   * Sets the password a reset link was sent for and uses the link up, in one transaction with
+   * the mail saying so; every token and cookie session of the member ends. 410 when the link
+   * no longer works (two requests with one link: the second finds it used).
+   */
+  async resetPassword(token: string, next: string): Promise<void> {
+    const now = this.deps.clock.now();
+    const userId = await this.deps.links.peek(token, 'password_reset', now);
+    const user = userId === undefined ? undefined : await this.deps.users.get(userId);
+    if (!user) throw resetLinkGone();
+    const updated = await this.deps.users.setPassword(
+      user.id,
+      { passwordHash: await hashPassword(next), mustChangePassword: false },
+      {
+        claim: async (db) => (await useLinkToken(db, token, 'password_reset', now)) === user.id,
+        mails: [this.deps.mail.mail('password_changed', user, { at: isoTime(now) })],
+        now,
+      },
+    );
+    if (typeof updated !== 'object') throw resetLinkGone();
+    await this.deps.sessions.endUserSessions(user.id, undefined);
   }
 
   /** Signing out retires every token issued so far. */

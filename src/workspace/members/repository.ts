@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { flag, isSet } from '../../platform/db/engine';
+import type { NewMail } from '../../platform/mail/outbox';
+import { writeMails } from '../mail/queue';
 import type { Notices } from '../../platform/notices';
 import type { Role } from '../domain';
 import { changes, groupPairs, type WorkspaceDb, type WorkspaceRecords } from '../records';
@@ -57,6 +59,16 @@ export interface PasswordChange {
 
 export type WriteRefusal = 'email-taken' | 'last-superadmin';
 
+/** What else a password change does in its transaction. */
+export interface PasswordWriteOptions {
+  /** Checked first, in the transaction (a single-use link used up): false refuses the change. */
+  claim?: (db: WorkspaceDb) => Promise<boolean>;
+  /** Mail the change causes, written with it. */
+  mails?: NewMail[];
+  /** The moment the mails are queued at. */
+  now?: number;
+}
+
 export interface UserRepository {
   get(id: number): Promise<UserRecord | undefined>;
   /** Members who belong to at least one of `brandIds` (every user when undefined). */
@@ -72,8 +84,11 @@ export interface UserRepository {
    * hash and bumps the token version, in the same transaction.
    */
   update(id: number, patch: UserPatch, password?: PasswordChange): Promise<UserRecord | WriteRefusal | undefined>;
-  /** Stores a new hash and bumps the token version, so every older token stops working. */
-  setPassword(id: number, change: PasswordChange): Promise<UserRecord | undefined>;
+  /**
+   * Stores a new hash and bumps the token version, so every older token stops working;
+   * 'refused' when `options.claim` turns the change down (nothing is written then).
+   */
+  setPassword(id: number, change: PasswordChange, options?: PasswordWriteOptions): Promise<UserRecord | 'refused' | undefined>;
   bumpTokenVersion(id: number): Promise<void>;
   /** Refuses to delete the last superadmin; the user's content stays with no owner. */
   delete(id: number): Promise<'deleted' | 'last-superadmin' | undefined>;
@@ -243,8 +258,14 @@ export class SqlUserRepository implements UserRepository {
     return result;
   }
 
-  async setPassword(id: number, change: PasswordChange) {
-    await writePassword(this.records.db, id, change);
+  async setPassword(id: number, change: PasswordChange, options: PasswordWriteOptions = {}) {
+    const written = await this.records.db.transaction().execute(async (trx) => {
+      if (options.claim && !(await options.claim(trx))) return false;
+      await writePassword(trx, id, change);
+      await writeMails(trx, options.mails ?? [], options.now ?? Date.now());
+      return true;
+    });
+    if (!written) return 'refused' as const;
     await this.changed(id);
     return this.get(id);
   }

@@ -78,16 +78,35 @@ export function renderWorkspacePage(req: Request, res: Response, spec: PageSpec)
 }
 
 /** The sign-in and forced password pages: no sidebar, no data beyond their own form. */
-export function renderAuthPage(res: Response, view: 'login' | 'change-password', locals: { next?: string; user?: UserRecord }): void {
-  const section = view === 'login' ? 'login' : 'password';
+/** The pages seen before signing in (or on the way to the workspace): their title and the strings their scripts read. */
+const AUTH_PAGES = {
+  login: { title: 'workspace.login.title', sections: ['login', 'steps'] },
+  'change-password': { title: 'workspace.password.title', sections: ['password', 'steps'] },
+  'forgot-password': { title: 'workspace.forgot.title', sections: ['forgot', 'login'] },
+  'reset-password': { title: 'workspace.reset.title', sections: ['reset', 'password', 'login'] },
+} as const;
+
+export type AuthPage = keyof typeof AUTH_PAGES;
+
+export function renderAuthPage(
+  res: Response,
+  view: AuthPage,
+  locals: { next?: string; user?: UserRecord; status?: number; [local: string]: unknown } = {},
+): void {
+  const { next, user, status, ...rest } = locals;
   res.set('Cache-Control', 'no-store');
-  res.page(`workspace/${view}`, {
-    title: res.locals.t(`workspace.${section}.title`),
-    styles: ['workspace'],
-    bodyClass: 'ws-body ws-auth auth-page',
-    next: locals.next ?? '/workspace',
-    forced: locals.user?.mustChangePassword ?? false,
-    passwordMinLength: PASSWORD_MIN_LENGTH,
-    strings: clientStrings(res, [section, 'steps']),
-  });
+  res.page(
+    `workspace/${view}`,
+    {
+      ...rest,
+      title: res.locals.t(AUTH_PAGES[view].title),
+      styles: ['workspace'],
+      bodyClass: 'ws-body ws-auth auth-page',
+      next: next ?? '/workspace',
+      forced: user?.mustChangePassword ?? false,
+      passwordMinLength: PASSWORD_MIN_LENGTH,
+      strings: clientStrings(res, AUTH_PAGES[view].sections),
+    },
+    status,
+  );
 }

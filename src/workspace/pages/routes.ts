@@ -8,6 +8,8 @@ import type { TaskScope } from '../domain';
 import { AVATAR_MAX_BYTES } from '../avatars/routes';
 import { ASSET_TYPES } from '../assets/service';
 import type { ProjectsService } from '../projects/service';
+import type { AuthService } from '../auth/service';
+import { LINK_TOKEN_PATTERN } from '../auth/links';
 import { renderAuthPage, renderWorkspacePage, type PageSpec } from './render';
 
 /** How far along the first-login path a page needs the user to be. */
@@ -67,7 +69,7 @@ const recordId: RequestHandler = (req, _res, next) => {
 };
 
 /** Application B's pages; the API behind them is under /api. */
-export function workspacePages(opts: { uploadMaxBytes: number; uploadMaxFiles: number; projects: ProjectsService }) {
+export function workspacePages(opts: { uploadMaxBytes: number; uploadMaxFiles: number; projects: ProjectsService; auth: AuthService }) {
   const uploads = { maxBytes: opts.uploadMaxBytes, maxFiles: opts.uploadMaxFiles };
   // A profile page sends one picture, under the picture's own limit.
   const picture = { maxBytes: AVATAR_MAX_BYTES, maxFiles: 1 };
@@ -76,7 +78,14 @@ export function workspacePages(opts: { uploadMaxBytes: number; uploadMaxFiles: n
 
   router.get('/login', (req, res) => {
     if (req.workspace) return res.redirect(303, safeNext(req.query.next));
-    renderAuthPage(res, 'login', { next: safeNext(req.query.next) });
+    renderAuthPage(res, 'login', { next: safeNext(req.query.next), resetDone: req.query.reset === 'done' });
+  });
+  router.get('/forgot-password', (_req, res) => renderAuthPage(res, 'forgot-password'));
+  // A link that no longer works says so at once (410), before anyone types a new password.
+  router.get('/reset-password', async (req, res) => {
+    const token = typeof req.query.token === 'string' && LINK_TOKEN_PATTERN.test(req.query.token) ? req.query.token : undefined;
+    const valid = token !== undefined && (await opts.auth.resetLinkWorks(token));
+    renderAuthPage(res, 'reset-password', { valid, token: valid ? token : '', status: valid ? 200 : 410 });
   });
   router.get('/change-password', requireStage('signed-in'), (req, res) => renderAuthPage(res, 'change-password', { user: userOf(req) }));
   router.get('/workspace/welcome', requireStage('password-changed'), profileLanguage, (req, res) => {

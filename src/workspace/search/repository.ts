@@ -1,11 +1,10 @@
 import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import type { Engine } from '../../platform/db/engine';
+import { foldForSearch } from '../../platform/text';
 import type { WorkspaceRecords } from '../records';
 import type { WorkspaceTables } from '../tables';
 import { visibleTo, type TaskAudience } from '../tasks/repository';
-
-/** The kinds of record a search looks through. */
-export const SEARCH_TYPES = ['campaign', 'post', 'task', 'project', 'asset'] as const;
-export type SearchType = (typeof SEARCH_TYPES)[number];
+import { SEARCH_TYPES, type SearchType } from '../domain';
 
 /** One record whose title or body holds the text. */
 export interface SearchHit {
@@ -40,20 +39,20 @@ export interface SearchRepository {
 const ESCAPE = '\\';
 
 /**
- * A LIKE pattern for "contains `text`": its wildcards (`%`, `_`) and the escape character
- * itself are escaped, so typed text can never widen the match.
+ * A LIKE pattern for "contains `text`", folded as search compares text: its wildcards (`%`,
+ * `_`) and the escape character itself are escaped, so typed text can never widen the match.
  */
 export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => ESCAPE + c)}%`;
+  return `%${foldForSearch(text).replace(/[\\%_]/g, (c) => ESCAPE + c)}%`;
 }
 
 /**
- * Whether `column` contains the pattern, Latin letters in either case: lower() on both
- * sides, which both engines have, rather than ILIKE (PostgreSQL only) or SQLite's LIKE (which
- * ignores case by itself). Text in scripts without case, such as Arabic, matches as written.
+ * Whether `column`, folded as search compares text (letters in either case, Arabic spelling
+ * variants and marks), contains the pattern of `containsPattern`. Both engines fold the column
+ * the same way, so a word matches alike on SQLite and PostgreSQL.
  */
-export function contains(column: Expression<string | null>, pattern: string): Expression<SqlBool> {
-  return sql<SqlBool>`lower(${column}) like lower(${pattern}) escape ${sql.lit(ESCAPE)}`;
+export function contains(engine: Engine, column: Expression<string | null>, pattern: string): Expression<SqlBool> {
+  return sql<SqlBool>`${engine.searchFolded(column)} like ${pattern} escape ${sql.lit(ESCAPE)}`;
 }
 
 interface Row {
@@ -78,8 +77,10 @@ export class SqlSearchRepository implements SearchRepository {
 
   /** One kind's matches: its own title and body columns, read under the same names for all. */
   private find(type: SearchType, filter: SearchFilter): Promise<Row[]> {
-    const { db } = this.records;
+    const { db, engine } = this.records;
     const p = containsPattern(filter.text);
+    const texts = titleAndBody(engine);
+    const holds = titleOrBody(engine);
     switch (type) {
       case 'campaign':
         return ranked(
@@ -108,24 +109,22 @@ export class SqlSearchRepository implements SearchRepository {
         );
       case 'asset':
         // A file has a name and nothing more to search.
-        return ranked(db.selectFrom('assets').select((eb) => ['id', 'created_at', ...texts(eb.ref('name'), null, p)]).where((eb) => contains(eb.ref('name'), p)), filter);
+        return ranked(db.selectFrom('assets').select((eb) => ['id', 'created_at', ...texts(eb.ref('name'), null, p)]).where((eb) => contains(engine, eb.ref('name'), p)), filter);
     }
   }
 }
 
 /** A kind's title and body as `title` and `body`, and `in_title`: 1 when the title holds the text, else 0. */
-function texts(title: Expression<string>, body: Expression<string | null> | null, pattern: string) {
-  return [
+const titleAndBody = (engine: Engine) => (title: Expression<string>, body: Expression<string | null> | null, pattern: string) =>
+  [
     sql<string>`${title}`.as('title'),
     (body ? sql<string | null>`${body}` : sql<null>`null`).as('body'),
-    sql<number>`case when ${contains(title, pattern)} then 1 else 0 end`.as('in_title'),
+    sql<number>`case when ${contains(engine, title, pattern)} then 1 else 0 end`.as('in_title'),
   ] as const;
-}
 
 /** Whether the title or the body holds the text. */
-function holds(title: Expression<string>, body: Expression<string | null>, pattern: string): Expression<SqlBool> {
-  return sql<SqlBool>`(${contains(title, pattern)} or ${contains(body, pattern)})`;
-}
+const titleOrBody = (engine: Engine) => (title: Expression<string>, body: Expression<string | null>, pattern: string): Expression<SqlBool> =>
+  sql<SqlBool>`(${contains(engine, title, pattern)} or ${contains(engine, body, pattern)})`;
 
 /** The brand scope, then title matches first, the newest first, at most `limitPerType`. */
 function ranked<T extends SearchedTable>(query: SelectQueryBuilder<WorkspaceTables, T, Row>, filter: SearchFilter): Promise<Row[]> {

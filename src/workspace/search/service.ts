@@ -1,6 +1,8 @@
+import { foldedMatches, foldForSearch } from '../../platform/text';
 import { brandScope, type Actor } from '../access';
 import { taskAudience } from '../tasks/service';
-import type { SearchHit, SearchRepository, SearchType } from './repository';
+import type { SearchType } from '../domain';
+import type { SearchHit, SearchRepository } from './repository';
 
 /** At most this many records of one kind… */
 export const SEARCH_LIMIT_PER_TYPE = 20;
@@ -15,6 +17,8 @@ export interface SearchResult {
   title: string;
   /** The field that holds the text, cut down to the part around it. */
   snippet: string;
+  /** Where the title and the snippet hold the text as search compares it: [start, end) places to mark. */
+  marks: { title: [number, number][]; snippet: [number, number][] };
   /** The page that shows the record. */
   url: string;
 }
@@ -30,12 +34,9 @@ const PAGES: Record<SearchType, (id: number) => string> = {
 
 const ELLIPSIS = '…';
 
-/** Where `text` holds `needle`, Latin letters in either case; -1 when it does not. */
+/** Where `text` first holds `needle` as search compares them; -1 when it does not. */
 function indexOfText(text: string, needle: string): number {
-  const lower = text.toLowerCase();
-  // A few letters change length when lowered (İ); their positions would no longer line up.
-  if (lower.length !== text.length) return -1;
-  return lower.indexOf(needle.toLowerCase());
+  return foldedMatches(text, needle)[0]?.[0] ?? -1;
 }
 
 /** Moves a cut that would split a surrogate pair by one place (`step`), so no character is split. */
@@ -76,7 +77,15 @@ function toResult(hit: SearchHit, text: string): SearchResult {
   // The title shows anyway: the body says more whenever it holds the text too.
   const bodyHolds = hit.body !== null && indexOfText(hit.body, text) !== -1;
   const field = !hit.inTitle || bodyHolds ? (hit.body ?? hit.title) : hit.title;
-  return { type: hit.type, id: hit.id, title: hit.title, snippet: excerpt(field, text), url: PAGES[hit.type](hit.id) };
+  const snippet = excerpt(field, text);
+  return {
+    type: hit.type,
+    id: hit.id,
+    title: hit.title,
+    snippet,
+    marks: { title: foldedMatches(hit.title, text), snippet: foldedMatches(snippet, text) },
+    url: PAGES[hit.type](hit.id),
+  };
 }
 
 /**
@@ -88,6 +97,8 @@ export class SearchService {
   constructor(private readonly deps: { search: SearchRepository }) {}
 
   async search(actor: Actor, text: string): Promise<SearchResult[]> {
+    // Only marks or tatweel: the text folds to nothing, which every record would contain.
+    if (foldForSearch(text).trim() === '') return [];
     const { viewerId, includeOthersPrivate } = taskAudience(actor);
     const hits = await this.deps.search.search({
       text,

@@ -36,10 +36,34 @@ export function taskAudience(actor: Actor, brandId?: number): TaskAudience {
   return { brandIds: listedBrands(actor, brandId), viewerId: actor.id, includeOthersPrivate: isSuperadmin(actor) };
 }
 
+/** What an actor may do to a task: the rules `update`, `remove` and the comments enforce, handed to the pages as they are. */
+export interface TaskPermissions {
+  /** Change its title, description, status, priority, due date, assignee, project, campaign or post. */
+  edit: boolean;
+  /** Make it private or brand-wide. */
+  changeVisibility: boolean;
+  delete: boolean;
+  /** Read and write its comments. */
+  comment: boolean;
+}
+
+/** A task as the API answers it: with what the one asking may do to it. */
+export type TaskView = Task & { can: TaskPermissions };
+
+/**
+ * Who may do what to a task they see. Its owner, managers and superadmins run it (they change
+ * who sees it and delete it); they and its assignee change it; whoever sees it comments.
+ */
+export function taskPermissions(actor: Actor, task: Task): TaskPermissions {
+  const runsIt = task.ownerId === actor.id || isManagerOrAbove(actor);
+  return { edit: runsIt || task.assigneeId === actor.id, changeVisibility: runsIt, delete: runsIt, comment: canSeeTask(actor, task) };
+}
+
+const shown = (actor: Actor, task: Task): TaskView => ({ ...task, can: taskPermissions(actor, task) });
+
 /**
  * Tasks: anyone creates them in their brands and assigns them to any member of the brand.
- * The owner, the assignee, managers and superadmins change a task; only the owner,
- * managers and superadmins change who may see it or delete it.
+ * What else each may do is `taskPermissions`.
  */
 export class TasksService {
   constructor(
@@ -53,19 +77,20 @@ export class TasksService {
     },
   ) {}
 
-  async list(actor: Actor, query: TaskQuery): Promise<Task[]> {
+  async list(actor: Actor, query: TaskQuery): Promise<TaskView[]> {
     // "Overdue" and "this week" are counted from the server's day (UTC), the one pages use too.
     const due = query.due && { when: query.due, today: this.now().slice(0, 10) };
-    return this.deps.tasks.list({ ...query, ...taskAudience(actor, query.brandId), due });
+    const tasks = await this.deps.tasks.list({ ...query, ...taskAudience(actor, query.brandId), due });
+    return tasks.map((task) => shown(actor, task));
   }
 
-  async get(actor: Actor, id: number): Promise<Task> {
+  async get(actor: Actor, id: number): Promise<TaskView> {
     const task = await this.deps.tasks.get(id);
     if (!task || !canSeeTask(actor, task)) throw new NotFound('No such task');
-    return task;
+    return shown(actor, task);
   }
 
-  async create(actor: Actor, input: TaskInput): Promise<Task> {
+  async create(actor: Actor, input: TaskInput): Promise<TaskView> {
     const project = input.projectId ? await this.deps.projects.get(actor, input.projectId) : null;
     const placed = await this.deps.placement.resolve(actor, input, { post: 'read', others: project ? [project] : [] });
     const assigneeId = input.assigneeId ?? null;
@@ -84,16 +109,15 @@ export class TasksService {
       createdAt: this.now(),
     });
     await this.tellAssignee(actor, task, null);
-    return task;
+    return shown(actor, task);
   }
 
-  async update(actor: Actor, id: number, change: TaskChange): Promise<Task> {
+  async update(actor: Actor, id: number, change: TaskChange): Promise<TaskView> {
     const current = await this.get(actor, id);
-    const runsIt = current.ownerId === actor.id || isManagerOrAbove(actor);
-    if (!runsIt && current.assigneeId !== actor.id) {
+    if (!current.can.edit) {
       throw new Forbidden('Only its owner, its assignee, managers and superadmins change a task', 'NOT_TASK_EDITOR');
     }
-    if (change.visibility !== undefined && change.visibility !== current.visibility && !runsIt) {
+    if (change.visibility !== undefined && change.visibility !== current.visibility && !current.can.changeVisibility) {
       throw new Forbidden('Only its owner, managers and superadmins change who sees a task', 'NOT_TASK_OWNER');
     }
     const placement = await this.movedPlacement(actor, current, change);
@@ -101,7 +125,7 @@ export class TasksService {
     const updated = await this.deps.tasks.update(id, { ...change, ...placement, updatedAt: this.now() });
     if (!updated) throw new NotFound('No such task');
     await this.tellAssignee(actor, updated, current.assigneeId);
-    return updated;
+    return shown(actor, updated);
   }
 
   /** A member who is handed a task hears of it, unless they took it themselves. */
@@ -113,9 +137,7 @@ export class TasksService {
 
   async remove(actor: Actor, id: number): Promise<void> {
     const task = await this.get(actor, id);
-    if (task.ownerId !== actor.id && !isManagerOrAbove(actor)) {
-      throw new Forbidden('Only its owner, managers and superadmins delete a task', 'NOT_TASK_OWNER');
-    }
+    if (!task.can.delete) throw new Forbidden('Only its owner, managers and superadmins delete a task', 'NOT_TASK_OWNER');
     if (!(await this.deps.tasks.delete(id))) throw new NotFound('No such task');
   }
 

@@ -129,6 +129,15 @@ describe('GET /api/audit', () => {
     expect(res.text).toContain(',Admin,signIn,admin,');
   });
 
+  it('when an event holds text with spaces or tabs before a formula sign, then the exported cells are neutralised', async () => {
+    const t = await dataApp();
+    const audit = new KyselyAuditRepository(t.stores.records.dashboard);
+    await audit.add({ at: Date.UTC(2026, 10, 2), actor: ' \t=HYPERLINK("http://x")', action: 'seasonDeleted', target: 'season:9', targetName: '  +1+1' });
+    const res = await t.get('/api/audit/export.csv?action=seasonDeleted', await t.admin());
+    const line = res.text.split('\r\n')[1];
+    expect(line).toContain(`,"' \t=HYPERLINK(""http://x"")",seasonDeleted,season:9,'  +1+1,`);
+  });
+
   it('when more events match than a page holds, then the export has every one of them, under a name that says the filter and the days', async () => {
     const t = await dataApp();
     const audit = new KyselyAuditRepository(t.stores.records.dashboard);

@@ -35,6 +35,10 @@ describe('csvCell', () => {
     ['@SUM(A1)', "'@SUM(A1)"],
     ['\tTab', "'\tTab"],
     ['\rReturn', `"'\rReturn"`],
+    ['  =HYPERLINK("x")', `"'  =HYPERLINK(""x"")"`],
+    ['\t\t+1', "'\t\t+1"],
+    [' \t -1', "' \t -1"],
+    ['\u00a0@SUM(A1)', "'\u00a0@SUM(A1)"],
   ])('when a cell begins like a formula (%j), then it is neutralised with a leading quote', (input, output) => {
     expect(csvCell(input)).toBe(output);
   });
@@ -46,6 +50,7 @@ describe('csvCell', () => {
 
   it('when a cell is plain text or a number, then it is written as is', () => {
     expect(csvCell('National Museum')).toBe('National Museum');
+    expect(csvCell('  Museum = art')).toBe('  Museum = art');
     expect(csvCell(12.5)).toBe('12.5');
     expect(csvCell(0)).toBe('0');
   });

@@ -687,4 +687,17 @@ describe('GET /api/dashboard/export.csv', () => {
     expect(lines[1]).toBe(`2024-01-01,"'=cmd|""/c calc""!A1",'+Online,'@North,1,2`);
     expect(lines[2]).toBe("2024-01-02,'-Museum,'\tTab,Plain,3,4.5");
   });
+
+  it('when a stored cell has spaces or tabs before a formula sign, then the visits and comparison exports neutralise it too', async () => {
+    const t = await dataApp([
+      { date: '2024-01-01', museum: '  =cmd|"/c calc"!A1', channel: '\t+Online', district: ' \t@North', visitors: 1, revenue: 2 },
+      { date: '2025-01-01', museum: '  =cmd|"/c calc"!A1', channel: '\t+Online', district: ' \t@North', visitors: 3, revenue: 4 },
+    ]);
+    const admin = await t.admin();
+    const visits = (await t.get('/api/dashboard/export.csv', admin)).text.split('\r\n');
+    expect(visits[1]).toBe(`2024-01-01,"'  =cmd|""/c calc""!A1",'\t+Online,' \t@North,1,2`);
+    const comparison = (await t.get('/api/dashboard/compare.csv?a=2024&b=2025', admin)).text.split('\r\n');
+    expect(comparison).toContain(`museum,"'  =cmd|""/c calc""!A1",visitors,1,3,2,200`);
+    expect(comparison).toContain("channel,'\t+Online,visitors,1,3,2,200");
+  });
 });
