@@ -73,7 +73,12 @@ export const PUBLIC: Record<string, number> = {
   'GET /dashboard/login': 200,
   'POST /api/auth/login': 400,
   'POST /api/auth/logout': 200,
+  'POST /api/auth/password-reset': 400,
+  'POST /api/auth/password-reset/confirm': 400,
   'GET /login': 200,
+  'GET /forgot-password': 200,
+  // Without a token there is no link to honour.
+  'GET /reset-password': 410,
   'GET /static/vendor/chart.js/chart.umd.js': 200,
   'GET /static/vendor/chart.js/chart.umd.js.map': 200,
 };
@@ -117,6 +122,8 @@ const PARAMETERS: [RegExp, (ids: Ids) => string | number][] = [
   [/^\/api\/comments\/:id/, (ids) => ids.comment],
   [/^\/api\/uploads\//, (ids) => ids.fileKey],
   [/^\/api\/avatars\/:key/, (ids) => ids.avatarKey],
+  // Mail is nobody's record but the superadmins': any id stands for one.
+  [/^\/api\/mail\/:id/, () => 1],
 ];
 
 /** A concrete path for a route, its parameter filled with `ids` (or with `raw` as sent). */
