@@ -37,7 +37,9 @@ const UPLOAD_IDLE_MS = 2_000;
 /** The longest any one upload request may take at all, however its bytes move. */
 const UPLOAD_REQUEST_MAX_MS = 120_000;
 /** A download's body wanted by its reader while nothing comes from the store for this long: the store stopped. */
-const BODY_IDLE_MS = 4_000;
+const BODY_IDLE_MS = 3_000;
+/** How often a download's body is looked at for that. */
+const BODY_CHECK_MS = 250;
 /** Pause between two looks at a store that stopped answering. */
 const PROBE_RETRY_MS = 500;
 
@@ -216,7 +218,7 @@ export class S3FileStore implements FileStore {
       const err = new ObjectStoreUnavailable(new Error(`no bytes for ${BODY_IDLE_MS} ms`));
       body.destroy(err);
       out.destroy(err);
-    }, BODY_IDLE_MS / 4);
+    }, BODY_CHECK_MS);
     timer.unref();
     out.once('close', () => {
       clearInterval(timer);

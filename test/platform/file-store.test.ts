@@ -96,7 +96,7 @@ describeS3('S3FileStore when the store stops answering', () => {
 
     // A slow reader: nothing read for longer than the store may stay silent, then all of it.
     const slow = (await store.get('long.bin'))!;
-    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    await new Promise((resolve) => setTimeout(resolve, 3_500));
     expect((await buffer(slow)).equals(data)).toBe(true);
 
     const body = (await store.get('long.bin'))!;

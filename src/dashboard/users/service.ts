@@ -179,13 +179,14 @@ export class DashboardUsersService {
    * the stamps again, so the change is in force everywhere when it is answered.
    */
   private async followed(id: number, ending: boolean, tell: (stamp: number | undefined) => Promise<void>): Promise<void> {
-    const since = Date.now();
     let stamp: number | undefined;
     try {
       stamp = await this.deps.stamps.bump(id, ending);
     } catch (err) {
       this.deps.logger.error({ err, userId: id }, 'the access stamp of a changed user could not move after the change');
     }
+    // Every look at the stamps begun from now on sees the last move.
+    const since = Date.now();
     try {
       await tell(stamp);
     } catch (err) {
