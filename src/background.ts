@@ -7,6 +7,8 @@ import { fileTransport, smtpTransport, type MailTransport } from './platform/mai
 import { MailWorker } from './platform/mail/worker';
 import type { Stores } from './stores';
 import { createWorkspaceMail } from './workspace';
+import { SqlAssetRepository } from './workspace/assets/repository';
+import { sweepSharedFilesEvery } from './workspace/assets/sweep';
 
 /** Where mail goes: the SMTP server of SMTP_URL, or .eml files under DATA_DIR/outbox. */
 export function mailTransport(config: Pick<AppConfig, 'mail' | 'dataDir'>, logger: Logger): MailTransport {
@@ -14,7 +16,7 @@ export function mailTransport(config: Pick<AppConfig, 'mail' | 'dataDir'>, logge
   return fileTransport(path.join(config.dataDir, 'outbox'), config.mail.from, logger);
 }
 
-/** The work a server does besides answering requests: sending the outbox's mail. */
+/** The work a server does besides answering requests: sending the outbox's mail, sweeping a shared bucket. */
 export function startBackground(deps: { config: AppConfig; stores: Stores; clock: Clock; logger: Logger; transport?: MailTransport }): { stop(): Promise<void> } {
   const { config, stores, clock, logger } = deps;
   const transport = deps.transport ?? mailTransport(config, logger);
@@ -28,7 +30,16 @@ export function startBackground(deps: { config: AppConfig; stores: Stores; clock
   });
   const worker = new MailWorker({ ...mail, transport, clock, logger, host: new URL(config.mail.publicUrl).hostname });
   worker.start();
+  // A crash mid-upload on any instance leaves objects without rows in a shared bucket; the local disk is swept at start.
+  const stopSweeping = stores.filesShared
+    ? sweepSharedFilesEvery({ files: stores.files, assets: new SqlAssetRepository(stores.records.workspace), locks: stores.locks, logger })
+    : () => undefined;
   if (transport.kind === 'files') logger.info(`Mail is written to ${path.join(config.dataDir, 'outbox')} as .eml files (set SMTP_URL to send it)`);
   else logger.info({ smtp: new URL(config.mail.smtpUrl!).host }, 'Mail goes out through the SMTP server of SMTP_URL');
-  return { stop: () => worker.stop() };
+  return {
+    stop: () => {
+      stopSweeping();
+      return worker.stop();
+    },
+  };
 }

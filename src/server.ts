@@ -3,7 +3,7 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { createApp, type AppConfig } from './app';
 import { systemClock } from './platform/clock';
 import { createHttpServer } from './platform/http-server';
-import { createLogger } from './platform/logger';
+import { createLogger, type Logger } from './platform/logger';
 import { isWeakPin, PIN_MIN_DIGITS, randomPin } from './dashboard/pins';
 import { sweepEvery } from './dashboard/auth/service';
 import { prepareDashboard } from './dashboard/bootstrap';
@@ -15,6 +15,9 @@ import { startBackground } from './background';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const IDLE_CLOSE_POLL_MS = 50;
+/** Tries of the start-up work while it fails because an engine did not answer; pauses grow to at most 5 s between them. */
+const START_TRIES = 6;
+const START_PAUSE_MAX_MS = 5_000;
 
 function readConfig(): Config {
   try {
@@ -38,7 +41,14 @@ async function main(): Promise<void> {
     logger.fatal({ err }, config.database ? 'The database at DATABASE_URL cannot be reached or set up' : 'The data store in DATA_DIR cannot be opened');
     process.exit(1);
   }
-  const secrets = await stores.records.secrets.resolve({ jwtSecret: config.jwtSecret, sessionSecret: config.sessionSecret });
+  let secrets: Awaited<ReturnType<typeof prepare>>;
+  try {
+    secrets = await retried(() => prepare(config, stores, logger), (err) => stores.recognise(err) !== undefined, logger);
+  } catch (err) {
+    logger.fatal({ err }, 'The start-up work (secrets, demo data, the default superadmin) could not be done');
+    await stores.close().catch(() => undefined);
+    process.exit(1);
+  }
   let { adminPin } = config;
   if (!adminPin) {
     adminPin = randomPin(PIN_MIN_DIGITS);
@@ -47,12 +57,6 @@ async function main(): Promise<void> {
     logger.warn(`ADMIN_PIN has fewer than ${PIN_MIN_DIGITS} digits and is easy to guess: choose a longer one`);
   }
   const appConfig: AppConfig = Object.freeze({ ...config, adminPin, ...secrets });
-
-  const { dashboard, workspace } = stores.records;
-  await prepareDashboard(dashboard, logger);
-  await prepareWorkspace(workspace, config.defaultAdmin, logger);
-  // Only this instance writes its own disk; in a shared bucket another instance may be mid-upload.
-  if (!stores.filesShared) await removeOrphanFiles(stores.files, new SqlAssetRepository(workspace), logger);
 
   const app = createApp({ config: appConfig, clock: systemClock, logger, stores });
   const stopSweeping = sweepEvery(stores.dashboardSessions, systemClock, 10 * 60 * 1000);
@@ -101,4 +105,42 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
 }
 
-void main();
+/**
+ * What must be in place before the server listens: the shared secrets, the dashboard's demo
+ * data and the workspace's superadmin (once, however many instances start together on one
+ * database: the others wait for the first and find it done), and the local disk's repair.
+ */
+async function prepare(config: Config, stores: Stores, logger: Logger) {
+  const secrets = await stores.records.secrets.resolve({ jwtSecret: config.jwtSecret, sessionSecret: config.sessionSecret });
+  const { dashboard, workspace } = stores.records;
+  await stores.records.exclusively('start-up', async () => {
+    await prepareDashboard(dashboard, logger);
+    await prepareWorkspace(workspace, config.defaultAdmin, logger);
+  });
+  // Only this instance writes its own disk; a shared bucket is swept while the server runs.
+  if (!stores.filesShared) await removeOrphanFiles(stores.files, new SqlAssetRepository(workspace), logger);
+  return secrets;
+}
+
+/**
+ * Runs `work` again while it fails `transient`ly (an engine that did not answer: a database
+ * still starting, or slow under several instances starting at once), pausing longer each
+ * time; a lasting or other failure is thrown, for one clear line and a non-zero exit.
+ */
+async function retried<T>(work: () => Promise<T>, transient: (err: unknown) => boolean, logger: Logger): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await work();
+    } catch (err) {
+      if (attempt >= START_TRIES || !transient(err)) throw err;
+      const pauseMs = Math.min(1_000 * 2 ** (attempt - 1), START_PAUSE_MAX_MS);
+      logger.warn({ err, attempt, pauseMs }, 'The start-up work waited in vain for an engine; trying again');
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`The server could not start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

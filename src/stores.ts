@@ -38,6 +38,8 @@ export interface Records {
   secrets: SecretKeeper;
   /** Names the engines that do not answer now (empty when all do). */
   unreachable(): Promise<string[]>;
+  /** Runs `work` while no other instance on these records runs work of the same name. */
+  exclusively<T>(name: string, work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -50,20 +52,22 @@ const HEALTH_TIMEOUT_MS = 2_000;
  */
 export async function openRecords(config: Pick<Config, 'dataDir' | 'database'>, logger: Logger): Promise<Records> {
   if (config.database) {
+    await migratePostgres(config.database.url);
     const pool = openPostgres(config.database.url, {
       max: config.database.poolMax,
       onError: (err) => logger.warn({ err }, 'a PostgreSQL connection failed while idle'),
+      onStall: () => logger.warn('The database at DATABASE_URL stopped answering: requests that need it answer 503 until it does'),
+      onRecover: () => logger.info('The database at DATABASE_URL answers again'),
     });
     const platform = { db: pool.db.withSchema('platform') as Kysely<SecretsTables>, engine: postgresEngine };
     const records: Records = {
-      dashboard: { db: pool.db.withSchema('dashboard') as Kysely<DashboardTables>, engine: postgresEngine, bulk: postgresBulk(pool.pool, 'dashboard') },
-      workspace: { db: pool.db.withSchema('workspace') as Kysely<WorkspaceTables>, engine: postgresEngine, bulk: postgresBulk(pool.pool, 'workspace') },
+      dashboard: { db: pool.db.withSchema('dashboard') as Kysely<DashboardTables>, engine: postgresEngine, bulk: postgresBulk(pool, 'dashboard') },
+      workspace: { db: pool.db.withSchema('workspace') as Kysely<WorkspaceTables>, engine: postgresEngine, bulk: postgresBulk(pool, 'workspace') },
       secrets: databaseSecrets(platform.db),
       unreachable: async () => ((await pool.ping(HEALTH_TIMEOUT_MS)) ? [] : ['database']),
+      exclusively: (name, work) => pool.exclusively(name, work),
       close: () => pool.close(),
     };
-    await migrateToLatest(platform, secretsMigrations, 'platform');
-    await migrate(records);
     return records;
   }
   const dashboard = openSqlite<DashboardTables>(path.join(config.dataDir, 'dashboard.db'), path.join(MIGRATIONS_DIR, 'dashboard'));
@@ -73,6 +77,8 @@ export async function openRecords(config: Pick<Config, 'dataDir' | 'database'>, 
     workspace,
     secrets: fileSecrets(config.dataDir),
     unreachable: async () => [],
+    // SQLite files belong to one running server.
+    exclusively: (_name, work) => work(),
     close: async () => {
       await dashboard.db.destroy();
       await workspace.db.destroy();
@@ -82,7 +88,26 @@ export async function openRecords(config: Pick<Config, 'dataDir' | 'database'>, 
   return records;
 }
 
-async function migrate(records: Records): Promise<void> {
+/** How long one schema step (or the wait for another instance's steps) may take. */
+const MIGRATION_STATEMENT_MS = 10 * 60 * 1000;
+
+/**
+ * The schemas brought up to date on a pool of their own, whose statements are not bound by
+ * a request's deadline: an instance started beside another waits on the migrator's lock
+ * for as long as the other takes to apply the steps.
+ */
+async function migratePostgres(url: string): Promise<void> {
+  const pool = openPostgres(url, { max: 2, onError: () => undefined, statementTimeoutMs: MIGRATION_STATEMENT_MS });
+  try {
+    await migrateToLatest({ db: pool.db.withSchema('platform'), engine: postgresEngine }, secretsMigrations, 'platform');
+    await migrateToLatest({ db: pool.db.withSchema('dashboard') as Kysely<DashboardTables>, engine: postgresEngine }, dashboardMigrations, 'dashboard');
+    await migrateToLatest({ db: pool.db.withSchema('workspace') as Kysely<WorkspaceTables>, engine: postgresEngine }, workspaceMigrations, 'workspace');
+  } finally {
+    await pool.close();
+  }
+}
+
+async function migrate(records: Pick<Records, 'dashboard' | 'workspace'>): Promise<void> {
   await migrateToLatest(records.dashboard, dashboardMigrations, 'dashboard');
   await migrateToLatest(records.workspace, workspaceMigrations, 'workspace');
 }
@@ -117,7 +142,9 @@ export async function buildStores(config: Config, deps: { logger: Logger; clock:
   try {
     redis = config.redisUrl ? await connectSharedState(config.redisUrl, deps.logger, () => redisNotices?.missedSome()) : undefined;
     if (redis) {
-      redisNotices = new RedisNotices(redis.client, redis.subscriber, randomUUID());
+      redisNotices = new RedisNotices(redis.client, redis.subscriber, randomUUID(), (err, notice) =>
+        deps.logger.warn({ err, notice }, 'a notice could not reach the other instances; they confirm their copies with the records instead'),
+      );
       await redisNotices.start();
     }
   } catch (err) {
@@ -125,7 +152,12 @@ export async function buildStores(config: Config, deps: { logger: Logger; clock:
     await records.close();
     throw err;
   }
-  const objects = config.s3 ? new S3FileStore(config.s3) : undefined;
+  const objects = config.s3
+    ? new S3FileStore(config.s3, {
+        onStall: () => deps.logger.warn('The bucket at S3_ENDPOINT stopped answering: requests that need it answer 503 until it does'),
+        onRecover: () => deps.logger.info('The bucket at S3_ENDPOINT answers again'),
+      })
+    : undefined;
   const files = objects ?? new LocalFileStore(config.uploadDir);
   const dashboardUsers = config.airtable
     ? new AirtableUserRecordStore({ ...config.airtable, ids: new SqlIdMarks(records.dashboard) })
@@ -139,14 +171,14 @@ export async function buildStores(config: Config, deps: { logger: Logger; clock:
     files,
     filesShared: objects !== undefined,
     notices: redisNotices ?? new LocalNotices(),
-    locks: redis ? new RedisLocks(redis.client) : new LocalLocks(),
+    locks: redis ? new RedisLocks(redis.client, config.lockLeaseMs) : new LocalLocks(),
     async unreachable() {
       const [database, shared, bucket] = await Promise.all([records.unreachable(), redis?.ping(HEALTH_TIMEOUT_MS), objects?.ping(HEALTH_TIMEOUT_MS)]);
       return [...database, ...(shared === false ? ['redis'] : []), ...(bucket === false ? ['s3'] : [])];
     },
     recognise(err) {
       if (records.workspace.engine.isUnreachable(err)) return new DatabaseUnavailable(err);
-      if (redis && isRedisUnreachable(err)) return new RedisUnavailable(err);
+      if (redis && isRedisUnreachable(err)) return err instanceof RedisUnavailable ? err : new RedisUnavailable(err);
       if (objects && isObjectStoreUnreachable(err)) return err instanceof ObjectStoreUnavailable ? err : new ObjectStoreUnavailable(err);
       return undefined;
     },
@@ -169,6 +201,11 @@ async function connectSharedState(url: string, logger: Logger, missedSome: () =>
       logger.warn({ err }, 'Redis at REDIS_URL cannot be reached');
     },
     onReconnect: () => {
+      logger.info('Redis at REDIS_URL answers again; caches reload');
+      missedSome();
+    },
+    onStall: () => logger.warn('Redis at REDIS_URL stopped answering: requests that need it answer 503 until it does'),
+    onRecover: () => {
       logger.info('Redis at REDIS_URL answers again; caches reload');
       missedSome();
     },

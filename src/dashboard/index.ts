@@ -17,7 +17,8 @@ import { dashboardPages } from './pages/routes';
 import { KyselyAuditRepository } from './audit/repository';
 import { auditRoutes } from './audit/routes';
 import { AuditTrail } from './audit/service';
-import type { UserRecordStore } from './users/repository';
+import { SqlAccessStamps, type UserRecordStore } from './users/repository';
+import { AccessStamps } from './users/access-stamps';
 import { usersRoutes } from './users/routes';
 import { DashboardUsersService } from './users/service';
 
@@ -42,8 +43,9 @@ export interface DashboardDeps {
 
 /** Application A: its routes, under /auth, /api/users, /api/dashboard, /api/seasons and /dashboard, with its own session. */
 export function createDashboard(deps: DashboardDeps) {
-  const auth = new DashboardAuthService(deps);
-  const users = new DashboardUsersService(deps);
+  const stamps = new AccessStamps(new SqlAccessStamps(deps.records));
+  const auth = new DashboardAuthService({ ...deps, stamps });
+  const users = new DashboardUsersService({ ...deps, stamps });
   const data = new DashboardDataService({
     visits: new SqlVisitRepository(deps.records),
     seasons: new SqlSeasonRepository(deps.records),

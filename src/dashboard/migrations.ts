@@ -102,4 +102,18 @@ export const dashboardMigrations: Record<string, SchemaStep> = {
   async '2026_11_25_003_audit_target_name'(db) {
     await db.schema.alterTable('audit_events').addColumn('target_name', 'text').execute();
   },
+  /**
+   * A stamp per user record that moves with every change to the user's access, PIN or
+   * existence, so that each instance can tell a session's copy of the record is out of date
+   * without a word from the others (see SessionConfirmation). `ended` is the stamp of the
+   * last change that ended every session made before it (a new PIN, a deletion).
+   */
+  async '2026_12_01_001_access_stamps'(db) {
+    await db.schema
+      .createTable('access_stamps')
+      .addColumn('user_id', 'integer', (c) => c.primaryKey())
+      .addColumn('stamp', 'integer', (c) => c.notNull())
+      .addColumn('ended', 'integer', (c) => c.notNull())
+      .execute();
+  },
 };

@@ -26,6 +26,8 @@ export interface DashboardTables {
   };
   /** The highest user id handed out by a store that numbers records itself (Airtable). */
   id_marks: { name: string; last_id: number };
+  /** Per user record, a stamp that moves with each change to its access, PIN or existence. */
+  access_stamps: { user_id: number; stamp: number; ended: number };
   /** The administration's audit trail; `before`/`after` are JSON text, `at` milliseconds since the epoch. */
   audit_events: {
     id: Generated<number>;

@@ -17,8 +17,13 @@ export interface FileStore {
   stat(key: string): Promise<{ size: number } | undefined>;
   /** Removes `key`; a missing one is not an error. */
   delete(key: string): Promise<void>;
-  /** Every stored key. */
-  keys(): AsyncIterable<string>;
+  /** Every stored file, with when it was last written (milliseconds since the epoch). */
+  entries(): AsyncIterable<FileEntry>;
+}
+
+export interface FileEntry {
+  key: string;
+  modifiedAt: number;
 }
 
 /** The disk is full: 507 Insufficient Storage. */
@@ -131,9 +136,11 @@ export class LocalFileStore implements FileStore {
     }
   }
 
-  async *keys() {
+  async *entries() {
     for (const entry of await fs.promises.readdir(this.root, { withFileTypes: true })) {
-      if (entry.isFile() && isFileKey(entry.name)) yield entry.name;
+      if (!entry.isFile() || !isFileKey(entry.name)) continue;
+      const stats = await fs.promises.stat(this.pathOf(entry.name)).catch(() => undefined);
+      if (stats) yield { key: entry.name, modifiedAt: stats.mtimeMs };
     }
   }
 

@@ -14,9 +14,18 @@ export const EVERYTHING = 'everything';
 
 export type NoticeHandler = (notice: Notice) => void;
 
-/** Tells every instance that something changed, so that each drops what it keeps of it. */
+/**
+ * Tells every instance that something changed, so that each drops what it keeps of it.
+ * A notice speeds things up and nothing more: whoever caches what a notice concerns also
+ * confirms it with the records within a bound of its own, so a notice that is lost leaves
+ * nothing stale for longer than that.
+ */
 export interface Notices {
-  publish(notice: Notice): Promise<void>;
+  /**
+   * This instance's handlers hear at once; the others as soon as the channel carries it.
+   * Never fails: answers whether the channel took it, and false when it could not.
+   */
+  publish(notice: Notice): Promise<boolean>;
   subscribe(handler: NoticeHandler): void;
 }
 
@@ -26,6 +35,7 @@ export class LocalNotices implements Notices {
 
   async publish(notice: Notice) {
     for (const handler of this.handlers) handler(notice);
+    return true;
   }
 
   subscribe(handler: NoticeHandler) {
@@ -48,6 +58,7 @@ export class RedisNotices implements Notices {
     private readonly subscriber: Redis,
     /** Marks this instance's own messages, which it has already handled. */
     private readonly self: string,
+    private readonly onLost: (err: unknown, notice: Notice) => void = () => undefined,
   ) {}
 
   async start(): Promise<void> {
@@ -64,7 +75,13 @@ export class RedisNotices implements Notices {
 
   async publish(notice: Notice) {
     await this.local.publish(notice);
-    await this.redis.publish(CHANNEL, JSON.stringify({ from: this.self, notice }));
+    try {
+      await this.redis.publish(CHANNEL, JSON.stringify({ from: this.self, notice }));
+      return true;
+    } catch (err) {
+      this.onLost(err, notice);
+      return false;
+    }
   }
 
   subscribe(handler: NoticeHandler) {

@@ -9,6 +9,7 @@ import {
   type RedisClientType,
 } from 'redis';
 import { HttpError } from './errors';
+import { StallGuard } from './stall';
 
 export type Redis = RedisClientType;
 
@@ -19,12 +20,23 @@ export class RedisUnavailable extends HttpError {
   }
 }
 
-/** How long a command may wait for Redis before the request is answered 503. */
-const COMMAND_TIMEOUT_MS = 5_000;
-const CONNECT_TIMEOUT_MS = 5_000;
+/**
+ * How long a command waits for Redis's answer. node-redis's own command timeout only
+ * covers a command still waiting to be written: once written to a server that stopped
+ * answering, it would wait for ever.
+ */
+const COMMAND_DEADLINE_MS = 2_000;
+const CONNECT_TIMEOUT_MS = 2_000;
+/** How long closing waits for Redis to say goodbye before the sockets are simply dropped. */
+const QUIT_MS = 1_000;
+/** Pause between two looks at a Redis that stopped answering. */
+const PROBE_RETRY_MS = 250;
 
 export interface RedisConnection {
-  /** Commands; they fail at once while the connection is down, rather than queue. */
+  /**
+   * Commands, each answered within COMMAND_DEADLINE_MS or failed with RedisUnavailable;
+   * they fail at once while the connection is down or Redis is known not to answer.
+   */
   client: Redis;
   /** A second connection, which subscribing takes over entirely. */
   subscriber: Redis;
@@ -33,51 +45,122 @@ export interface RedisConnection {
   close(): Promise<void>;
 }
 
+export interface RedisEvents {
+  onError: (err: Error) => void;
+  /** The subscriber is back from a lost connection. */
+  onReconnect?: () => void;
+  /** Redis stopped answering commands, and answers again. */
+  onStall?: () => void;
+  onRecover?: () => void;
+}
+
 /**
  * Two connections to Redis, reconnecting by themselves with a growing pause (at most 2 s).
- * While one is down its commands fail at once (no offline queue), so a request that needs
- * Redis answers 503 instead of waiting for it to come back.
+ * While one is down its commands fail at once (no offline queue), and once a command has
+ * waited COMMAND_DEADLINE_MS for its answer, the following ones fail at once too until
+ * Redis answers a PING again: a request that needs Redis answers 503 instead of waiting
+ * for it to come back.
  */
-export async function connectRedis(url: string, opts: { onError: (err: Error) => void; onReconnect?: () => void }): Promise<RedisConnection> {
+export async function connectRedis(url: string, events: RedisEvents): Promise<RedisConnection> {
   const make = () =>
     createClient({
       url,
       disableOfflineQueue: true,
       socket: { connectTimeout: CONNECT_TIMEOUT_MS, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2_000) },
     })
-      .on('error', (err: Error) => opts.onError(err)) as unknown as Redis;
+      .on('error', (err: Error) => events.onError(err)) as unknown as Redis;
   const client = make();
   const subscriber = make();
   let ready = false;
   // A subscriber that was away missed notices: whoever keeps caches must reload them.
   subscriber.on('ready', () => {
-    if (ready) opts.onReconnect?.();
+    if (ready) events.onReconnect?.();
     ready = true;
   });
   await Promise.all([client.connect(), subscriber.connect()]);
-  const timed = client.withCommandOptions({ timeout: COMMAND_TIMEOUT_MS }) as unknown as Redis;
+  const guard = new StallGuard({
+    deadlineMs: COMMAND_DEADLINE_MS,
+    // Answered only after every command written before it: Redis has caught up.
+    probe: () => client.ping(),
+    retryMs: PROBE_RETRY_MS,
+    unavailable: (cause) => new RedisUnavailable(cause),
+    onStall: events.onStall,
+    onRecover: events.onRecover,
+  });
   return {
-    client: timed,
+    client: withDeadlines(client, guard),
     subscriber,
-    async ping(timeoutMs) {
-      try {
-        await client.withCommandOptions({ timeout: timeoutMs }).ping();
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    ping: (timeoutMs) => guard.answers(() => client.ping(), timeoutMs),
     async close() {
-      await Promise.allSettled([client.quit(), subscriber.quit()]);
+      guard.close();
+      await Promise.all([client, subscriber].map(quit));
     },
   };
+}
+
+async function quit(connection: Redis): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), QUIT_MS)));
+  const said = await Promise.race([connection.quit().catch(() => 'failed' as const), late]);
+  clearTimeout(timer);
+  if (said === 'late' || said === 'failed') connection.destroy();
+}
+
+/**
+ * The client seen through `guard`: every command (a call of any of its methods; nothing
+ * else is called through this view) waits for its answer at most the guard's deadline.
+ * A MULTI's commands are queued without a word to Redis, so only its exec is a call; a SCAN
+ * iterator's every page is one.
+ */
+function withDeadlines(client: Redis, guard: StallGuard): Redis {
+  const command =
+    <T>(run: (...args: unknown[]) => T) =>
+    (...args: unknown[]) =>
+      guard.run(() => Promise.resolve(run(...args)));
+  return new Proxy(client, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      const method = value as (...args: unknown[]) => unknown;
+      if (property === 'multi' || property === 'MULTI') return () => batch(method.call(target) as object, guard);
+      if (property === 'scanIterator') return (...args: unknown[]) => pages(method.apply(target, args) as AsyncIterator<unknown>, guard);
+      return command((...args) => method.apply(target, args));
+    },
+  });
+}
+
+function batch(multi: object, guard: StallGuard): unknown {
+  const view: object = new Proxy(multi, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      const method = value as (...args: unknown[]) => unknown;
+      if (typeof property === 'string' && property.startsWith('exec')) {
+        return (...args: unknown[]) => guard.run(() => method.apply(target, args) as Promise<unknown>);
+      }
+      // Queuing a command answers the MULTI itself, to chain the next one.
+      return (...args: unknown[]) => {
+        const result = method.apply(target, args);
+        return result === target ? view : result;
+      };
+    },
+  });
+  return view;
+}
+
+async function* pages(iterator: AsyncIterator<unknown>, guard: StallGuard): AsyncGenerator<unknown> {
+  for (;;) {
+    const page = await guard.run(() => iterator.next());
+    if (page.done) return;
+    yield page.value;
+  }
 }
 
 const OUT_OF_REACH = [ClientClosedError, ClientOfflineError, ConnectionTimeoutError, SocketClosedUnexpectedlyError, SocketTimeoutError, TimeoutError];
 
 /** Whether an error says Redis is out of reach, rather than that a command was wrong. */
 export function isRedisUnreachable(err: unknown): boolean {
-  if (OUT_OF_REACH.some((type) => err instanceof type)) return true;
+  if (err instanceof RedisUnavailable || OUT_OF_REACH.some((type) => err instanceof type)) return true;
   const code = (err as { code?: unknown } | null)?.code;
   return code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EPIPE';
 }

@@ -22,6 +22,7 @@ export const TABLES: { app: 'dashboard' | 'workspace'; table: string; id?: strin
   { app: 'dashboard', table: 'visits' },
   { app: 'dashboard', table: 'visits_version' },
   { app: 'dashboard', table: 'id_marks' },
+  { app: 'dashboard', table: 'access_stamps' },
   { app: 'dashboard', table: 'audit_events', id: 'id' },
   { app: 'workspace', table: 'users', id: 'id' },
   { app: 'workspace', table: 'brands', id: 'id' },
@@ -66,7 +67,8 @@ export async function copyRecords(config: Config, say: (line: string) => void): 
   // write every schema inside one transaction.
   const target = await openRecords({ dataDir: config.dataDir, database: config.database }, logger);
   const held = await holdsRecords(target).finally(() => target.close());
-  const pool = openPostgres(config.database.url, { max: 1, onError: () => undefined });
+  // One transaction of every record, outside any request: its statements may take their time.
+  const pool = openPostgres(config.database.url, { max: 1, onError: () => undefined, statementTimeoutMs: 10 * 60 * 1000 });
   try {
     if (held) throw new CopyRefused(`The database already holds records (${held}): db:copy only fills an empty one`);
     const counts: Record<string, number> = {};

@@ -18,9 +18,9 @@ export async function copyUploads(config: Config, progress: (line: string) => vo
   const source = new LocalFileStore(config.uploadDir);
   const target = new S3FileStore(config.s3);
   try {
-    for await (const key of target.keys()) throw new CopyRefused(`The bucket ${config.s3.bucket} already holds objects (${key}, …): copy into an empty bucket`);
+    for await (const { key } of target.entries()) throw new CopyRefused(`The bucket ${config.s3.bucket} already holds objects (${key}, …): copy into an empty bucket`);
     const sizes = new Map<string, number>();
-    for await (const key of source.keys()) {
+    for await (const { key } of source.entries()) {
       const body = await source.get(key);
       if (!body) continue;
       const { size } = await target.put(key, body);

@@ -22,7 +22,7 @@ import { CampaignsService } from './campaigns/service';
 import { MemberCache } from './members/cache';
 import { SqlUserRepository } from './members/repository';
 import { membersRoutes } from './members/routes';
-import { MembersService } from './members/service';
+import { MembersService, type SessionRevoker } from './members/service';
 import { SqlPostRepository } from './posts/repository';
 import { postsRoutes } from './posts/routes';
 import { PostsService } from './posts/service';
@@ -91,13 +91,18 @@ export function createWorkspace(deps: WorkspaceDeps) {
   const { settings, clock, files, records, notices } = deps;
 
   const sessionStore = deps.cookieSessions ?? new SqlSessionStore(records, clock, SIGN_IN_TTL_MS);
+  // The password stamp already refuses the sessions this ends, so a store out of reach leaves only untidiness.
+  const revoker: SessionRevoker = {
+    endUserSessions: (userId, keepSid) =>
+      sessionStore.endUserSessions(userId, keepSid).catch((err: unknown) => deps.logger.warn({ err, userId }, 'the cookie sessions of a member could not be removed now')),
+  };
   const users = new SqlUserRepository(records, new MemberCache(notices), notices);
   const outbox = workspaceOutbox(records);
   const mail = new MailQueue({ outbox, i18n: deps.i18n, now: () => clock.now() });
-  const auth = new AuthService({ users, sessions: sessionStore, clock, jwtSecret: settings.jwtSecret, links: new SqlLinkTokens(records), mail });
+  const auth = new AuthService({ users, sessions: revoker, clock, jwtSecret: settings.jwtSecret, links: new SqlLinkTokens(records), mail });
   const brandRepository = new SqlBrandRepository(records, notices);
   const brands = new BrandsService({ brands: brandRepository, clock });
-  const members = new MembersService({ users, brands: brandRepository, sessions: sessionStore, clock });
+  const members = new MembersService({ users, brands: brandRepository, sessions: revoker, clock });
   const campaigns = new CampaignsService({ campaigns: new SqlCampaignRepository(records), brands, clock });
   const assetRepository = new SqlAssetRepository(records);
   const notifications = new NotificationsService({ notifications: new SqlNotificationRepository(records), users, clock });

@@ -1,7 +1,8 @@
 import { request } from '../support/http';
 import { describe, expect, it } from 'vitest';
 import { DashboardAuthService, SESSION_MAX_AGE_MS } from '../../src/dashboard/auth/service';
-import type { UserRecord, UserRecordStore } from '../../src/dashboard/users/repository';
+import { SqlAccessStamps, type UserRecord, type UserRecordStore } from '../../src/dashboard/users/repository';
+import { AccessStamps } from '../../src/dashboard/users/access-stamps';
 import { createLogger } from '../../src/platform/logger';
 import { buildApp, cookieFrom, setCookieLine } from '../support/app';
 
@@ -222,8 +223,9 @@ describe('POST /auth/logout', () => {
 
 describe('session sweeping', () => {
   it('when sessions have expired, then a sweep removes them without any lookup', async () => {
-    const { sessions, clock, users } = await buildApp();
-    const auth = new DashboardAuthService({ sessions, clock, logger: createLogger('silent'), adminPin: ADMIN, users });
+    const { sessions, clock, users, stores } = await buildApp();
+    const stamps = new AccessStamps(new SqlAccessStamps(stores.records.dashboard));
+    const auth = new DashboardAuthService({ sessions, clock, logger: createLogger('silent'), adminPin: ADMIN, users, stamps });
     for (let i = 0; i < 5; i++) await auth.login(ADMIN);
     clock.advance(SESSION_MAX_AGE_MS / 2);
     await auth.login(ADMIN);

@@ -1,5 +1,7 @@
+import http from 'node:http';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import { demoSeasons } from '../../src/dashboard/data/demo';
 import { tempDir } from '../support/app';
 import { pdf } from '../support/files';
 import { describePostgres, freshDatabase } from '../support/postgres';
@@ -22,9 +24,14 @@ vi.setConfig({ testTimeout: 120_000 });
 class Browser {
   private readonly cookies = new Map<string, string>();
 
+  /** The Cookie header this browser sends. */
+  cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
   async call(server: ServerProcess, method: string, route: string, body?: object | string | FormData, type?: string, extra: Record<string, string> = {}) {
     const headers: Record<string, string> = { 'Sec-Fetch-Site': 'same-origin', ...extra };
-    if (this.cookies.size) headers.Cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    if (this.cookies.size) headers.Cookie = this.cookieHeader();
     if (type) headers['Content-Type'] = type;
     else if (body && !(body instanceof FormData)) headers['Content-Type'] = 'application/json';
     const res = await fetch(server.url + route, {
@@ -45,7 +52,7 @@ class Browser {
 }
 
 /** Two server processes on one database, one Redis and one bucket, each with its own DATA_DIR and UPLOAD_DIR, started at the same moment. */
-async function twoInstances() {
+async function twoInstances(more: Record<string, string> = {}) {
   const [database, redis, bucket] = await Promise.all([freshDatabase(), freshRedis(), freshBucketEnv()]);
   const env = () => {
     const dir = tempDir();
@@ -60,6 +67,7 @@ async function twoInstances() {
       DEFAULT_ADMIN_PASSWORD: ADMIN.password,
       JWT_SECRET: '',
       SESSION_SECRET: '',
+      ...more,
     };
   };
   const [a, b] = await Promise.all([start(env(), START_MS), start(env(), START_MS)]);
@@ -87,7 +95,36 @@ async function within(ms: number, probe: () => Promise<boolean>) {
   }
 }
 
+/** The same line in the output of exactly one of `servers`. */
+function saidByOne(servers: ServerProcess[], line: string): boolean {
+  return servers.filter((s) => s.output().includes(line)).length === 1;
+}
+
+/**
+ * An import sent by hand whose body never ends, as a client mid-upload: its header row and
+ * first rows go out, the rest never comes. Answers once the response (if any) arrives.
+ */
+function unfinishedImport(server: ServerProcess, cookie: string) {
+  const req = http.request(`${server.url}/api/dashboard/import`, {
+    method: 'POST',
+    headers: { Cookie: cookie, 'Sec-Fetch-Site': 'same-origin', 'Content-Type': 'text/csv', 'Transfer-Encoding': 'chunked' },
+  });
+  req.on('error', () => undefined);
+  req.write('date,museum,channel,district,visitors,revenue\n2020-03-01,Museum Z,Online,Doha,12,100\n');
+  return req;
+}
+
 describePostgres('two instances on one PostgreSQL, Redis and bucket', () => {
+  it('when both start together on an empty database, then the demo data and its seasons, the superadmin and the default brand are made once', async () => {
+    const { a, b } = await twoInstances();
+    expect(saidByOne([a, b], 'empty dashboard store: demo visit data and seasons created')).toBe(true);
+    expect(saidByOne([a, b], 'Created the workspace superadmin')).toBe(true);
+    const admin = new Browser();
+    await admin.call(a, 'POST', '/auth/login', { pin: ADMIN_PIN });
+    const seasons = (await admin.call(b, 'GET', '/api/seasons')).body.seasons as { name: string }[];
+    expect(seasons.map((s) => s.name).sort()).toEqual(demoSeasons(new Date()).map((s) => s.name).sort());
+  });
+
   describe('dashboard', () => {
     it('when a session is made on one, then it works on the other, and a sign-out on either ends it on both', async () => {
       const { a, b } = await twoInstances();
@@ -115,6 +152,26 @@ describePostgres('two instances on one PostgreSQL, Redis and bucket', () => {
       await within(WITHIN_MS, async () => (await analyst.call(b, 'GET', '/auth/check')).body.allowedMuseums === '["Museum B"]');
       await admin.call(a, 'DELETE', `/api/users/${created.body.user.id}`);
       await within(WITHIN_MS, async () => (await analyst.call(b, 'GET', '/auth/check')).body.authenticated === false);
+    });
+
+    it('when the instance running an import is killed with -9, then the import slot is free on the other within the lock\'s lease, not half an hour later', async () => {
+      const lease = 3_000;
+      const { a, b } = await twoInstances({ TEST_LOCK_LEASE_MS: String(lease) });
+      const admin = new Browser();
+      await admin.call(a, 'POST', '/auth/login', { pin: ADMIN_PIN });
+      const csv = 'date,museum,channel,district,visitors,revenue\n2020-03-02,Museum Z,Online,Doha,7,70\n';
+      const importOnB = async () => (await admin.call(b, 'POST', '/api/dashboard/import', csv, 'text/csv')).status;
+      const running = unfinishedImport(a, admin.cookieHeader());
+      await within(10_000, async () => (await importOnB()) === 409);
+      // Held well past one lease by its renewals while the import runs.
+      await new Promise((resolve) => setTimeout(resolve, lease * 1.5));
+      expect(await importOnB()).toBe(409);
+
+      a.child.kill('SIGKILL');
+      const killed = Date.now();
+      await within(60_000, async () => (await importOnB()) === 200);
+      expect(Date.now() - killed).toBeLessThan(lease + 5_000);
+      running.destroy();
     });
 
     it('when wrong PINs are sent to both, then they are counted once', async () => {

@@ -5,9 +5,10 @@ import { buffer } from 'node:stream/consumers';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { LocalFileStore, type FileStore } from '../../src/platform/file-store';
-import { S3FileStore } from '../../src/platform/s3-file-store';
+import { isObjectStoreUnreachable, S3FileStore } from '../../src/platform/s3-file-store';
 import { tempDir } from '../support/app';
-import { describeS3, freshBucketEnv } from '../support/s3';
+import { cuttableRelay } from '../support/net';
+import { describeS3, freshBucketEnv, s3Endpoint } from '../support/s3';
 
 async function s3Store(): Promise<S3FileStore> {
   const store = new S3FileStore(loadConfig({ DATA_DIR: tempDir(), ...(await freshBucketEnv()) }).s3!);
@@ -37,7 +38,7 @@ function cutStream(head: Buffer): Readable {
 
 async function keysOf(store: FileStore): Promise<string[]> {
   const keys: string[] = [];
-  for await (const key of store.keys()) keys.push(key);
+  for await (const { key } of store.entries()) keys.push(key);
   return keys.sort();
 }
 
@@ -83,3 +84,27 @@ for (const [where, make, describeStore] of stores) {
     });
   });
 }
+
+describeS3('S3FileStore when the store stops answering', () => {
+  it("when the store freezes in the middle of a download's body, then the body fails as out of reach within 5 s; a reader that pauses is not cut", async () => {
+    const s3 = new URL(s3Endpoint());
+    const relay = await cuttableRelay(s3.hostname, Number(s3.port));
+    const store = new S3FileStore(loadConfig({ DATA_DIR: tempDir(), ...(await freshBucketEnv(`http://127.0.0.1:${relay.port}`)) }).s3!);
+    onTestFinished(() => store.close());
+    const data = randomBytes(8 * 1024 * 1024);
+    await store.put('long.bin', Readable.from([data]));
+
+    // A slow reader: nothing read for longer than the store may stay silent, then all of it.
+    const slow = (await store.get('long.bin'))!;
+    await new Promise((resolve) => setTimeout(resolve, 3_500));
+    expect((await buffer(slow)).equals(data)).toBe(true);
+
+    const body = (await store.get('long.bin'))!;
+    body.once('data', () => relay.freeze());
+    const started = Date.now();
+    const err = await buffer(body).catch((e: unknown) => e);
+    expect(isObjectStoreUnreachable(err)).toBe(true);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    relay.thaw();
+  });
+});

@@ -14,7 +14,7 @@ async function behindRelay() {
 }
 
 describePostgres('PostgreSQL out of reach while the server runs', () => {
-  it('when the database stops answering, then /healthz is 503 naming it and requests answer 503 UNAVAILABLE within 10 s, and service resumes by itself with nothing acknowledged lost', async () => {
+  it('when the database stops answering, then /healthz is 503 naming it and requests answer 503 UNAVAILABLE within 5 s, and service resumes by itself with nothing acknowledged lost', async () => {
     const { ws, relay } = await behindRelay();
     const brand = await ws.brand('Kept');
     const admin = await ws.user('superadmin', { brandIds: [brand.id] });
@@ -32,7 +32,7 @@ describePostgres('PostgreSQL out of reach while the server runs', () => {
     ] as const) {
       const started = Date.now();
       const res = await ws.as(admin)[method](path).send(method === 'post' ? { name: 'During', brandId: brand.id } : undefined);
-      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(Date.now() - started).toBeLessThan(5_000);
       expect(res.status).toBe(503);
       expect(res.body).toMatchObject({ code: 'UNAVAILABLE' });
       expect(JSON.stringify(res.body)).not.toMatch(/at .*\.js|ECONN|stack/);
@@ -43,5 +43,42 @@ describePostgres('PostgreSQL out of reach while the server runs', () => {
     const listed = await ws.as(admin).get('/api/campaigns');
     expect(listed.status).toBe(200);
     expect(listed.body.campaigns.map((c: { name: string }) => c.name)).toEqual(['Before the outage']);
+  });
+
+  it('when the database stops answering but keeps its connections open (a partition), then every request answers 503 UNAVAILABLE within 5 s, /healthz names it, and service resumes by itself', async () => {
+    const { ws, relay } = await behindRelay();
+    const brand = await ws.brand('Frozen');
+    const admin = await ws.user('superadmin', { brandIds: [brand.id] });
+    expect((await ws.as(admin).post('/api/campaigns').send({ name: 'Before the freeze', brandId: brand.id })).status).toBe(201);
+
+    relay.freeze();
+    const answers = await Promise.all(
+      [
+        () => ws.as(admin).get('/api/campaigns'),
+        () => ws.as(admin).post('/api/campaigns').send({ name: 'During', brandId: brand.id }),
+        () => ws.as(admin).patch(`/api/members/${admin.id}`).send({ name: 'Renamed' }),
+        () => request(ws.app).get('/healthz'),
+      ].map(async (send) => {
+        const started = Date.now();
+        const res = await send();
+        return { status: res.status, body: res.body as Record<string, unknown>, ms: Date.now() - started };
+      }),
+    );
+    for (const answer of answers) {
+      expect(answer.status).toBe(503);
+      expect(answer.ms).toBeLessThan(5_000);
+    }
+    expect(answers.slice(0, 3).map((a) => a.body.code)).toEqual(['UNAVAILABLE', 'UNAVAILABLE', 'UNAVAILABLE']);
+    expect(answers[3].body).toEqual({ ok: false, failing: ['database'] });
+    // Known to be stalled now: the next request does not wait out the deadline again.
+    const started = Date.now();
+    expect((await ws.as(admin).get('/api/campaigns')).status).toBe(503);
+    expect(Date.now() - started).toBeLessThan(1_000);
+
+    relay.thaw();
+    await expect.poll(async () => (await ws.as(admin).get('/api/campaigns')).status, { timeout: 10_000, interval: 100 }).toBe(200);
+    expect((await request(ws.app).get('/healthz')).status).toBe(200);
+    const listed = await ws.as(admin).get('/api/campaigns');
+    expect(listed.body.campaigns.map((c: { name: string }) => c.name)).toContain('Before the freeze');
   });
 });

@@ -5,6 +5,7 @@ import type { DashboardSession } from '../../src/dashboard/auth/session-store';
 import { ManualClock } from '../../src/platform/clock';
 import { connectRedis, isRedisUnreachable } from '../../src/platform/redis';
 import { RedisAttemptCounter } from '../../src/platform/redis-attempts';
+import { LeaseLost, RedisLocks } from '../../src/platform/locks';
 import { RedisNotices, type Notice } from '../../src/platform/notices';
 import { RedisCookieSessions } from '../../src/workspace/auth/redis-session-store';
 import { describeRedis, freshRedis } from '../support/redis';
@@ -103,6 +104,29 @@ describeRedis('RedisSessionStore', () => {
     await server.start();
     await expect.poll(() => store.get('5'.repeat(64)).then(() => 'ok', () => 'down'), { timeout: 8_000 }).toBe('ok');
   });
+
+  it('when Redis stops answering (SIGSTOP), then a command fails as out of reach within the deadline, the next ones at once, and all answer again once it goes on', async () => {
+    const server = await freshRedis();
+    const connection = await connected(server.url);
+    const clock = new ManualClock();
+    const store = new RedisSessionStore(connection.client, clock);
+    await store.set('6'.repeat(64), session(9, clock.now()));
+    server.freeze();
+
+    let started = Date.now();
+    const first = await store.get('6'.repeat(64)).catch((e: unknown) => e);
+    expect(isRedisUnreachable(first)).toBe(true);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    started = Date.now();
+    const failures = await Promise.all([store.get('6'.repeat(64)), store.updateUser(9, { role: 'admin' }), store.size(), connection.client.publish('x', 'y')].map((p) => p.catch((e: unknown) => e)));
+    expect(failures.every(isRedisUnreachable)).toBe(true);
+    expect(Date.now() - started).toBeLessThan(200);
+    expect(await connection.ping(500)).toBe(false);
+
+    server.thaw();
+    await expect.poll(() => store.get('6'.repeat(64)).then((s) => s?.userId, () => 'down'), { timeout: 5_000, interval: 50 }).toBe(9);
+    expect(await connection.ping(500)).toBe(true);
+  });
 });
 
 describeRedis('RedisNotices', () => {
@@ -131,11 +155,47 @@ describeRedis('RedisCookieSessions', () => {
     const { url } = await freshRedis();
     const [a, b] = [new RedisCookieSessions((await connected(url)).client), new RedisCookieSessions((await connected(url)).client)];
     const cookie = { originalMaxAge: 60_000, expires: new Date(Date.now() + 60_000), httpOnly: true, path: '/' };
-    for (const sid of ['s1', 's2', 's3']) await a.set(sid, { cookie, userId: 4, userKey: 'k' });
-    await b.set('other', { cookie, userId: 5, userKey: 'k5' });
+    for (const sid of ['s1', 's2', 's3']) await a.set(sid, { cookie, userId: 4, userKey: 'k', passwordStamp: 's' });
+    await b.set('other', { cookie, userId: 5, userKey: 'k5', passwordStamp: 's' });
     await b.endUserSessions(4, 's2');
     expect(await a.get('s1')).toBeNull();
     expect(await a.get('s2')).toMatchObject({ userId: 4 });
     expect(await a.get('other')).toMatchObject({ userId: 5 });
+  });
+});
+
+describeRedis('RedisLocks', () => {
+  const LEASE = 300;
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('when the holder works past its lease, then its renewals keep the lock from everyone else until it gives it back', async () => {
+    const { url } = await freshRedis();
+    const [mine, theirs] = [new RedisLocks((await connected(url)).client, LEASE), new RedisLocks((await connected(url)).client, LEASE)];
+    const lease = (await mine.acquire('work'))!;
+    await sleep(LEASE * 3);
+    expect(await theirs.acquire('work')).toBeUndefined();
+    expect(lease.lost.aborted).toBe(false);
+    await lease.release();
+    expect(await theirs.acquire('work')).toBeDefined();
+  });
+
+  it('when the holder dies, then the lock frees itself within its lease, and a late give-back leaves the new holder its lock', async () => {
+    const { url } = await freshRedis();
+    const dying = await connectRedis(url, { onError: () => undefined });
+    const theirs = new RedisLocks((await connected(url)).client, LEASE);
+    const stale = (await new RedisLocks(dying.client, LEASE).acquire('work'))!;
+    await dying.close();
+    await expect.poll(async () => (await theirs.acquire('work')) !== undefined, { timeout: LEASE * 3, interval: 50 }).toBe(true);
+    await stale.release();
+    expect(await theirs.acquire('work')).toBeUndefined();
+  });
+
+  it('when Redis stops answering for longer than the lease, then the holder is told it lost the lock', async () => {
+    const server = await freshRedis();
+    const lease = (await new RedisLocks((await connected(server.url)).client, 1_000).acquire('work'))!;
+    server.freeze();
+    const lost = await new Promise((resolve) => lease.lost.addEventListener('abort', () => resolve(lease.lost.reason)));
+    expect(lost).toBeInstanceOf(LeaseLost);
+    server.thaw();
   });
 });

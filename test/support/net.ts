@@ -67,27 +67,46 @@ export function statusCounts(answers: { status: number }[]): Record<number, numb
 
 /**
  * A TCP relay to `target` (host:port) that a test can cut, as a network failure or a stopped
- * server would: `cut` drops every open connection and refuses new ones, `restore` lets them in again.
+ * server would: `cut` drops every open connection and refuses new ones, `restore` lets them
+ * in again. `freeze` stops it passing on anything while keeping every connection open and
+ * accepting new ones, as a partition or a frozen server looks to a client; `thaw` ends that.
  */
 export async function cuttableRelay(targetHost: string, targetPort: number) {
   const open = new Set<net.Socket>();
+  const pairs = new Set<{ client: net.Socket; upstream?: net.Socket }>();
   let cut = false;
-  const server = net.createServer((client) => {
-    if (cut) {
-      client.destroy();
-      return;
-    }
+  let frozen = false;
+  const join = (pair: { client: net.Socket; upstream?: net.Socket }) => {
+    const upstream = (pair.upstream ??= connectUpstream(pair));
+    pair.client.pipe(upstream).pipe(pair.client);
+  };
+  const connectUpstream = (pair: { client: net.Socket }) => {
+    const { client } = pair;
     const upstream = net.connect(targetPort, targetHost);
-    open.add(client).add(upstream);
+    open.add(upstream);
     const end = () => {
       client.destroy();
       upstream.destroy();
       open.delete(client);
       open.delete(upstream);
+      pairs.delete(pair);
     };
     client.on('error', end).on('close', end);
     upstream.on('error', end).on('close', end);
-    client.pipe(upstream).pipe(client);
+    return upstream;
+  };
+  const server = net.createServer((client) => {
+    if (cut) {
+      client.destroy();
+      return;
+    }
+    open.add(client);
+    const pair: { client: net.Socket; upstream?: net.Socket } = { client };
+    pairs.add(pair);
+    if (frozen) {
+      client.pause();
+      client.on('error', () => client.destroy());
+    } else join(pair);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   onTestFinished(() => {
@@ -102,6 +121,20 @@ export async function cuttableRelay(targetHost: string, targetPort: number) {
     },
     restore() {
       cut = false;
+    },
+    freeze() {
+      frozen = true;
+      for (const { client, upstream } of pairs) {
+        if (!upstream) continue;
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.pause();
+        upstream.pause();
+      }
+    },
+    thaw() {
+      frozen = false;
+      for (const pair of pairs) join(pair);
     },
   };
 }

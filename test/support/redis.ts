@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, onTestFinished } from 'vitest';
 import { freePort } from './postgres-server';
 
@@ -23,17 +25,29 @@ if (missing && !process.env.CI) console.warn(missing);
 
 export interface RedisServer {
   url: string;
-  /** Stops the server as a crash would; `start` brings it back on the same port, empty. */
+  /** Stops the server as a crash would; `start` brings it back on the same port (empty unless persistent). */
   kill(): void;
+  /** Stops the server as its operator would (SIGTERM), waiting until it has exited. */
+  stop(): Promise<void>;
   start(): Promise<void>;
+  /** Stops the process where it stands (SIGSTOP), as a partition looks to its clients: connections stay open, nothing is answered. */
+  freeze(): void;
+  /** Lets a frozen process go on (SIGCONT). */
+  thaw(): void;
 }
 
-/** A Redis server of the current test's own, on a free loopback port, in memory only, stopped when the test finishes. */
-export async function freshRedis(): Promise<RedisServer> {
+/**
+ * A Redis server of the current test's own, on a free loopback port, stopped when the test
+ * finishes: in memory only, or `persistent` with an append-only file (as the README advises
+ * running it), so that a restart keeps what was written.
+ */
+export async function freshRedis(opts: { persistent?: boolean } = {}): Promise<RedisServer> {
   const port = await freePort();
+  const dir = opts.persistent ? fs.mkdtempSync(path.join(os.tmpdir(), 'museum-redis-')) : undefined;
+  const storage = dir ? ['--dir', dir, '--appendonly', 'yes', '--save', ''] : ['--save', '', '--appendonly', 'no'];
   let child: ReturnType<typeof spawn> | undefined;
   const start = async () => {
-    const started = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no'], {
+    const started = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', ...storage, '--protected-mode', 'no'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = started;
@@ -55,7 +69,26 @@ export async function freshRedis(): Promise<RedisServer> {
     child?.kill('SIGKILL');
     child = undefined;
   };
+  const stop = async () => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGCONT');
+    running.kill('SIGTERM');
+    await exited;
+  };
   await start();
-  onTestFinished(kill);
-  return { url: `redis://127.0.0.1:${port}`, kill, start };
+  onTestFinished(() => {
+    kill();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    kill,
+    stop,
+    start,
+    freeze: () => child?.kill('SIGSTOP'),
+    thaw: () => child?.kill('SIGCONT'),
+  };
 }

@@ -44,7 +44,7 @@ describeS3('npm run uploads:copy', () => {
     await bucket.put('someone-elses.pdf', Readable.from([Buffer.from('x')]));
     await expect(copyUploads(config, () => undefined)).rejects.toBeInstanceOf(CopyRefused);
     const keys: string[] = [];
-    for await (const key of bucket.keys()) keys.push(key);
+    for await (const { key } of bucket.entries()) keys.push(key);
     expect(keys).toEqual(['someone-elses.pdf']);
     bucket.close();
   });

@@ -1,6 +1,6 @@
 import type { Redis } from '../../platform/redis';
 import { SESSION_MAX_AGE_MS } from './service';
-import type { DashboardSession, SessionStore } from './session-store';
+import type { DashboardSession, SessionPatch, SessionStore } from './session-store';
 
 const SESSION = 'dashboard:session:';
 const OF_USER = 'dashboard:user-sessions:';
@@ -36,15 +36,19 @@ export class RedisSessionStore implements SessionStore {
     await write.exec();
   }
 
-  async updateUser(userId: number, patch: Partial<Pick<DashboardSession, 'name' | 'role' | 'allowedMuseums' | 'allowedChannels'>>) {
+  async replace(id: string, session: DashboardSession) {
+    // Only while it still exists: a sign-out meanwhile must not bring it back without an end.
+    await this.redis.set(SESSION + id, JSON.stringify(session), { expiration: 'KEEPTTL', condition: 'XX' });
+  }
+
+  async updateUser(userId: number, patch: SessionPatch) {
     for (const id of await this.redis.sMembers(OF_USER + userId)) {
       const session = await this.get(id);
       if (!session) {
         await this.redis.sRem(OF_USER + userId, id);
         continue;
       }
-      // Only while it still exists: a sign-out meanwhile must not bring it back without an end.
-      await this.redis.set(SESSION + id, JSON.stringify({ ...session, ...patch }), { expiration: 'KEEPTTL', condition: 'XX' });
+      await this.replace(id, { ...session, ...patch });
     }
   }
 

@@ -5,12 +5,13 @@ import { NO_RESTRICTION } from '../access';
 import { pinDigest, pinsEqual } from '../pins';
 import type { UserRecord, UserRecordStore } from '../users/repository';
 import { sessionFieldsOf } from '../users/service';
+import type { AccessStamps } from '../users/access-stamps';
 import type { DashboardSession, SessionStore } from './session-store';
 
 export const SESSION_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
-export function sessionFromRecord(record: UserRecord, createdAt: number): DashboardSession {
-  return { ...sessionFieldsOf(record), createdAt, userId: record.id };
+export function sessionFromRecord(record: UserRecord, createdAt: number, stamp: number): DashboardSession {
+  return { ...sessionFieldsOf(record), createdAt, userId: record.id, stamp };
 }
 
 /** Removes expired sessions on a timer, so memory does not grow with abandoned ones. */
@@ -32,6 +33,7 @@ export class DashboardAuthService {
     private readonly deps: {
       sessions: SessionStore;
       users: UserRecordStore;
+      stamps: AccessStamps;
       clock: Clock;
       logger: Logger;
       adminPin: string | undefined;
@@ -45,11 +47,13 @@ export class DashboardAuthService {
     if (adminPin && pinsEqual(pin, adminPin)) {
       return this.open({ name: 'Admin', role: 'admin', createdAt: now, allowedMuseums: NO_RESTRICTION, allowedChannels: NO_RESTRICTION, userId: null });
     }
+    // Looked at before the records are read: a change under way then is caught by its stamp.
+    const stampOf = await this.deps.stamps.now();
     const record = await this.findByPin(pin);
-    return record ? this.open(sessionFromRecord(record, now)) : undefined;
+    return record ? this.open(sessionFromRecord(record, now, stampOf(record.id).stamp)) : undefined;
   }
 
-  /** The live session for an id; an expired one is removed and reported as none. */
+  /** The live session for an id, confirmed against its user's access stamp; an expired one is removed and reported as none. */
   async lookup(id: string | undefined): Promise<DashboardSession | undefined> {
     if (!id || !/^[0-9a-f]{64}$/.test(id)) return undefined;
     const session = await this.deps.sessions.get(id);
@@ -58,7 +62,27 @@ export class DashboardAuthService {
       await this.deps.sessions.delete(id);
       return undefined;
     }
-    return session;
+    return session.userId === null ? session : this.confirmed(id, session, session.userId);
+  }
+
+  /**
+   * The session with its copy of the user record brought up to date when the user's stamp
+   * moved past it, or ended when a new PIN or a deletion came since. A change made on
+   * another instance normally reaches the shared sessions at once; this catches the ones
+   * whose word got lost, within ACCESS_CONFIRM_MS.
+   */
+  private async confirmed(id: string, session: DashboardSession, userId: number): Promise<DashboardSession | undefined> {
+    const held = session.stamp ?? 0;
+    const current = await this.deps.stamps.recent(userId);
+    if (held >= current.stamp) return session;
+    const record = current.ended > held ? undefined : await this.deps.users.get(userId);
+    if (!record) {
+      await this.deps.sessions.delete(id);
+      return undefined;
+    }
+    const refreshed = { ...session, ...sessionFieldsOf(record), stamp: current.stamp };
+    await this.deps.sessions.replace(id, refreshed);
+    return refreshed;
   }
 
   async logout(id: string | undefined): Promise<void> {

@@ -7,7 +7,12 @@ export interface DashboardSession {
   allowedChannels: string;
   /** The user record behind the session; null for the administrator PIN. */
   userId: number | null;
+  /** The user's access stamp when the fields above were copied from the record (0 or absent: never changed). */
+  stamp?: number;
 }
+
+/** What a change to a user record tells its live sessions. */
+export type SessionPatch = Partial<Pick<DashboardSession, 'name' | 'role' | 'allowedMuseums' | 'allowedChannels' | 'stamp'>>;
 
 /**
  * Sessions by id. Async so that a shared store (Redis) can replace the in-memory map when
@@ -17,8 +22,10 @@ export interface SessionStore {
   get(id: string): Promise<DashboardSession | undefined>;
   set(id: string, session: DashboardSession): Promise<void>;
   delete(id: string): Promise<void>;
+  /** Writes `session` over the one stored under `id`, only while that one still exists. */
+  replace(id: string, session: DashboardSession): Promise<void>;
   /** Applies a change to every live session of one user record. */
-  updateUser(userId: number, patch: Partial<Pick<DashboardSession, 'name' | 'role' | 'allowedMuseums' | 'allowedChannels'>>): Promise<void>;
+  updateUser(userId: number, patch: SessionPatch): Promise<void>;
   deleteUser(userId: number): Promise<void>;
   /** Removes every session created before `cutoff`; returns how many went. */
   deleteCreatedBefore(cutoff: number): Promise<number>;
@@ -54,7 +61,11 @@ export class MemorySessionStore implements SessionStore {
     }
   }
 
-  async updateUser(userId: number, patch: Partial<DashboardSession>) {
+  async replace(id: string, session: DashboardSession) {
+    if (this.sessions.has(id)) this.sessions.set(id, session);
+  }
+
+  async updateUser(userId: number, patch: SessionPatch) {
     for (const id of this.byUser.get(userId) ?? []) {
       const session = this.sessions.get(id);
       if (session) Object.assign(session, patch);

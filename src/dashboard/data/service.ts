@@ -23,7 +23,8 @@ import { fileNamePart } from '../../platform/csv';
 import { dayOf, formatDay, parseDay, presetRanges, yearRange, earlierRange, type Against, type Day, type DayRange, type Granularity, type Preset } from './dates';
 import { accessOf, isRestricted, type Access } from './permissions';
 import type { NewSeason, Season, SeasonRepository, VisitRepository } from './repository';
-import { LocalLocks, type Locks, type Release } from '../../platform/locks';
+import { LocalLocks, type Lease, type Locks } from '../../platform/locks';
+import { RecentLook } from '../../platform/recent';
 
 /** One side of a comparison: a calendar year, a season or a range of days. */
 export type Period = { year: number } | { seasonId: number } | DayRange;
@@ -69,8 +70,6 @@ export interface DataServiceDeps {
 }
 
 const IMPORT_LOCK = 'dashboard:import';
-/** An instance killed mid-import frees the slot after this long; no real import comes near it. */
-const IMPORT_LOCK_TTL_MS = 30 * 60 * 1000;
 
 type Viewer = Pick<DashboardSession, 'role' | 'allowedMuseums' | 'allowedChannels'>;
 
@@ -83,7 +82,8 @@ export class CsvImport {
     private readonly service: DashboardDataService,
     private readonly visits: VisitRepository,
     private readonly maxBytes: number,
-    private readonly release: Release,
+    /** The one import slot; an import that lost it stops before it writes again, as another may have it now. */
+    private readonly lease: Lease,
   ) {}
 
   /**
@@ -95,6 +95,7 @@ export class CsvImport {
     let pending: Promise<void> = Promise.resolve();
     const onBatch = async (rows: VisitRow[]) => {
       await pending;
+      this.lease.lost.throwIfAborted();
       pending = this.visits.stage(rows);
       // Awaited with the next batch or at the end; until then its failure must not count as unhandled.
       pending.catch(() => undefined);
@@ -114,9 +115,10 @@ export class CsvImport {
     if (this.ended) throw new Conflict('This import has already ended', 'IMPORT_ENDED');
     this.ended = true;
     try {
+      this.lease.lost.throwIfAborted();
       await this.visits.commitStaged();
     } finally {
-      await this.release();
+      await this.lease.release();
     }
     await this.service.refresh();
     return { imported: this.rows };
@@ -127,9 +129,10 @@ export class CsvImport {
     if (this.ended) return;
     this.ended = true;
     try {
-      await this.visits.clearStaging();
+      // Another instance may hold the slot now, and the staging area with it.
+      if (!this.lease.lost.aborted) await this.visits.clearStaging();
     } finally {
-      await this.release();
+      await this.lease.release();
     }
   }
 }
@@ -249,9 +252,9 @@ export class DashboardDataService {
 
   /** Takes the one import slot: imports run one at a time, on every instance, because they share the staging area. */
   async startImport(): Promise<CsvImport> {
-    const release = await this.locks.acquire(IMPORT_LOCK, IMPORT_LOCK_TTL_MS);
-    if (!release) throw new Conflict('Another import is running; try again when it has finished', 'IMPORT_RUNNING');
-    return new CsvImport(this, this.deps.visits, this.importMaxBytes, release);
+    const lease = await this.locks.acquire(IMPORT_LOCK);
+    if (!lease) throw new Conflict('Another import is running; try again when it has finished', 'IMPORT_RUNNING');
+    return new CsvImport(this, this.deps.visits, this.importMaxBytes, lease);
   }
 
   /** Rebuilds the in-memory copy from the store now; reads arriving meanwhile wait for it. */
@@ -311,29 +314,6 @@ export class DashboardDataService {
     const columns = builder.finish();
     this.deps.logger.info({ rows: columns.rowCount, ms: Date.now() - started }, 'dashboard visits loaded into memory');
     return columns;
-  }
-}
-
-/** The answer of the last look, while it is younger than `freshForMs`; a failed look is not kept. */
-class RecentLook<T> {
-  private last: { at: number; value: Promise<T> } | undefined;
-
-  constructor(private readonly freshForMs: number) {}
-
-  get(look: () => Promise<T>): Promise<T> {
-    const now = Date.now();
-    if (!this.last || now - this.last.at >= this.freshForMs) {
-      const last = { at: now, value: look() };
-      this.last = last;
-      last.value.catch(() => {
-        if (this.last === last) this.last = undefined;
-      });
-    }
-    return this.last.value;
-  }
-
-  forget(): void {
-    this.last = undefined;
   }
 }
 

@@ -141,3 +141,41 @@ export class SqlUserRecordStore implements UserRecordStore {
     return Number(result.numDeletedRows) > 0;
   }
 }
+
+/** Where a user's access stood: `stamp` moves with every change, `ended` names the last change that ended the sessions before it. */
+export interface AccessStamp {
+  stamp: number;
+  ended: number;
+}
+
+/** Per user record, a stamp that moves with each change to its access, PIN or existence, in the records database every instance shares. */
+export interface AccessStampRepository {
+  /** The stamp of every user whose record was ever changed; a user without one has 0 for both. */
+  all(): Promise<Map<number, AccessStamp>>;
+  /** Moves the user's stamp; `ending` also ends every session made under an older one. Answers the new stamp. */
+  bump(userId: number, ending: boolean): Promise<number>;
+}
+
+export class SqlAccessStamps implements AccessStampRepository {
+  constructor(private readonly records: RecordsDb<DashboardTables>) {}
+
+  async all() {
+    const rows = await this.records.db.selectFrom('access_stamps').select(['user_id', 'stamp', 'ended']).execute();
+    return new Map(rows.map((r) => [r.user_id, { stamp: Number(r.stamp), ended: Number(r.ended) }]));
+  }
+
+  async bump(userId: number, ending: boolean) {
+    const row = await this.records.db
+      .insertInto('access_stamps')
+      .values({ user_id: userId, stamp: 1, ended: ending ? 1 : 0 })
+      .onConflict((oc) =>
+        oc.column('user_id').doUpdateSet((eb) => {
+          const next = eb(eb.ref('access_stamps.stamp'), '+', 1);
+          return { stamp: next, ended: ending ? next : eb.ref('access_stamps.ended') };
+        }),
+      )
+      .returning('stamp')
+      .executeTakeFirstOrThrow();
+    return Number(row.stamp);
+  }
+}

@@ -1,5 +1,7 @@
 import { BadRequest, Conflict, NotFound } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
+import { outlive } from '../../platform/recent';
+import { ACCESS_CONFIRM_MS, type AccessStamps } from './access-stamps';
 import { NO_RESTRICTION, parseAllowed, serializeAllowed } from '../access';
 import { isWeakPin, pinsEqual, randomPin } from '../pins';
 import type { UserRecord, UserRecordPatch, UserRecordStore } from './repository';
@@ -43,7 +45,7 @@ export function sessionFieldsOf(record: UserRecord): SessionFields {
 
 /** The live sessions that follow their user's record. */
 export interface UserSessions {
-  updateUser(userId: number, fields: SessionFields): Promise<void>;
+  updateUser(userId: number, fields: Partial<SessionFields> & { stamp?: number }): Promise<void>;
   deleteUser(userId: number): Promise<void>;
 }
 
@@ -107,7 +109,7 @@ const PIN_DRAWS = 5;
 
 export class DashboardUsersService {
   constructor(
-    private readonly deps: { users: UserRecordStore; sessions: UserSessions; adminPin: string | undefined; logger: Logger },
+    private readonly deps: { users: UserRecordStore; sessions: UserSessions; stamps: AccessStamps; adminPin: string | undefined; logger: Logger },
   ) {}
 
   async list(): Promise<PublicUser[]> {
@@ -131,8 +133,9 @@ export class DashboardUsersService {
    * opened with the old one, as a PIN is replaced when it may have leaked.
    */
   async newPin(actor: AdminActor, id: number, chosen: string | undefined): Promise<WithPin> {
+    await this.deps.stamps.bump(id, true);
     const record = await this.withFreePin(actor, chosen, (pin) => this.deps.users.update(id, { pin }));
-    await this.deps.sessions.deleteUser(id);
+    await this.followed(id, true, () => this.deps.sessions.deleteUser(id));
     return { user: toPublicUser(record.value), pin: chosen === undefined ? record.pin : undefined };
   }
 
@@ -152,17 +155,44 @@ export class DashboardUsersService {
     if (change.role !== undefined) patch.role = change.role;
     if (change.allowedMuseums !== undefined) patch.allowedMuseums = serializeAllowed(change.allowedMuseums);
     if (change.allowedChannels !== undefined) patch.allowedChannels = serializeAllowed(change.allowedChannels);
+    await this.deps.stamps.bump(id, false);
     const record = await this.deps.users.update(id, patch);
     if (!record) throw new NotFound('No such user', 'USER_NOT_FOUND');
     if (record === 'pin-taken') throw pinTaken();
-    await this.deps.sessions.updateUser(id, sessionFieldsOf(record));
+    await this.followed(id, false, (stamp) => this.deps.sessions.updateUser(id, { ...sessionFieldsOf(record), stamp }));
     return toPublicUser(record);
   }
 
   /** Removes a record and ends its sessions. */
   async remove(id: number): Promise<void> {
+    await this.deps.stamps.bump(id, true);
     if (!(await this.deps.users.delete(id))) throw new NotFound('No such user', 'USER_NOT_FOUND');
-    await this.deps.sessions.deleteUser(id);
+    await this.followed(id, true, () => this.deps.sessions.deleteUser(id));
+  }
+
+  /**
+   * The user's live sessions after a committed change. The stamp moved before the write,
+   * so that a store that cannot take it refuses the change before anything is written; it
+   * moves again now, as a session refreshed in between may hold the record as it was. Then
+   * the sessions hear of it at once. The change being committed, neither may fail it: a
+   * session store that cannot be told delays the answer until every instance has looked at
+   * the stamps again, so the change is in force everywhere when it is answered.
+   */
+  private async followed(id: number, ending: boolean, tell: (stamp: number | undefined) => Promise<void>): Promise<void> {
+    let stamp: number | undefined;
+    try {
+      stamp = await this.deps.stamps.bump(id, ending);
+    } catch (err) {
+      this.deps.logger.error({ err, userId: id }, 'the access stamp of a changed user could not move after the change');
+    }
+    // Every look at the stamps begun from now on sees the last move.
+    const since = Date.now();
+    try {
+      await tell(stamp);
+    } catch (err) {
+      this.deps.logger.warn({ err, userId: id }, "a user's live sessions could not be told of a change; each instance confirms them by the access stamps");
+      await outlive(since, ACCESS_CONFIRM_MS);
+    }
   }
 
   /**

@@ -58,7 +58,7 @@ export function workspaceAccess(opts: { auth: AuthService; store: CookieSessionS
     const userKey = req.session?.userKey;
     if (typeof userId === 'number' && typeof userKey === 'string') {
       const user = await opts.auth.userById(userId, userKey);
-      if (user) req.workspace = { user, actor: actorFor(user), via: 'cookie' };
+      if (user && user.passwordStamp === req.session.passwordStamp) req.workspace = { user, actor: actorFor(user), via: 'cookie' };
     }
   };
 

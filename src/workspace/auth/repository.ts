@@ -7,6 +7,8 @@ declare module 'express-session' {
     userId: number;
     /** The user's token key, so a session can never come to speak for another user. */
     userKey: string;
+    /** The user's password stamp when the session was opened: a later password ends it. */
+    passwordStamp: string;
   }
 }
 

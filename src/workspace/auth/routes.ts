@@ -151,6 +151,7 @@ export function authRoutes(deps: { auth: AuthService; clock: Clock; cookieSecure
       await regenerate(req);
       req.session.userId = signedIn.user.id;
       req.session.userKey = signedIn.user.tokenKey;
+      req.session.passwordStamp = signedIn.user.passwordStamp;
       devices.issue(res, signedIn.user.tokenKey);
       res.json({ token: signedIn.token, user: toUserBody(signedIn.user) });
     }),
@@ -180,6 +181,8 @@ export function authRoutes(deps: { auth: AuthService; clock: Clock; cookieSecure
         res.locals.wrongPassword = true;
         throw new BadRequest('The current password is wrong', 'WRONG_PASSWORD');
       }
+      // The session that asked stays signed in under the new password.
+      if (keepSid !== undefined) req.session.passwordStamp = result.user.passwordStamp;
       res.json({ token: result.token, user: toUserBody(result.user) });
     }),
   );

@@ -1,5 +1,6 @@
 import type { Notices } from '../../platform/notices';
-import { MEMBER_TOPIC } from '../members/cache';
+import { MEMBER_TOPIC, MEMBER_CONFIRM_MS } from '../members/cache';
+import { outlive } from '../../platform/recent';
 import type { WorkspaceRecords } from '../records';
 
 export interface Brand {
@@ -78,7 +79,8 @@ export class SqlBrandRepository implements BrandRepository {
       throw err;
     }
     // The cascade took the brand from its members, whichever they were.
-    await this.notices.publish({ topic: MEMBER_TOPIC });
+    const since = Date.now();
+    if (!(await this.notices.publish({ topic: MEMBER_TOPIC }))) await outlive(since, MEMBER_CONFIRM_MS);
     return 'deleted' as const;
   }
 }

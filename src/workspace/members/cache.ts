@@ -5,13 +5,20 @@ import type { UserRecord } from './repository';
 export const MEMBER_TOPIC = 'workspace.user';
 
 /**
+ * How long a cached member stands before it is read again, counted from when its read
+ * began. A change (role, brands, deletion, password) is in force on every instance within
+ * this long of its commit even when the notice about it never arrives.
+ */
+export const MEMBER_CONFIRM_MS = 1_000;
+
+/**
  * Committed member records by id. Every signed-in request reads its member, and under load
- * that read cost more than the rest of the request; so they are kept here, and dropped on a
- * notice from whichever instance changed one (all of them on `everything`, which also
- * follows a lost connection to the other instances).
+ * that read cost more than the rest of the request; so they are kept here for a short
+ * while, and dropped sooner on a notice from whichever instance changed one (all of them on
+ * `everything`, which also follows a lost connection to the other instances).
  */
 export class MemberCache {
-  private readonly records = new Map<number, UserRecord>();
+  private readonly records = new Map<number, { record: UserRecord; readAt: number }>();
   /** Moves with every notice: a read that began before one must not keep what it read. */
   private generation = 0;
 
@@ -24,13 +31,15 @@ export class MemberCache {
     });
   }
 
-  /** The cached record, or the one `load` reads, kept unless a notice came in meanwhile. */
+  /** The cached record while it stands, else the one `load` reads, kept unless a notice came in meanwhile. */
   async read(id: number, load: () => Promise<UserRecord | undefined>): Promise<UserRecord | undefined> {
     const cached = this.records.get(id);
-    if (cached) return cached;
+    if (cached && Date.now() - cached.readAt < MEMBER_CONFIRM_MS) return cached.record;
     const generation = this.generation;
+    const readAt = Date.now();
     const record = await load();
-    if (record && generation === this.generation) this.records.set(id, record);
+    if (!record) this.records.delete(id);
+    else if (generation === this.generation) this.records.set(id, { record, readAt });
     return record;
   }
 }

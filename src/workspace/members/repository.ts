@@ -1,11 +1,12 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { flag, isSet } from '../../platform/db/engine';
 import type { NewMail } from '../../platform/mail/outbox';
 import { writeMails } from '../mail/queue';
 import type { Notices } from '../../platform/notices';
 import type { Role } from '../domain';
 import { changes, groupPairs, type WorkspaceDb, type WorkspaceRecords } from '../records';
-import { MEMBER_TOPIC, type MemberCache } from './cache';
+import { MEMBER_TOPIC, MEMBER_CONFIRM_MS, type MemberCache } from './cache';
+import { outlive } from '../../platform/recent';
 
 export type Language = 'en' | 'ar';
 
@@ -28,6 +29,11 @@ export interface UserRecord {
    * the id, so they can never come to speak for another member.
    */
   tokenKey: string;
+  /**
+   * Names the password a cookie session was opened under, and changes with every new
+   * password: a digest of the stored hash, which tells nothing of the password itself.
+   */
+  passwordStamp: string;
   createdAt: string;
   brandIds: number[];
 }
@@ -102,6 +108,7 @@ interface Row {
   onboarding_completed_at: string | null;
   token_version: number;
   token_key: string;
+  password_hash: string;
   created_at: string;
 }
 
@@ -132,6 +139,7 @@ function toRecord(row: Row, brandIds: number[]): UserRecord {
     onboardingCompletedAt: row.onboarding_completed_at,
     tokenVersion: row.token_version,
     tokenKey: row.token_key,
+    passwordStamp: createHash('sha256').update(row.password_hash).digest('base64url').slice(0, 22),
     createdAt: row.created_at,
     brandIds,
   };
@@ -151,6 +159,7 @@ const COLUMNS = [
   'onboarding_completed_at',
   'token_version',
   'token_key',
+  'password_hash',
   'created_at',
 ] as const;
 
@@ -283,9 +292,14 @@ export class SqlUserRepository implements UserRepository {
     return result;
   }
 
-  /** After the commit, so that no instance reloads the record as it was before. */
+  /**
+   * After the commit, so that no instance reloads the record as it was before. A notice that
+   * cannot be sent delays the answer until every instance has read the member again, so a
+   * change is in force everywhere once it is answered, and never answered 503 once committed.
+   */
   private async changed(id: number): Promise<void> {
-    await this.notices.publish({ topic: MEMBER_TOPIC, id });
+    const since = Date.now();
+    if (!(await this.notices.publish({ topic: MEMBER_TOPIC, id }))) await outlive(since, MEMBER_CONFIRM_MS);
   }
 }
 

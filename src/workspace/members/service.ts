@@ -7,7 +7,7 @@ import type { BrandRepository } from '../brands/repository';
 import type { UserRecord, UserRepository } from './repository';
 
 /** What any API shows of a user: never the hash, the token version or the token key. */
-export type UserBody = Omit<UserRecord, 'tokenVersion' | 'tokenKey' | 'profileCompletedAt' | 'onboardingCompletedAt'> & {
+export type UserBody = Omit<UserRecord, 'tokenVersion' | 'tokenKey' | 'passwordStamp' | 'profileCompletedAt' | 'onboardingCompletedAt'> & {
   profileCompleted: boolean;
   onboardingCompleted: boolean;
 };
@@ -30,7 +30,11 @@ export function toUserBody(user: UserRecord): UserBody {
   };
 }
 
-/** The cookie sessions that end with a member's password or account. */
+/**
+ * The cookie sessions that end with a member's password or account. Ending them is tidying
+ * up: a session of a deleted member finds nobody, and one opened under an older password is
+ * refused by its password stamp, whether or not this reached the store.
+ */
 export interface SessionRevoker {
   /** Ends every cookie session of one user, except `keepSid` when given. */
   endUserSessions(userId: number, keepSid?: string): Promise<void>;

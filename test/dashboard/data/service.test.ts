@@ -8,6 +8,7 @@ import { SqlUserRecordStore } from '../../../src/dashboard/users/repository';
 import { ManualClock } from '../../../src/platform/clock';
 import type { EngineKind } from '../../../src/platform/db/engine';
 import { Conflict } from '../../../src/platform/errors';
+import { LeaseLost, type Locks } from '../../../src/platform/locks';
 import { createLogger } from '../../../src/platform/logger';
 import { describeEngines, testRecords } from '../../support/records';
 import { ROWS, csvOf } from './fixtures';
@@ -15,11 +16,18 @@ import { ROWS, csvOf } from './fixtures';
 const ADMIN = { role: 'admin', allowedMuseums: '[]', allowedChannels: '[]' };
 const NONE = { museum: [], channel: [], district: [], year: [], season: [] };
 
-async function store(kind: EngineKind) {
+async function store(kind: EngineKind, locks?: Locks) {
   const db = (await testRecords(kind)).dashboard;
   const visits = new SqlVisitRepository(db);
-  const data = new DashboardDataService({ visits, seasons: new SqlSeasonRepository(db), logger: createLogger('silent'), clock: new ManualClock() });
+  const data = new DashboardDataService({ visits, seasons: new SqlSeasonRepository(db), logger: createLogger('silent'), clock: new ManualClock(), locks });
   return { db, visits, data };
+}
+
+/** Locks whose every lease is lost once `lose` is called, as when the shared store stops answering for longer than a lease. */
+function losableLocks() {
+  const lost = new AbortController();
+  const locks: Locks = { acquire: async () => ({ lost: lost.signal, release: async () => undefined }) };
+  return { locks, lose: () => lost.abort(new LeaseLost()) };
 }
 
 async function countOf(db: Awaited<ReturnType<typeof store>>['db'], table: 'visits' | 'visits_import'): Promise<number> {
@@ -45,6 +53,24 @@ describeEngines('DashboardDataService', (kind) => {
     await second.stage(Readable.from([csvOf(ROWS)]));
     expect(await second.commit()).toEqual({ imported: ROWS.length });
     expect((await data.summary(ADMIN, NONE)).totals.visitors).toBe(69);
+  });
+
+  it('when an import lost its lock before its commit, then it is refused with 503 and the visits stay as they were', async () => {
+    const { locks, lose } = losableLocks();
+    const { db, data } = await store(kind, locks);
+    const job = await data.startImport();
+    await job.stage(Readable.from([csvOf(ROWS)]));
+    lose();
+    await expect(job.commit()).rejects.toMatchObject({ status: 503, code: 'UNAVAILABLE' });
+    expect(await countOf(db, 'visits')).toBe(0);
+  });
+
+  it('when an import lost its lock while staging, then it stops with 503 before staging more', async () => {
+    const { locks, lose } = losableLocks();
+    const { data } = await store(kind, locks);
+    const job = await data.startImport();
+    lose();
+    await expect(job.stage(Readable.from([csvOf(ROWS)]))).rejects.toBeInstanceOf(LeaseLost);
   });
 
   it('when a staged import is discarded, then visits stay as they were and the staging area is empty', async () => {
