@@ -318,6 +318,13 @@ export const workspaceMigrations: Record<string, SchemaStep> = {
       .execute();
     await db.schema.createIndex('link_tokens_user').on('link_tokens').columns(['user_id', 'purpose']).execute();
   },
+  /**
+   * Invited members: set while a member added without a password has not yet chosen one
+   * through the mailed link (the moment of the latest invitation); null for everyone else.
+   */
+  async '2026_11_27_001_invitations'(db, kind) {
+    await db.schema.alterTable('users').addColumn('invited_at', columnTypes(kind).moment).execute();
+  },
 };
 
 /** Every id and reference to one in the workspace's tables at the time of the step that widens them. */
