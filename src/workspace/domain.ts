@@ -22,9 +22,20 @@ export const AUTHOR_POST_STATUSES = ['idea', 'draft', 'review'] as const satisfi
 /** The statuses an author may still take their post out of: their own, and an approval they withdraw. */
 export const AUTHOR_MOVABLE_POST_STATUSES = [...AUTHOR_POST_STATUSES, 'approved'] as const satisfies readonly PostStatus[];
 
-/** What a post's history records: who did it and when, and for moves the two statuses. */
-export const POST_EVENT_KINDS = ['created', 'moved', 'edited', 'approved', 'published', 'sent_back'] as const;
+/** The statuses a reviewer has passed: what the audience will see is settled. */
+export const APPROVED_POST_STATUSES = ['approved', 'scheduled'] as const satisfies readonly PostStatus[];
+
+/**
+ * What a post's history records: who did it and when, for moves the two statuses, and for
+ * edits the fields changed. `reopened`: an author's edit of an approved or scheduled post
+ * took it back to review.
+ */
+export const POST_EVENT_KINDS = ['created', 'moved', 'edited', 'reopened', 'approved', 'published', 'sent_back'] as const;
 export type PostEventKind = (typeof POST_EVENT_KINDS)[number];
+
+/** The fields of a post an edit is named by in its history; each is part of what a reviewer approves. */
+export const POST_FIELDS = ['title', 'caption', 'platform', 'attachments', 'campaignId', 'brandId', 'scheduledAt', 'publicationUrl'] as const;
+export type PostField = (typeof POST_FIELDS)[number];
 
 export const NOTIFICATION_KINDS = ['mentioned', 'assigned', 'review_requested', 'approved', 'sent_back', 'commented'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
@@ -77,7 +88,6 @@ export const DOMAIN = {
   campaignStatuses: CAMPAIGN_STATUSES,
   postStatuses: POST_STATUSES,
   authorPostStatuses: AUTHOR_POST_STATUSES,
-  authorMovablePostStatuses: AUTHOR_MOVABLE_POST_STATUSES,
   postEventKinds: POST_EVENT_KINDS,
   notificationKinds: NOTIFICATION_KINDS,
   commentMaxLength: COMMENT_MAX_LENGTH,

@@ -105,7 +105,7 @@ export function createWorkspace(deps: WorkspaceDeps) {
   const notifications = new NotificationsService({ notifications: new SqlNotificationRepository(records), users, clock });
   const posts = new PostsService({ posts: new SqlPostRepository(records), campaigns, brands, attachments: attachmentCatalog(assetRepository), users, notifier: notifications, clock });
   const placement = new Placement({ brands, campaigns, posts });
-  const assets = new AssetsService({ assets: assetRepository, files, placement, clock });
+  const assets = new AssetsService({ assets: assetRepository, files, placement, posts, clock });
   const avatars = new AvatarsService({ files, users });
   const projects = new ProjectsService({ projects: new SqlProjectRepository(records), brands, clock });
   const tasks = new TasksService({ tasks: new SqlTaskRepository(records), placement, projects, users, notifier: notifications, clock });

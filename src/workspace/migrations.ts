@@ -319,6 +319,16 @@ export const workspaceMigrations: Record<string, SchemaStep> = {
     await db.schema.createIndex('link_tokens_user').on('link_tokens').columns(['user_id', 'purpose']).execute();
   },
   /**
+   * Why a post changed: an edit names the fields it changed (comma-separated, in the
+   * vocabulary's order), so its history can say what took an approved post back to review.
+   * A notification stands for `count` alike happenings of one request (a bulk move tells
+   * each member once).
+   */
+  async '2026_11_26_020_approval_trail'(db) {
+    await db.schema.alterTable('post_events').addColumn('fields', 'text').execute();
+    await db.schema.alterTable('notifications').addColumn('count', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+  },
+  /**
    * Invited members: set while a member added without a password has not yet chosen one
    * through the mailed link (the moment of the latest invitation); null for everyone else.
    */

@@ -127,7 +127,17 @@ export interface WorkspaceTables {
   };
   /** On a post or on a task, never both. */
   comments: { id: Generated<number>; post_id: number | null; task_id: number | null; author_id: number | null; body: string; created_at: string };
-  post_events: { id: Generated<number>; post_id: number; actor_id: number | null; kind: string; from_status: string | null; to_status: string | null; created_at: string };
+  post_events: {
+    id: Generated<number>;
+    post_id: number;
+    actor_id: number | null;
+    kind: string;
+    from_status: string | null;
+    to_status: string | null;
+    /** The fields an edit changed, comma-separated; null for other events. */
+    fields: string | null;
+    created_at: string;
+  };
   notifications: {
     id: Generated<number>;
     user_id: number;
@@ -135,6 +145,8 @@ export interface WorkspaceTables {
     post_id: number | null;
     task_id: number | null;
     actor_id: number | null;
+    /** How many alike happenings of one request it stands for. */
+    count: Generated<number>;
     created_at: string;
     read_at: string | null;
   };

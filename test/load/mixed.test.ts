@@ -97,7 +97,8 @@ describe('50 clients at once on both applications', { timeout: 60_000 }, () => {
         const summary = await call('GET', '/api/dashboard/summary?year=2025', 200, { headers: dashboardCookie });
         if (summary.status === 200) summaries += 1;
 
-        const created = await call('POST', '/api/posts', 201, { headers: auth, json: { title: `Client ${i} post ${n}`, brandId } });
+        // Dated: a manager's moves reach Scheduled, which needs a moment.
+        const created = await call('POST', '/api/posts', 201, { headers: auth, json: { title: `Client ${i} post ${n}`, brandId, scheduledAt: '2026-06-01T10:00:00Z' } });
         if (created.status !== 201) continue;
         const id = created.body.post.id as number;
         acked.posts.set(id, { status: 'idea', brandId });

@@ -2,7 +2,9 @@ import { request } from '../support/http';
 import sharp from 'sharp';
 import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { POST_STATUSES, type PostStatus } from '../../src/workspace/domain';
 import { describeBrowser } from '../support/browser';
+import { pdf } from '../support/files';
 import type { TestUser } from '../support/workspace';
 import { checkAndShoot, runAs, settled, useBrowser, type Seeded } from './browser-helpers';
 
@@ -57,7 +59,44 @@ function hiddenMenuItems(page: Page): Promise<(string | null)[]> {
 }
 
 const column = (page: Page, status: string) => page.locator(`.kanban-column[data-status="${status}"]`);
-const card = (page: Page, title: string) => page.locator('.post-card', { hasText: title });
+const card = (page: Page, title: string) => page.locator('.post-card').filter({ has: page.locator('.post-title', { hasText: new RegExp(`^${title}$`) }) });
+const modal = (page: Page) => page.locator('dialog.modal[open]');
+
+const LINK = 'https://museum.example/p/1';
+/** The English names of the statuses, as the move menu says them. */
+const STATUS_OF: Record<string, PostStatus> = { Idea: 'idea', Draft: 'draft', 'In review': 'review', Approved: 'approved', Scheduled: 'scheduled', Published: 'published' };
+
+/** A post of `owner`'s taken to `status` by the manager (with a link when published), dated unless told otherwise. */
+async function postAt(app: Seeded, owner: TestUser, status: PostStatus, title: string, scheduledAt: string | null = '2026-06-20T17:00:00Z') {
+  const made = await app.ws.as(owner).post('/api/posts').send({ title, brandId: app.brand.id, scheduledAt });
+  expect(made.status, made.text).toBe(201);
+  if (status === 'idea') return made.body.post as { id: number };
+  const moved = await app.ws.as(app.manager).patch(`/api/posts/${made.body.post.id}`).send({ status, ...(status === 'published' ? { publicationUrl: LINK } : {}) });
+  expect(moved.status, moved.text).toBe(200);
+  return moved.body.post as { id: number };
+}
+
+/** The contributor's posts and the manager's, one in each status, titled by owner and status. */
+async function everyStatus(app: Seeded) {
+  for (const owner of ['contributor', 'manager'] as const) {
+    for (const status of POST_STATUSES) await postAt(app, app[owner], status, `${owner} ${status}`);
+  }
+}
+
+/** A post of the contributor's waiting for review, with a picture and a PDF. */
+async function postWithMedia(app: Seeded) {
+  const upload = await request(app.ws.app)
+    .post('/api/assets')
+    .set('Authorization', `Bearer ${app.contributor.token}`)
+    .field('brandId', String(app.brand.id))
+    .attach('files', await picture(), { filename: 'poster.jpg', contentType: 'image/jpeg' })
+    .attach('files', pdf(), { filename: 'programme.pdf', contentType: 'application/pdf' });
+  expect(upload.status, upload.text).toBe(201);
+  const attachments = (upload.body.assets as { id: number }[]).map((a) => a.id);
+  const res = await app.ws.as(app.contributor).post('/api/posts').send({ title: 'Opening night poster', status: 'review', brandId: app.brand.id, attachments });
+  expect(res.status, res.text).toBe(201);
+  return res.body.post as { id: number };
+}
 
 describeBrowser('Board /workspace in a browser', () => {
   const browser = useBrowser();
@@ -184,6 +223,8 @@ describeBrowser('Board /workspace in a browser', () => {
       expect(await page.locator('.post-card').allTextContents()).toEqual([expect.stringContaining('Behind the scenes reel')]);
       await page.selectOption('#filter-platform', '');
       await page.selectOption('#filter-campaign', String(other.id));
+      // The platform's single card may still be shown while the campaign's posts are read: wait for the campaign's.
+      await card(page, 'Letter to schools').waitFor();
       await page.waitForFunction(() => document.querySelectorAll('.post-card').length === 1);
       expect(await page.textContent('.post-card')).toContain('Letter to schools');
       expect(new URL(page.url()).searchParams.get('campaignId')).toBe(String(other.id));
@@ -228,5 +269,151 @@ describeBrowser('Board /workspace in a browser', () => {
       await page.locator('dialog.modal-danger[open]').waitFor();
       await page.locator('dialog.modal-danger[open] .button-danger').click();
       await card(page, 'جولة في المعرض').waitFor({ state: 'detached' });
+    }));
+
+  it('when a contributor looks at their posts and others\' in every status, then each move, drag, pick and delete the board offers is one the server accepts, and each it leaves out the server refuses', () =>
+    runAs(browser(), 'contributor', { prepare: everyStatus }, async ({ app, page }) => {
+      await page.goto(`${app.url}/workspace`);
+      await settled(page);
+      for (const owner of ['contributor', 'manager'] as const) {
+        for (const status of POST_STATUSES) {
+          const title = `${owner} ${status}`;
+          const shown = card(page, title);
+          const offered = (await shown.locator('[role="menuitem"]').allTextContents()).map((label) => STATUS_OF[label.replace('Move to ', '')]);
+          expect(await shown.getAttribute('draggable'), title).toBe(offered.length ? 'true' : null);
+          for (const to of POST_STATUSES.filter((s) => s !== status)) {
+            const fresh = await postAt(app, app[owner], status, title);
+            const res = await app.ws.as(app.contributor).patch(`/api/posts/${fresh.id}`).send({ status: to, ...(to === 'published' ? { publicationUrl: LINK } : {}) });
+            expect(res.status === 200, `${title} → ${to}: offered ${offered.includes(to)}, answered ${res.status}`).toBe(offered.includes(to));
+          }
+          const editable = (await shown.locator('.post-select').count()) === 1;
+          const edited = await app.ws.as(app.contributor).patch(`/api/posts/${(await postAt(app, app[owner], status, title)).id}`).send({ caption: 'Changed' });
+          expect(edited.status === 200, `${title}: picked for bulk changes ${editable}, edit answered ${edited.status}`).toBe(editable);
+          const deletable = (await shown.locator('.icon-button-danger').count()) === 1;
+          const deleted = await app.ws.as(app.contributor).delete(`/api/posts/${(await postAt(app, app[owner], status, title)).id}`);
+          expect(deleted.status === 200, `${title}: delete offered ${deletable}, answered ${deleted.status}`).toBe(deletable);
+        }
+      }
+      // Their published post is the managers' now: no move, no pick, no delete.
+      expect(await card(page, 'contributor published').locator('.post-move, .post-select, .icon-button-danger').count()).toBe(0);
+      // Its panel offers no edit either.
+      await card(page, 'contributor published').locator('.post-open').click();
+      await modal(page).locator('.post-panel').waitFor();
+      expect(await modal(page).locator('[data-edit]').count()).toBe(0);
+    }), 60_000);
+
+  it('when an author edits their approved post, then the form says the change sends it back to review, and it lands In review', () =>
+    runAs(browser(), 'contributor', { prepare: async (app) => postAt(app, app.contributor, 'approved', 'Approved poster') }, async ({ page, app, data: post }) => {
+      await page.goto(`${app.url}/workspace`);
+      await settled(page);
+      await card(page, 'Approved poster').locator('.post-open').click();
+      await modal(page).locator('[data-edit]').click();
+      const form = modal(page);
+      await form.locator('select[name="status"]').waitFor();
+      expect(await form.locator('select[name="status"] option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['idea', 'draft', 'review', 'approved']);
+      expect(await form.locator('.field:has(select[name="status"]) .field-hint').textContent()).toBe('A manager approved this post: saving a change sends it back to review.');
+      expect(await form.locator('textarea[name="comment"]').isVisible()).toBe(false);
+      await form.locator('textarea[name="caption"]').fill('With music');
+      await form.locator('button[type="submit"]').click();
+      await column(page, 'review').locator('.post-card', { hasText: 'Approved poster' }).waitFor();
+      const events = (await app.ws.as(app.manager).get(`/api/posts/${post.id}/activity`)).body.events as { kind: string }[];
+      expect(events.at(-1)).toMatchObject({ kind: 'reopened', fields: ['caption'] });
+      await card(page, 'Approved poster').locator('.post-open').click();
+      await modal(page).locator('.history-list', { hasText: 'changed the caption, so it went back to In review' }).waitFor();
+    }));
+
+  it('when posts are scheduled, then the Scheduled column shows the soonest first, whatever the order they were made in', () =>
+    runAs(
+      browser(),
+      'manager',
+      {
+        prepare: async (app) => {
+          for (const [title, at] of [['Late June', '2026-06-20T17:00:00Z'], ['Early June', '2026-06-05T09:00:00Z'], ['Mid June', '2026-06-12T12:00:00Z']]) {
+            await postAt(app, app.manager, 'scheduled', title, at);
+          }
+        },
+      },
+      async ({ app, page }) => {
+        await page.goto(`${app.url}/workspace`);
+        await settled(page);
+        expect(await column(page, 'scheduled').locator('.post-title').allTextContents()).toEqual(['Early June', 'Mid June', 'Late June']);
+      },
+    ));
+
+  it('when a post without a date is moved to Scheduled, then the modal asks for the moment, refuses none, and schedules it', () =>
+    runAs(browser(), 'manager', { prepare: async (app) => postAt(app, app.manager, 'approved', 'Undated', null) }, async ({ app, page, data: post }) => {
+      await page.goto(`${app.url}/workspace`);
+      await settled(page);
+      await page.dragAndDrop('.post-card:has-text("Undated")', '.kanban-column[data-status="scheduled"]');
+      const ask = modal(page);
+      await ask.locator('input[name="scheduledAt"]').waitFor();
+      await ask.locator('button[type="submit"]').click();
+      expect(await ask.locator('.field-error:not([hidden])').textContent()).toBe('A scheduled post needs its date and time.');
+      await ask.locator('input[name="scheduledAt"]').fill('2026-07-01T10:30');
+      await ask.locator('button[type="submit"]').click();
+      await column(page, 'scheduled').locator('.post-card', { hasText: 'Undated' }).waitFor();
+      const stored = (await app.ws.as(app.manager).get(`/api/posts/${post.id}`)).body.post;
+      expect(stored).toMatchObject({ status: 'scheduled' });
+      expect(new Date(stored.scheduledAt).getTime()).toBe(new Date(2026, 6, 1, 10, 30).getTime());
+    }));
+
+  it.each([
+    ['en', 390],
+    ['ar', 1440],
+  ] as const)('when a manager sends a post back from its edit form (%s, %i px), then the reason is asked for right under the status, in view, and goes to the thread', (lang, width) =>
+    runAs(browser(), 'manager', { lang, width, prepare: async (app) => postAt(app, app.contributor, 'review', 'Waiting poster') }, async ({ app, page, data: post }) => {
+      await page.goto(`${app.url}/workspace`);
+      await settled(page);
+      await card(page, 'Waiting poster').locator('.post-open').click();
+      await modal(page).locator('[data-edit]').click();
+      const form = modal(page);
+      const reason = form.locator('textarea[name="comment"]');
+      await form.locator('select[name="status"]').waitFor();
+      expect(await reason.isVisible()).toBe(false);
+      await form.locator('select[name="status"]').selectOption('draft');
+      expect(await reason.isVisible()).toBe(true);
+      await form.locator('button[type="submit"]').click();
+      const error = form.locator('.field:has(textarea[name="comment"]) .field-error:not([hidden])');
+      await error.waitFor();
+      expect(await error.textContent()).toBe(lang === 'en' ? 'Say what should change.' : 'اذكر ما يجب تغييره.');
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('comment');
+      const box = (await error.boundingBox())!;
+      expect(box.y).toBeGreaterThanOrEqual(0);
+      expect(box.y + box.height).toBeLessThanOrEqual(900);
+      await checkAndShoot(page, `workspace-post-send-back-form-${lang}-${width}`);
+      await reason.fill('The date is wrong');
+      await form.locator('button[type="submit"]').click();
+      await column(page, 'draft').locator('.post-card', { hasText: 'Waiting poster' }).waitFor();
+      expect((await app.ws.as(app.contributor).get(`/api/posts/${post.id}/comments`)).body.comments).toMatchObject([{ body: 'The date is wrong' }]);
+    }));
+
+  it.each([
+    ['en', 1440],
+    ['ar', 390],
+  ] as const)('when a reviewer opens a post with a picture and a PDF (%s, %i px), then the panel shows both, and each opens in the lightbox of the asset library', (lang, width) =>
+    runAs(browser(), 'manager', { lang, width, prepare: postWithMedia }, async ({ app, page }) => {
+      await page.goto(`${app.url}/workspace`);
+      await settled(page);
+      await card(page, 'Opening night poster').locator('.post-open').click();
+      const panel = modal(page);
+      const media = panel.locator('.post-media-open');
+      await panel.locator('.post-media[aria-busy="false"]').waitFor();
+      expect(await panel.locator('.post-media-name').allTextContents()).toEqual(['poster.jpg', 'programme.pdf']);
+      await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('.post-media-thumb')].every((img) => img.naturalWidth > 0));
+      await checkAndShoot(page, `workspace-post-panel-media-${lang}-${width}`);
+      await media.first().click();
+      const lightbox = page.locator('dialog.modal[open] .lightbox');
+      await lightbox.waitFor();
+      await page.waitForFunction(() => (document.querySelector<HTMLImageElement>('dialog.modal[open] .lightbox-image')?.naturalWidth ?? 0) > 0);
+      expect(await page.locator('dialog.modal[open] .modal-title').last().textContent()).toBe('poster.jpg');
+      await page.locator('dialog.modal[open] [data-next]').click();
+      expect(await lightbox.locator('iframe.lightbox-frame').getAttribute('src')).toMatch(/^\/api\/uploads\//);
+      expect(await page.locator('dialog.modal[open] .modal-title').last().textContent()).toBe('programme.pdf');
+      await checkAndShoot(page, `workspace-post-lightbox-${lang}-${width}`);
+      // The PDF viewer may hold the keyboard: the lightbox's own Close button ends it.
+      await page.locator('dialog.modal[open]').last().getByRole('button', { name: lang === 'en' ? 'Close' : 'إغلاق' }).last().click();
+      await lightbox.waitFor({ state: 'detached' });
+      expect(await panel.locator('.post-panel').isVisible()).toBe(true);
+      expect(await page.evaluate(() => document.activeElement?.classList.contains('post-media-open'))).toBe(true);
     }));
 });

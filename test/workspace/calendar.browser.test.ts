@@ -3,6 +3,7 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { describeBrowser } from '../support/browser';
+import type { PostStatus } from '../../src/workspace/domain';
 import type { TestUser } from '../support/workspace';
 import { checkAndShoot, runAs, settled, useBrowser, type Seeded } from './browser-helpers';
 
@@ -38,7 +39,26 @@ async function calendarData(app: Seeded) {
 const JUNE = '/workspace/calendar?date=2026-06-01';
 const card = (page: Page, title: string) => page.locator('.cal-card', { hasText: title });
 const day = (page: Page, key: string) => page.locator(`.cal-day[data-day="${key}"]`);
-const stored = async (app: Seeded, id: number) => (await app.ws.as(app.manager).get(`/api/posts/${id}`)).body.post as { scheduledAt: string | null };
+const stored = async (app: Seeded, id: number) => (await app.ws.as(app.manager).get(`/api/posts/${id}`)).body.post as { scheduledAt: string | null; status: string };
+
+/** A post of `owner`'s taken to `status` by the manager (with a link when published). */
+async function postAt(app: Seeded, owner: TestUser, status: PostStatus, title: string, scheduledAt: string | null) {
+  const made = await app.ws.as(owner).post('/api/posts').send({ title, brandId: app.brand.id, scheduledAt });
+  expect(made.status, made.text).toBe(201);
+  if (status === 'idea') return made.body.post as { id: number; scheduledAt: string | null };
+  const moved = await app.ws.as(app.manager).patch(`/api/posts/${made.body.post.id}`).send({ status, ...(status === 'published' ? { publicationUrl: 'https://museum.example/p/1' } : {}) });
+  expect(moved.status, moved.text).toBe(200);
+  return moved.body.post as { id: number; scheduledAt: string | null };
+}
+
+/** Drags the card of `postId` onto the Unscheduled tray, as `drag` does onto a day. */
+async function dragToTray(page: Page, postId: number) {
+  const size = page.viewportSize()!;
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  await page.setViewportSize({ width: size.width, height: Math.max(height, size.height) });
+  await page.dragAndDrop(`.cal-card[data-post-id="${postId}"] a`, '[data-unscheduled-tray]');
+  await page.setViewportSize(size);
+}
 
 /** The same moment of day, `days` later, as the browser (in this machine's time zone) computes it. */
 function daysLater(iso: string, days: number): number {
@@ -309,4 +329,161 @@ describeBrowser('Calendar /workspace/calendar in a browser', () => {
       expect(await page.locator('.cal-grid .cal-card').count()).toBe(3);
       await shoot(page, 'calendar-week-ar-1440');
     }));
+
+  it('when a manager drops an approved post on a day, then it is scheduled for that moment; from the tray, at nine', () =>
+    runAs(
+      browser(),
+      'manager',
+      {
+        prepare: async (app) => ({
+          dated: await postAt(app, app.contributor, 'approved', 'Approved teaser', '2026-06-15T10:30:00Z'),
+          undated: await postAt(app, app.contributor, 'approved', 'Approved and undated', null),
+        }),
+      },
+      async ({ app, page, data: { dated, undated } }) => {
+        await page.goto(`${app.url}${JUNE}`);
+        await settled(page);
+        await drag(page, dated.id, '2026-06-18');
+        await page.waitForFunction(() => document.querySelector('#ws-toast')?.textContent?.includes('scheduled for'));
+        expect(await page.textContent('#ws-toast')).toBe('“Approved teaser” scheduled for Thursday, June 18.');
+        expect(await stored(app, dated.id)).toMatchObject({ status: 'scheduled' });
+        expect(new Date((await stored(app, dated.id)).scheduledAt!).getTime()).toBe(daysLater(dated.scheduledAt!, 3));
+        expect(await card(page, 'Approved teaser').getAttribute('data-status')).toBe('scheduled');
+
+        await drag(page, undated.id, '2026-06-22');
+        await expect.poll(async () => (await stored(app, undated.id)).status).toBe('scheduled');
+        expect(new Date((await stored(app, undated.id)).scheduledAt!).getTime()).toBe(new Date(2026, 5, 22, 9).getTime());
+      },
+    ));
+
+  it('when a contributor drops their draft on a day, then it is only dated; their approved post moved to a day goes back to review, and the message says so', () =>
+    runAs(
+      browser(),
+      'contributor',
+      {
+        prepare: async (app) => ({
+          draft: await postAt(app, app.contributor, 'draft', 'My draft', null),
+          approved: await postAt(app, app.contributor, 'approved', 'My approved post', '2026-06-15T10:30:00Z'),
+        }),
+      },
+      async ({ app, page, data: { draft, approved } }) => {
+        await page.goto(`${app.url}${JUNE}`);
+        await settled(page);
+        await drag(page, draft.id, '2026-06-16');
+        await page.waitForFunction(() => document.querySelector('#ws-toast')?.textContent?.includes('moved to'));
+        expect(await stored(app, draft.id)).toMatchObject({ status: 'draft', scheduledAt: expect.any(String) });
+
+        await drag(page, approved.id, '2026-06-17');
+        await page.waitForFunction(() => document.querySelector('#ws-toast')?.textContent?.includes('back in review'));
+        expect(await page.textContent('#ws-toast')).toBe('“My approved post” moved to Wednesday, June 17; it is back in review for a manager’s approval.');
+        expect(await stored(app, approved.id)).toMatchObject({ status: 'review' });
+        expect(await card(page, 'My approved post').getAttribute('data-status')).toBe('review');
+      },
+    ));
+
+  it('when a dated post is dropped on Unscheduled, or Delete is pressed while it is held, then it loses its date; a scheduled post is not taken there', () =>
+    runAs(browser(), 'manager', { prepare: calendarData }, async ({ app, page, data: { reel, letter, poster } }) => {
+      await page.goto(`${app.url}${JUNE}`);
+      await settled(page);
+      await dragToTray(page, reel.id);
+      await page.locator('.cal-unscheduled .cal-card', { hasText: 'Behind the scenes reel' }).waitFor();
+      await page.waitForFunction(() => document.querySelector('#ws-toast')?.textContent === '“Behind the scenes reel” has no date now.');
+      expect(await stored(app, reel.id)).toMatchObject({ status: 'draft', scheduledAt: null });
+
+      // Scheduled means dated: the tray refuses the drop, and the post keeps its day.
+      await dragToTray(page, poster.id);
+      expect(await day(page, '2026-06-10').locator('.cal-card', { hasText: 'Opening night poster' }).count()).toBe(1);
+      expect((await stored(app, poster.id)).scheduledAt).toBe(poster.scheduledAt);
+
+      await card(page, 'Letter to schools').locator('a').focus();
+      await page.keyboard.press('Space');
+      expect(await page.textContent('#ws-toast')).toContain('Delete takes its date off.');
+      await page.keyboard.press('Delete');
+      await page.locator('.cal-unscheduled .cal-card', { hasText: 'Letter to schools' }).waitFor();
+      await expect.poll(async () => (await stored(app, letter.id)).scheduledAt).toBeNull();
+      expect(await page.evaluate(() => document.activeElement?.closest('.cal-unscheduled') !== null)).toBe(true);
+
+      // Held from the keyboard, a scheduled post says nothing of Delete, and Delete does nothing.
+      await card(page, 'Opening night poster').locator('a').focus();
+      await page.keyboard.press('Space');
+      expect(await page.textContent('#ws-toast')).not.toContain('Delete');
+      await page.keyboard.press('Delete');
+      await page.keyboard.press('Escape');
+      expect((await stored(app, poster.id)).scheduledAt).toBe(poster.scheduledAt);
+    }));
+
+  it('when a contributor looks at the calendar, then each card they may drag the server lets them date, and the others it refuses', () =>
+    runAs(
+      browser(),
+      'contributor',
+      {
+        prepare: async (app) => {
+          for (const owner of ['contributor', 'manager'] as const) {
+            for (const status of ['idea', 'draft', 'review', 'approved', 'scheduled', 'published'] as const) {
+              await postAt(app, app[owner], status, `${owner} ${status}`, '2026-06-10T10:00:00Z');
+            }
+          }
+        },
+      },
+      async ({ app, page }) => {
+        await page.goto(`${app.url}/workspace/calendar?view=week&date=2026-06-10`);
+        await settled(page);
+        for (const owner of ['contributor', 'manager'] as const) {
+          for (const status of ['idea', 'draft', 'review', 'approved', 'scheduled', 'published'] as const) {
+            const title = `${owner} ${status}`;
+            const draggable = (await page.locator('.cal-card', { has: page.locator('.cal-card-title', { hasText: new RegExp(`^${title}$`) }) }).locator('a').getAttribute('draggable')) === 'true';
+            const fresh = await postAt(app, app[owner], status, title, '2026-06-10T10:00:00Z');
+            const res = await app.ws.as(app.contributor).patch(`/api/posts/${fresh.id}`).send({ scheduledAt: '2026-06-11T10:00:00Z' });
+            expect(res.status === 200, `${title}: draggable ${draggable}, answered ${res.status}`).toBe(draggable);
+            const undated = await app.ws.as(app.contributor).patch(`/api/posts/${(await postAt(app, app[owner], status, title, '2026-06-10T10:00:00Z')).id}`).send({ scheduledAt: null });
+            // The tray takes a card only when it may lose its date: draggable, and not scheduled.
+            expect(undated.status === 200, `${title}: undated answered ${undated.status}`).toBe(draggable && status !== 'scheduled');
+          }
+        }
+      },
+    ), 60_000);
+
+  it('when a thousand posts have no date, then the tray scrolls on its own and the page stays its height', () =>
+    runAs(
+      browser(),
+      'manager',
+      {
+        prepare: async (app) => {
+          const { db } = app.ws.stores.records.workspace;
+          const at = new Date(app.ws.clock.now()).toISOString();
+          for (let batch = 0; batch < 10; batch += 1) {
+            const rows = Array.from({ length: 100 }, (_, i) => ({
+              brand_id: app.brand.id,
+              campaign_id: null,
+              title: `Undated ${batch * 100 + i + 1}`,
+              caption: null,
+              platform: null,
+              status: 'idea',
+              scheduled_at: null,
+              publication_url: null,
+              owner_id: app.manager.id,
+              created_at: at,
+              updated_at: at,
+            }));
+            await db.insertInto('posts').values(rows).execute();
+          }
+        },
+      },
+      async ({ app, page }) => {
+        await page.goto(`${app.url}${JUNE}`);
+        await settled(page);
+        expect(await page.locator('.cal-unscheduled .cal-card').count()).toBe(1000);
+        const sizes = await page.evaluate(() => {
+          const list = document.querySelector('.cal-unscheduled')!;
+          return { page: document.documentElement.scrollHeight, window: window.innerHeight, list: list.scrollHeight, shown: list.clientHeight };
+        });
+        expect(sizes.page).toBeLessThan(sizes.window * 2);
+        expect(sizes.list).toBeGreaterThan(sizes.shown * 10);
+        await shoot(page, 'calendar-tray-en-1440');
+        await page.setViewportSize({ width: 390, height: 900 });
+        const narrow = await page.evaluate(() => ({ page: document.documentElement.scrollHeight, list: document.querySelector('.cal-unscheduled')!.clientHeight }));
+        expect(narrow.list).toBeLessThanOrEqual(900);
+        expect(narrow.page).toBeLessThan(3000);
+      },
+    ), 60_000);
 });

@@ -12,7 +12,7 @@ describe('GET /api/notifications', () => {
     expect(res.body).toEqual({
       unread: 1,
       notifications: [
-        { id: expect.any(Number), kind: 'assigned', postId: null, taskId: task.id, actorId: t.manager.id, actorName: expect.any(String), title: 'Brief', createdAt: expect.any(String), readAt: null },
+        { id: expect.any(Number), kind: 'assigned', postId: null, taskId: task.id, actorId: t.manager.id, actorName: expect.any(String), title: 'Brief', count: 1, createdAt: expect.any(String), readAt: null },
       ],
     });
     expect((await t.ws.as(t.colleague).get('/api/notifications')).body).toEqual({ unread: 0, notifications: [] });

@@ -29,12 +29,13 @@ describe('PATCH /api/posts', () => {
       [ids[1], 'approved'],
     ]);
     expect((await t.ws.as(t.manager).get(`/api/posts/${ids[0]}/activity`)).body.events.map((e: { kind: string }) => e.kind)).toEqual(['created', 'approved']);
-    expect(((await t.ws.as(t.contributor).get('/api/notifications')).body.notifications as unknown[]).length).toBe(3);
+    // Told once, of the three.
+    expect((await t.ws.as(t.contributor).get('/api/notifications')).body.notifications).toMatchObject([{ kind: 'approved', actorId: t.manager.id, count: 3 }]);
   });
 
-  it('when posts are assigned to a campaign at once, then each takes the campaign and its brand; null takes them out', async () => {
+  it('when posts are assigned to a campaign of their brand at once, then each takes the campaign; null takes them out', async () => {
     const t = await buildTeam();
-    const ids = await posts(t, t.admin, 2, { brandId: t.other.id });
+    const ids = await posts(t, t.admin, 2);
     const campaign = (await t.ws.as(t.admin).post('/api/campaigns').send({ name: 'Spring', brandId: t.brand.id })).body.campaign;
     const joined = await t.ws.as(t.admin).patch('/api/posts').send({ ids, campaignId: campaign.id });
     expect(joined.status).toBe(200);
@@ -44,6 +45,22 @@ describe('PATCH /api/posts', () => {
     ]);
     const left = await t.ws.as(t.admin).patch('/api/posts').send({ ids, campaignId: null });
     expect(left.body.posts).toMatchObject([{ campaignId: null, brandId: t.brand.id }, { campaignId: null }]);
+  });
+
+  it("when the campaign is another brand's, even for one post of the selection, then 400 BRAND_MISMATCH and no post changes, brand or campaign", async () => {
+    const t = await buildTeam();
+    const mine = await posts(t, t.admin, 2);
+    const [theirs] = await posts(t, t.admin, 1, { brandId: t.other.id });
+    const campaign = (await t.ws.as(t.admin).post('/api/campaigns').send({ name: 'Elsewhere', brandId: t.other.id })).body.campaign;
+    const before = await snapshot(t.ws);
+    for (const ids of [mine, [theirs, ...mine]]) {
+      const res = await t.ws.as(t.admin).patch('/api/posts').send({ ids, campaignId: campaign.id });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('BRAND_MISMATCH');
+    }
+    expect(await snapshot(t.ws)).toBe(before);
+    // The manager's posts stay theirs to see: nothing moved them out of the brand.
+    expect((await t.ws.as(t.manager).get('/api/posts')).body.posts).toHaveLength(2);
   });
 
   it('when one post of the selection may not be moved (a contributor approving, or someone else’s post), then 403 and none is changed', async () => {

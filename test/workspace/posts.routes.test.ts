@@ -39,6 +39,13 @@ describe('POST /api/posts', () => {
       thumbnailUrl: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
+      can: {
+        edit: true,
+        delete: true,
+        comment: true,
+        moves: who === 'contributor' ? ['draft', 'review'] : ['draft', 'review', 'approved', 'scheduled', 'published'],
+        reasonFor: [],
+      },
     });
   });
 
@@ -184,9 +191,8 @@ describe('PATCH /api/posts/:id', () => {
     for (const status of ['draft', 'review']) {
       expect((await t.ws.as(t.contributor).patch(`/api/posts/${post.id}`).send({ status })).body.post.status).toBe(status);
     }
-    for (const status of ['approved', 'scheduled']) {
-      expect((await t.ws.as(t.manager).patch(`/api/posts/${post.id}`).send({ status })).body.post.status).toBe(status);
-    }
+    expect((await t.ws.as(t.manager).patch(`/api/posts/${post.id}`).send({ status: 'approved' })).body.post.status).toBe('approved');
+    expect((await t.ws.as(t.manager).patch(`/api/posts/${post.id}`).send({ status: 'scheduled', scheduledAt: '2026-03-01T09:00:00Z' })).body.post.status).toBe('scheduled');
     const noLink = await t.ws.as(t.manager).patch(`/api/posts/${post.id}`).send({ status: 'published' });
     expect(noLink.status).toBe(400);
     expect(noLink.body.code).toBe('PUBLICATION_LINK_REQUIRED');
@@ -222,14 +228,26 @@ describe('PATCH /api/posts/:id', () => {
     expect((await t.ws.as(outsider).patch(`/api/posts/${post.id}`).send({ title: 'Y' })).status).toBe(404);
   });
 
-  it("when the post joins a campaign, then it takes the campaign's brand; leaving it keeps the brand", async () => {
+  it("when the post joins a campaign of another brand, then 400 BRAND_MISMATCH and nothing changes: a campaign never moves a post to its brand", async () => {
     const t = await team();
     const post = (await t.ws.as(t.admin).post('/api/posts').send({ title: 'X', brandId: t.other.id })).body.post;
-    const joined = await t.ws.as(t.admin).patch(`/api/posts/${post.id}`).send({ campaignId: t.campaign.id });
+    const before = await snapshot(t.ws);
+    const refused = await t.ws.as(t.admin).patch(`/api/posts/${post.id}`).send({ campaignId: t.campaign.id });
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe('BRAND_MISMATCH');
+    expect(await snapshot(t.ws)).toBe(before);
+    // Its author still finds it where it was.
+    expect((await t.ws.as(t.admin).get(`/api/posts/${post.id}`)).body.post).toMatchObject({ brandId: t.other.id, campaignId: null });
+  });
+
+  it("when the post is moved to another brand and that brand's campaign in one change, then it goes; leaving the campaign keeps the brand", async () => {
+    const t = await team();
+    const post = (await t.ws.as(t.admin).post('/api/posts').send({ title: 'X', brandId: t.other.id })).body.post;
+    const joined = await t.ws.as(t.admin).patch(`/api/posts/${post.id}`).send({ campaignId: t.campaign.id, brandId: t.brand.id });
     expect(joined.body.post).toMatchObject({ campaignId: t.campaign.id, brandId: t.brand.id, campaign: { id: t.campaign.id, name: 'Spring' } });
     const left = await t.ws.as(t.admin).patch(`/api/posts/${post.id}`).send({ campaignId: null });
     expect(left.body.post).toMatchObject({ campaignId: null, campaign: null, brandId: t.brand.id });
-    const mismatch = await t.ws.as(t.admin).patch(`/api/posts/${joined.body.post.id}`).send({ campaignId: t.campaign.id, brandId: t.other.id });
+    const mismatch = await t.ws.as(t.admin).patch(`/api/posts/${post.id}`).send({ campaignId: t.campaign.id, brandId: t.other.id });
     expect(mismatch.body.code).toBe('BRAND_MISMATCH');
   });
 

@@ -85,3 +85,19 @@ export function tn(path, count, vars = {}) {
   const byForm = /** @type {Record<string, unknown>} */ (forms);
   return fill(byForm[pluralRules.select(count)] ?? byForm.other, { ...vars, count: formatNumber(count) });
 }
+
+/**
+ * `tn`'s plural form, as `tIsolated`'s nodes: each filled-in value, the count among them, in a
+ * <bdi> of its own.
+ * @param {string} path
+ * @param {number} count
+ * @param {Vars} [vars]
+ * @returns {(string | HTMLElement)[]}
+ */
+export function tnIsolated(path, count, vars = {}) {
+  const forms = lookup(path);
+  if (forms === null || typeof forms !== 'object') return [path];
+  const form = pluralRules.select(count);
+  const key = typeof (/** @type {Record<string, unknown>} */ (forms))[form] === 'string' ? form : 'other';
+  return tIsolated(`${path}.${key}`, { ...vars, count: formatNumber(count) });
+}

@@ -1,16 +1,20 @@
 // The kanban board: posts in one column per status. A card moves by drag and drop or by its
-// move menu (for the keyboard), to the columns the user's role may move it to; moving to
-// Published asks for the publication link, and a manager sending someone's post back asks
-// why. A card's title opens the post panel: details, review actions, comments and history.
+// move menu (for the keyboard), to the columns the server says it may go to (`post.can`);
+// moving to Published asks for the publication link, to Scheduled for the moment when the
+// post has none, and a manager sending someone's post back asks why. Cards are picked for bulk
+// changes one by one, by a Shift range or a whole column; Escape clears the pick, and a bulk
+// move can be undone for a few seconds. A card's title opens the post panel: details, media,
+// review actions, comments and history.
 import { ApiError, newestOnly } from '../core/api.js';
 import { dropTarget, element, findElement, requireElement } from '../core/dom.js';
 import { formatMoment } from '../core/format.js';
-import { t, tn } from '../core/i18n.js';
+import { t, tIsolated, tn } from '../core/i18n.js';
 import {
-  announce, avatar, byId, call, callAll, domain, errorMessage, fromLocalInput, isManager, linkedRecord, me, options, toLocalInput, vocabularyOptions,
+  announce, avatar, byId, call, callAll, domain, errorMessage, fromLocalInput, isManager, linkedRecord, options, toLocalInput, vocabularyOptions,
 } from './common.js';
 import { commentThread, postHistory } from './conversation.js';
 import { icon, iconButton } from './icons.js';
+import { fileIcon, openLightbox } from './lightbox.js';
 import { openModal } from '../core/modal.js';
 import { menuButton } from './menu.js';
 import { mediaPicker } from './media-picker.js';
@@ -35,12 +39,33 @@ import { brandField, chosenBrand, deleteWithConfirmation, editInModal } from './
  * @property {number | null} ownerId
  * @property {string | null} thumbnailUrl
  * @property {number[]} attachments the ids of its assets, in order
+ * @property {PostCan} can
  */
 
-/** The refusals of a publication link, said under the link's field. */
-const LINK_CODES = new Set(['PUBLICATION_LINK_REQUIRED', 'INVALID_PUBLICATION_LINK']);
+/**
+ * What the user may do with a post, as the server decides it by the rules that refuse the rest.
+ * @typedef {object} PostCan
+ * @property {boolean} edit
+ * @property {boolean} delete
+ * @property {boolean} comment
+ * @property {PostStatus[]} moves the statuses it may go to
+ * @property {PostStatus[]} reasonFor those of `moves` that send it back to its author, which ask why
+ */
+
+/** The refusals a form says under one of its fields, by the field's name. */
+const FIELD_OF_CODE = /** @type {Record<string, string>} */ ({
+  PUBLICATION_LINK_REQUIRED: 'publicationUrl',
+  INVALID_PUBLICATION_LINK: 'publicationUrl',
+  SCHEDULE_REQUIRED: 'scheduledAt',
+  COMMENT_REQUIRED: 'comment',
+  BRAND_MISMATCH: 'campaignId',
+});
 /** @type {PostStatus} */
 const PUBLISHED = 'published';
+/** @type {PostStatus} */
+const SCHEDULED = 'scheduled';
+/** How long a bulk move may be undone. */
+const UNDO_MS = 10_000;
 
 const board = requireElement('[data-board]', HTMLElement);
 const state = requireElement('[data-board-state]', HTMLElement);
@@ -71,32 +96,12 @@ const selected = new Set();
 /** The card whose box was clicked last, where a shift-click's range starts. @type {number | null} */
 let lastPicked = null;
 
-/** @param {Post} post */
-const canEdit = (post) => isManager() || post.ownerId === me.id;
-
-/** @param {readonly string[]} list @param {PostStatus} status */
-const among = (list, status) => list.includes(status);
-
-/**
- * The statuses the user may move `post` to, by the server's approval rule: managers move
- * posts anywhere; authors among idea, draft and review, and out of an approval.
- * @param {Post} post
- * @returns {PostStatus[]}
- */
-function movesFor(post) {
-  if (!canEdit(post)) return [];
-  if (isManager()) return domain.postStatuses.filter((s) => s !== post.status);
-  if (!among(domain.authorMovablePostStatuses, post.status)) return [];
-  return domain.authorPostStatuses.filter((s) => s !== post.status);
-}
-
 /**
  * Whether moving `post` to `status` sends it back to its author, which asks for a reason.
  * @param {Post} post
  * @param {PostStatus} status
  */
-const sendsBack = (post, status) =>
-  isManager() && post.ownerId !== me.id && among(['review', 'approved', 'scheduled'], post.status) && among(['idea', 'draft'], status);
+const sendsBack = (post, status) => post.can.reasonFor.includes(status);
 /** @param {PostStatus} status */
 const statusName = (status) => t(`status.${status}`);
 
@@ -125,27 +130,24 @@ function campaignLabel(campaign) {
 
 /** @param {Post} post */
 function card(post) {
-  const editable = canEdit(post);
-  const moves = movesFor(post);
+  const { moves } = post.can;
   const owner = post.ownerId === null ? undefined : people.get(post.ownerId);
   const title = element('button', { type: 'button', className: 'post-open', text: post.title, 'aria-haspopup': 'dialog' });
   title.addEventListener('click', () => void openPost(post));
 
-  const actions = editable
-    ? [
-        moves.length
-          ? menuButton({
-              content: icon('move'),
-              ariaLabel: t('board.moveNamed', { title: post.title }),
-              className: 'post-move',
-              items: moves.map((s) => ({ label: t('board.moveTo', { status: statusName(s) }), onSelect: () => move(post, s) })),
-            })
-          : null,
-        iconButton({ label: t('post.deleteNamed', { title: post.title }), icon: 'trash', danger: true, onClick: () => deletePost(post) }),
-      ]
-    : [];
+  const actions = [
+    moves.length
+      ? menuButton({
+          content: icon('move'),
+          ariaLabel: t('board.moveNamed', { title: post.title }),
+          className: 'post-move',
+          items: moves.map((s) => ({ label: t('board.moveTo', { status: statusName(s) }), onSelect: () => move(post, s) })),
+        })
+      : null,
+    post.can.delete ? iconButton({ label: t('post.deleteNamed', { title: post.title }), icon: 'trash', danger: true, onClick: () => deletePost(post) }) : null,
+  ];
 
-  const pick = editable ? element('input', { type: 'checkbox', className: 'post-select', 'aria-label': t('bulk.selectNamed', { title: post.title }), checked: selected.has(post.id) }) : null;
+  const pick = selectable(post) ? element('input', { type: 'checkbox', className: 'post-select', 'aria-label': t('bulk.selectNamed', { title: post.title }), checked: selected.has(post.id) }) : null;
   pick?.addEventListener('click', (event) => picked(post, pick.checked, event.shiftKey));
   const node = element('li', { className: `post-card${post.thumbnailUrl ? ' has-thumb' : ''}${selected.has(post.id) ? ' is-selected' : ''}`, 'data-post-id': post.id, draggable: moves.length ? 'true' : undefined }, [
     pick,
@@ -194,11 +196,24 @@ function visiblePosts() {
   return platform ? posts.filter((p) => p.platform === platform) : posts;
 }
 
+/** Scheduled posts go out soonest first (any without a moment last); other columns keep the newest first. @param {Post} a @param {Post} b */
+const bySchedule = (a, b) => (a.scheduledAt ?? '\uffff').localeCompare(b.scheduledAt ?? '\uffff') || a.id - b.id;
+
+/**
+ * The cards of a column, in the order it shows them.
+ * @param {PostStatus} status
+ * @param {Post[]} [shown]
+ */
+function columnPosts(status, shown = visiblePosts()) {
+  const inColumn = shown.filter((p) => p.status === status);
+  return status === SCHEDULED ? inColumn.sort(bySchedule) : inColumn;
+}
+
 /** @param {number} [focusPostId] the post whose card takes the focus */
 function render(focusPostId) {
   const shown = visiblePosts();
   for (const [status, column] of columns) {
-    const inColumn = shown.filter((p) => p.status === status);
+    const inColumn = columnPosts(status, shown);
     requireElement('[data-count]', HTMLElement, column).textContent = String(inColumn.length);
     const list = requireElement('[data-cards]', HTMLElement, column);
     list.replaceChildren(...(inColumn.length ? inColumn.map(card) : [element('li', { className: 'kanban-empty', text: t('board.emptyColumn') })]));
@@ -309,24 +324,23 @@ async function move(post, status) {
   if (status === post.status) return;
   if (status === PUBLISHED) return publish(post);
   if (sendsBack(post, status)) return sendBack(post, status);
+  if (status === SCHEDULED && !post.scheduledAt) return schedule(post);
   try {
     const { post: updated } = /** @type {{ post: Post }} */ (await call('PATCH', `/api/posts/${post.id}`, { status }));
-    announce(t('board.moved', { title: post.title, status: statusName(status) }));
+    announce(tIsolated('board.moved', { title: post.title, status: statusName(status) }));
     await afterChange(() => replacePost(updated), post.id);
   } catch (err) {
     announce(errorMessage(err));
   }
 }
 
-/** @param {unknown} err */
-function linkError(err) {
-  return err instanceof ApiError && err.code && LINK_CODES.has(err.code) ? t(`errors.${err.code}`) : null;
-}
-
-/** @param {unknown} err */
-function linkRefusal(err) {
-  const message = linkError(err);
-  return message ? { name: 'publicationUrl', message } : null;
+/**
+ * The field of a form a refusal is about, with the server's reason.
+ * @param {unknown} err
+ */
+function fieldRefusal(err) {
+  const name = err instanceof ApiError && err.code ? FIELD_OF_CODE[err.code] : undefined;
+  return name && err instanceof ApiError ? { name, message: t(`errors.${err.code}`) } : null;
 }
 
 /** @param {Post} post */
@@ -349,10 +363,29 @@ async function publish(post) {
     ],
     send: async (values) =>
       /** @type {{ post: Post }} */ (await call('PATCH', `/api/posts/${post.id}`, { status: PUBLISHED, publicationUrl: (values.publicationUrl ?? '').trim() })).post,
-    refusedField: linkRefusal,
+    refusedField: fieldRefusal,
   });
   if (!updated) return;
-  announce(t('board.moved', { title: post.title, status: statusName(PUBLISHED) }));
+  announce(tIsolated('board.moved', { title: post.title, status: statusName(PUBLISHED) }));
+  await afterChange(() => replacePost(updated), post.id);
+}
+
+/**
+ * A post without a moment is scheduled once it has one: the modal asks for it.
+ * @param {Post} post
+ */
+async function schedule(post) {
+  const updated = await editInModal({
+    title: t('board.schedule.title'),
+    confirmText: t('board.schedule.submit'),
+    fields: [{ name: 'scheduledAt', label: t('post.scheduledAt'), type: 'datetime-local', required: true, hint: t('board.schedule.message', { title: post.title }) }],
+    check: (values) => ({ scheduledAt: values.scheduledAt ? '' : t('errors.SCHEDULE_REQUIRED') }),
+    send: async (values) =>
+      /** @type {{ post: Post }} */ (await call('PATCH', `/api/posts/${post.id}`, { status: SCHEDULED, scheduledAt: fromLocalInput(values.scheduledAt ?? '') })).post,
+    refusedField: fieldRefusal,
+  });
+  if (!updated) return;
+  announce(tIsolated('board.moved', { title: post.title, status: statusName(SCHEDULED) }));
   await afterChange(() => replacePost(updated), post.id);
 }
 
@@ -367,7 +400,7 @@ async function sendBack(post, status) {
     title: t('review.sendBackTitle'),
     confirmText: t('review.sendBack'),
     fields: [
-      { name: 'status', label: t('review.moveTo'), type: 'select', options: vocabularyOptions(['draft', 'idea'], 'status'), value: status },
+      { name: 'status', label: t('review.moveTo'), type: 'select', options: vocabularyOptions(domain.postStatuses.filter((s) => sendsBack(post, s)).reverse(), 'status'), value: status },
       { name: 'comment', label: t('review.reason'), type: 'textarea', rows: 4, required: true, maxlength: domain.commentMaxLength, hint: t('review.sendBackMessage', { title: post.title }) },
     ],
     check: (values) => ({ comment: values.comment?.trim() ? '' : t('review.reasonRequired') }),
@@ -375,7 +408,7 @@ async function sendBack(post, status) {
       /** @type {{ post: Post }} */ (await call('PATCH', `/api/posts/${post.id}`, { status: values.status, comment: (values.comment ?? '').trim() })).post,
   });
   if (!updated) return null;
-  announce(t('review.sentBack', { title: post.title, status: statusName(updated.status) }));
+  announce(tIsolated('review.sentBack', { title: post.title, status: statusName(updated.status) }));
   await afterChange(() => replacePost(updated), post.id);
   return updated;
 }
@@ -384,7 +417,7 @@ async function sendBack(post, status) {
 async function approve(post) {
   try {
     const { post: updated } = /** @type {{ post: Post }} */ (await call('PATCH', `/api/posts/${post.id}`, { status: 'approved' }));
-    announce(t('review.approved', { title: post.title }));
+    announce(tIsolated('review.approved', { title: post.title }));
     await afterChange(() => replacePost(updated), post.id);
     return updated;
   } catch (err) {
@@ -395,7 +428,7 @@ async function approve(post) {
 
 for (const [status, column] of columns) {
   dropTarget(column, {
-    accepts: () => !dragging || movesFor(dragging).includes(status),
+    accepts: () => !dragging || dragging.can.moves.includes(status),
     onDrop: (id) => {
       const post = posts.find((p) => String(p.id) === id);
       if (post) void move(post, status);
@@ -415,11 +448,37 @@ const bulk = {
   remove: requireElement('[data-bulk-delete]', HTMLButtonElement),
   clear: requireElement('[data-bulk-clear]', HTMLButtonElement),
 };
+/** Each column's box that picks all its cards at once. */
+const columnBoxes = new Map([...columns].map(([status, column]) => [status, requireElement('[data-select-column]', HTMLInputElement, column)]));
+const undo = {
+  toast: requireElement('[data-undo]', HTMLElement),
+  text: requireElement('[data-undo-text]', HTMLElement),
+  button: requireElement('[data-undo-button]', HTMLButtonElement),
+};
+
+/** A card is picked for the bulk changes only when the user may change its post. @param {Post} post */
+const selectable = (post) => post.can.edit;
 
 const selectedPosts = () => posts.filter((p) => selected.has(p.id));
 
 /** The cards in the order they are shown, column by column: what a shift-click's range runs over. */
-const shownOrder = () => [...columns.keys()].flatMap((status) => visiblePosts().filter((p) => p.status === status)).filter(canEdit);
+const shownOrder = () => [...columns.keys()].flatMap((status) => columnPosts(status)).filter(selectable);
+
+/**
+ * Ticks or clears the boxes of `chosen` as the selection has them, without drawing the cards
+ * again (the focus stays where it is), and shows the selection.
+ * @param {Post[]} chosen
+ */
+function showPicked(chosen) {
+  for (const p of chosen) {
+    const on = selected.has(p.id);
+    const node = findElement(`[data-post-id="${p.id}"]`, HTMLElement, board);
+    node?.classList.toggle('is-selected', on);
+    const box = node && findElement('.post-select', HTMLInputElement, node);
+    if (box) box.checked = on;
+  }
+  showSelection();
+}
 
 /**
  * A box ticked or cleared; with Shift, every card between it and the last one picked follows.
@@ -437,26 +496,40 @@ function picked(post, on, range) {
     else selected.delete(p.id);
   }
   lastPicked = post.id;
-  for (const p of span) {
-    const node = findElement(`[data-post-id="${p.id}"]`, HTMLElement, board);
-    node?.classList.toggle('is-selected', on);
-    const box = node && findElement('.post-select', HTMLInputElement, node);
-    if (box) box.checked = on;
-  }
-  showSelection();
+  showPicked(span);
 }
 
 /**
  * The statuses every selected post may go to. Publishing asks each post for its own link, so
- * it is left to one post at a time.
+ * it is left to one post at a time; scheduling needs every post to have its moment.
  * @param {Post[]} chosen
  */
 function commonMoves(chosen) {
-  const sets = chosen.map((p) => new Set(movesFor(p)));
-  return domain.postStatuses.filter((s) => s !== PUBLISHED && sets.every((set) => set.has(s)));
+  const sets = chosen.map((p) => new Set(p.can.moves));
+  const dated = chosen.every((p) => p.scheduledAt);
+  return domain.postStatuses.filter((s) => s !== PUBLISHED && (s !== SCHEDULED || dated) && sets.every((set) => set.has(s)));
+}
+
+/** The campaigns the selection may join: those of its brand, when its posts share one (a campaign never moves a post to another brand). @param {Post[]} chosen */
+function commonCampaigns(chosen) {
+  const brandIds = new Set(chosen.map((p) => p.brandId));
+  return brandIds.size === 1 ? campaigns.filter((c) => brandIds.has(c.brandId)) : [];
+}
+
+/** Each column's box: ticked when all its cards that can be picked are, mixed when some are. */
+function showColumnBoxes() {
+  const shown = visiblePosts();
+  for (const [status, box] of columnBoxes) {
+    const pickable = columnPosts(status, shown).filter(selectable);
+    const count = pickable.filter((p) => selected.has(p.id)).length;
+    box.hidden = pickable.length === 0;
+    box.checked = pickable.length > 0 && count === pickable.length;
+    box.indeterminate = count > 0 && count < pickable.length;
+  }
 }
 
 function showSelection() {
+  showColumnBoxes();
   const chosen = selectedPosts();
   bulk.bar.hidden = chosen.length === 0;
   if (chosen.length === 0) return;
@@ -473,26 +546,51 @@ function showSelection() {
   bulk.campaign.replaceChildren(
     element('option', { value: '', text: t('bulk.chooseCampaign') }),
     element('option', { value: 'none', text: t('bulk.noCampaign'), selected: keepCampaign === 'none' }),
-    ...campaigns.map((c) => element('option', { value: String(c.id), text: campaignLabel(c), selected: String(c.id) === keepCampaign })),
+    ...commonCampaigns(chosen).map((c) => element('option', { value: String(c.id), text: campaignLabel(c), selected: String(c.id) === keepCampaign })),
   );
 }
 
 function clearSelection() {
+  const chosen = selectedPosts();
   selected.clear();
   lastPicked = null;
-  render();
+  showPicked(chosen);
 }
+
+for (const [status, box] of columnBoxes) {
+  box.addEventListener('change', () => {
+    const pickable = columnPosts(status).filter(selectable);
+    for (const p of pickable) {
+      if (box.checked) selected.add(p.id);
+      else selected.delete(p.id);
+    }
+    lastPicked = null;
+    showPicked(pickable);
+  });
+}
+
+// Escape lets go of the selection, unless something on top (a dialog, a menu) takes it first.
+document.addEventListener('keydown', (event) => {
+  if (event.key !== 'Escape' || event.defaultPrevented || selected.size === 0 || document.querySelector('dialog[open]')) return;
+  event.preventDefault();
+  clearSelection();
+  announce(t('bulk.cleared'));
+});
 
 /**
  * Sends one change for the whole selection, which the server applies to all or to none, and
  * shows the result; a refusal is thrown to the caller.
  * @param {Record<string, unknown>} change
  * @param {(count: number) => string} done
+ * @param {{ undoable?: boolean }} [opts] a move offers to put the posts back where they were
  */
-async function changeSelection(change, done) {
+async function changeSelection(change, done, opts = {}) {
+  const before = selectedPosts();
   const { posts: updated } = /** @type {{ posts: Post[] }} */ (await call('PATCH', '/api/posts', { ids: [...selected], ...change }));
   const changed = new Map(updated.map((p) => [p.id, p]));
-  announce(done(updated.length));
+  const way = opts.undoable ? wayBack(before, changed) : null;
+  if (way) offerUndo(done(updated.length), way);
+  else announce(done(updated.length));
   selected.clear();
   await afterChange(() => {
     posts = posts.map((p) => changed.get(p.id) ?? p);
@@ -501,13 +599,88 @@ async function changeSelection(change, done) {
 }
 
 /**
+ * The moves that put moved posts back, grouped by the status each had: only when the server
+ * allows each of them as it is now, with no reason to give.
+ * @param {Post[]} before
+ * @param {Map<number, Post>} after
+ * @returns {Map<PostStatus, number[]> | null}
+ */
+function wayBack(before, after) {
+  /** @type {Map<PostStatus, number[]>} */
+  const groups = new Map();
+  for (const old of before) {
+    const now = after.get(old.id);
+    if (!now || now.status === old.status) continue;
+    if (!now.can.moves.includes(old.status) || sendsBack(now, old.status)) return null;
+    groups.set(old.status, [...(groups.get(old.status) ?? []), old.id]);
+  }
+  return groups.size ? groups : null;
+}
+
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let undoTimer;
+/** @type {(() => void) | null} */
+let undoAction = null;
+
+function hideUndo() {
+  clearTimeout(undoTimer);
+  undo.toast.classList.remove('is-visible');
+  undo.text.textContent = '';
+  undo.button.hidden = true;
+  undoAction = null;
+}
+
+/**
+ * Says what a bulk move did with an Undo button, for UNDO_MS; Undo moves each post back to
+ * the status it had, through the API.
+ * @param {string} message
+ * @param {Map<PostStatus, number[]>} way
+ */
+function offerUndo(message, way) {
+  hideUndo();
+  undo.text.textContent = message;
+  undo.button.hidden = false;
+  undo.toast.classList.add('is-visible');
+  undoAction = () => void undoMove(way);
+  undoTimer = setTimeout(hideUndo, UNDO_MS);
+}
+
+undo.button.addEventListener('click', () => {
+  const action = undoAction;
+  const focusWasHere = document.activeElement === undo.button;
+  hideUndo();
+  // The button is gone with its toast: the focus goes back to the board's first filter.
+  if (focusWasHere) filterOf.campaignId.focus();
+  action?.();
+});
+
+/** @param {Map<PostStatus, number[]>} way */
+async function undoMove(way) {
+  /** @type {Post[]} */
+  const restored = [];
+  try {
+    for (const [status, ids] of way) {
+      restored.push(...(/** @type {{ posts: Post[] }} */ (await call('PATCH', '/api/posts', { ids, status }))).posts);
+    }
+    announce(tn('bulk.undone', restored.length));
+  } catch (err) {
+    announce(errorMessage(err));
+  }
+  const back = new Map(restored.map((p) => [p.id, p]));
+  await afterChange(() => {
+    posts = posts.map((p) => back.get(p.id) ?? p);
+  });
+}
+
+/**
  * As changeSelection, saying a refusal in the toast.
  * @param {Record<string, unknown>} change
  * @param {(count: number) => string} done
+ * @param {{ undoable?: boolean }} [opts]
  */
-async function applyToSelection(change, done) {
+async function applyToSelection(change, done, opts) {
   try {
-    await changeSelection(change, done);
+    await changeSelection(change, done, opts);
   } catch (err) {
     announce(errorMessage(err));
   }
@@ -550,7 +723,7 @@ bulk.move.addEventListener('click', () => {
   const chosen = selectedPosts();
   const done = (/** @type {number} */ n) => tn('bulk.moved', n, { status: statusName(status) });
   if (!chosen.some((p) => sendsBack(p, status))) {
-    void applyToSelection({ status }, done);
+    void applyToSelection({ status }, done, { undoable: true });
     return;
   }
   // Sending back asks once why, and the reason goes into each post's comments.
@@ -559,7 +732,7 @@ bulk.move.addEventListener('click', () => {
     confirmText: t('review.sendBack'),
     fields: [{ name: 'comment', label: t('review.reason'), type: 'textarea', rows: 4, required: true, maxlength: domain.commentMaxLength }],
     check: (values) => ({ comment: values.comment?.trim() ? '' : t('review.reasonRequired') }),
-    send: (values) => changeSelection({ status, comment: (values.comment ?? '').trim() }, done),
+    send: (values) => changeSelection({ status, comment: (values.comment ?? '').trim() }, done, { undoable: true }),
   });
 });
 
@@ -582,11 +755,30 @@ bulk.clear.addEventListener('click', () => {
 
 // ## Creating, editing, deleting
 
+/** @param {PostStatus} a @param {PostStatus} b */
+const inBoardOrder = (a, b) => domain.postStatuses.indexOf(a) - domain.postStatuses.indexOf(b);
+
+/** The campaigns a post of `brandId` may be in (a campaign never moves a post to its brand). @param {number} brandId */
+const campaignsOf = (brandId) => options(campaigns.filter((c) => c.brandId === brandId), campaignLabel, t('post.noCampaign'));
+
+/**
+ * The brand a new post starts in: that of the campaign or brand the board is filtered by, else the user's first.
+ * @returns {number | undefined}
+ */
+function startingBrand() {
+  const { campaignId, brandId } = currentFilters();
+  const campaign = campaigns.find((c) => String(c.id) === campaignId);
+  return campaign ? campaign.brandId : brandId ? Number(brandId) : undefined;
+}
+
 /**
  * @param {Post | null} post
  * @returns {import('../core/modal.js').ModalField[]}
  */
 function postFields(post) {
+  const brandId = post?.brandId ?? startingBrand() ?? chosenBrand({}, brands);
+  // An author's edit of what a manager approved goes back to review: the form says so first.
+  const reopens = post && !isManager() && (post.status === 'approved' || post.status === SCHEDULED);
   return [
     { name: 'title', label: t('post.title'), required: true, maxlength: 200, value: post?.title ?? '' },
     { name: 'caption', label: t('post.caption'), type: 'textarea', rows: 4, maxlength: 10000, value: post?.caption ?? '' },
@@ -601,21 +793,54 @@ function postFields(post) {
       name: 'status',
       label: t('post.status'),
       type: 'select',
-      options: vocabularyOptions(post ? [post.status, ...movesFor(post)].sort((a, b) => domain.postStatuses.indexOf(a) - domain.postStatuses.indexOf(b)) : isManager() ? domain.postStatuses : domain.authorPostStatuses, 'status'),
+      options: vocabularyOptions(post ? [post.status, ...post.can.moves].sort(inBoardOrder) : isManager() ? domain.postStatuses : domain.authorPostStatuses, 'status'),
       value: post?.status ?? domain.postStatuses[0],
-      hint: isManager() ? undefined : t('review.needsApproval'),
+      hint: reopens ? t('review.editReopens') : isManager() ? undefined : t('review.needsApproval'),
     },
+    // Asked for here, in place, when the status chosen sends the post back to its author.
+    { name: 'comment', label: t('review.reason'), type: 'textarea', rows: 3, maxlength: domain.commentMaxLength, hint: t('review.reasonHint') },
+    ...brandField(brands, { value: brandId, hint: t('post.brandHint'), label: t('post.brand') }),
     {
       name: 'campaignId',
       label: t('post.campaign'),
       type: 'select',
-      options: options(campaigns, campaignLabel, t('post.noCampaign')),
-      value: String(post?.campaignId ?? currentFilters().campaignId),
+      options: campaignsOf(brandId),
+      value: String(post ? (post.campaignId ?? '') : currentFilters().campaignId),
     },
-    ...brandField(brands, { value: post?.brandId, hint: t('post.brandHint'), label: t('post.brand') }),
     { name: 'scheduledAt', label: t('post.scheduledAt'), type: 'datetime-local', value: toLocalInput(post?.scheduledAt) },
     { name: 'publicationUrl', label: t('post.publicationUrl'), type: 'url', inputmode: 'url', dir: 'ltr', maxlength: 2000, hint: t('post.publicationUrlHint'), value: post?.publicationUrl ?? '' },
   ];
+}
+
+/**
+ * Wires the post form's fields that follow others: the reason shows while the status chosen
+ * sends the post back, and the campaigns offered are the chosen brand's.
+ * @param {Post | null} post
+ * @returns {NonNullable<import('../core/modal.js').ModalOptions['onOpen']>}
+ */
+function followingFields(post) {
+  return (controls) => {
+    const status = controls.get('status');
+    const comment = controls.get('comment');
+    const brand = controls.get('brandId');
+    const campaign = controls.get('campaignId');
+    const reasonField = comment?.closest('.field');
+    const showReason = () => {
+      const asked = Boolean(post && status && sendsBack(post, /** @type {PostStatus} */ (status.value)));
+      if (reasonField instanceof HTMLElement) reasonField.hidden = !asked;
+      comment?.toggleAttribute('required', asked);
+    };
+    status?.addEventListener('change', showReason);
+    showReason();
+    if (brand instanceof HTMLSelectElement && campaign instanceof HTMLSelectElement) {
+      brand.addEventListener('change', () => {
+        const kept = campaign.value;
+        const list = campaignsOf(Number(brand.value));
+        campaign.replaceChildren(...list.map((o) => element('option', { value: o.value, text: o.label, selected: o.value === kept })));
+        if (!list.some((o) => o.value === kept)) campaign.value = '';
+      });
+    }
+  };
 }
 
 /**
@@ -628,22 +853,41 @@ function brandOfForm(form) {
   return campaign ? campaign.brandId : chosenBrand(values, brands);
 }
 
-/** @param {Record<string, string>} values */
-function postBody(values) {
-  const campaignId = values.campaignId ? Number(values.campaignId) : null;
+/**
+ * @param {Post | null} post
+ * @param {Record<string, string>} values
+ */
+function postBody(post, values) {
+  const status = /** @type {PostStatus} */ (values.status);
+  // The field shows minutes: an untouched moment is sent as it is stored, not as a change.
+  const untouched = post?.scheduledAt && values.scheduledAt === toLocalInput(post.scheduledAt);
   /** @type {Record<string, unknown>} */
   const body = {
     title: (values.title ?? '').trim(),
     caption: values.caption,
     platform: values.platform || null,
-    status: values.status,
-    campaignId,
-    scheduledAt: fromLocalInput(values.scheduledAt ?? ''),
+    status,
+    brandId: chosenBrand(values, brands),
+    campaignId: values.campaignId ? Number(values.campaignId) : null,
+    scheduledAt: untouched ? post.scheduledAt : fromLocalInput(values.scheduledAt ?? ''),
     publicationUrl: (values.publicationUrl ?? '').trim(),
   };
-  // A campaign brings its own brand; the brand is only asked for posts without one.
-  if (campaignId === null) body.brandId = chosenBrand(values, brands);
+  if (post && sendsBack(post, status)) body.comment = (values.comment ?? '').trim();
   return body;
+}
+
+/**
+ * What the form can tell before asking the server.
+ * @param {Post | null} post
+ * @param {Record<string, string>} values
+ */
+function checkPost(post, values) {
+  const status = /** @type {PostStatus} */ (values.status);
+  return {
+    title: values.title?.trim() ? '' : t('post.titleRequired'),
+    comment: post && sendsBack(post, status) && !values.comment?.trim() ? t('review.reasonRequired') : '',
+    scheduledAt: status === SCHEDULED && !values.scheduledAt ? t('errors.SCHEDULE_REQUIRED') : '',
+  };
 }
 
 /** @param {Post | null} post */
@@ -654,15 +898,16 @@ async function savePost(post) {
     confirmText: post ? t('common.save') : t('post.create'),
     fields: postFields(post),
     content: media.element,
-    check: (values) => ({ title: values.title?.trim() ? '' : t('post.titleRequired') }),
+    onOpen: followingFields(post),
+    check: (values) => checkPost(post, values),
     send: async (values) => {
-      const body = { ...postBody(values), attachments: media.value() };
+      const body = { ...postBody(post, values), attachments: media.value() };
       return /** @type {{ post: Post }} */ (post ? await call('PATCH', `/api/posts/${post.id}`, body) : await call('POST', '/api/posts', body)).post;
     },
-    refusedField: linkRefusal,
+    refusedField: fieldRefusal,
   });
   if (!saved) return;
-  announce(t(post ? 'post.updated' : 'post.created', { title: saved.title }));
+  announce(tIsolated(post ? 'post.updated' : 'post.created', { title: saved.title }));
   await afterChange(() => {
     if (post) replacePost(saved);
     else posts = [saved, ...posts];
@@ -686,9 +931,47 @@ function postDetails(post) {
   ]);
 }
 
+let mediaSerial = 0;
+
 /**
- * The post with what can be done to it: edit, approve or send back (managers, while it
- * waits for review), its comments and its history. Resolves once the panel closes.
+ * The post's media, each opening in the same lightbox as the asset library: what a reviewer
+ * sees is what they approve.
+ * @param {Post} post
+ */
+function postMedia(post) {
+  if (post.attachments.length === 0) return null;
+  const list = element('ul', { className: 'post-media', 'aria-busy': 'true' });
+  const uploaderName = (/** @type {import('./upload.js').Asset} */ asset) => (asset.uploadedBy === null ? null : (people.get(asset.uploadedBy)?.name ?? null));
+  void Promise.all(
+    post.attachments.map((id) =>
+      call('GET', `/api/assets/${id}`).then(
+        (answer) => /** @type {{ asset: import('./upload.js').Asset }} */ (answer).asset,
+        () => null,
+      ),
+    ),
+  )
+    .then((found) => {
+      const assets = found.filter((a) => a !== null);
+      list.replaceChildren(
+        ...assets.map((asset, index) => {
+          const open = element('button', { type: 'button', className: 'post-media-open' }, [
+            asset.thumbnailUrl ? element('img', { className: 'post-media-thumb', src: asset.thumbnailUrl, alt: '' }) : fileIcon(asset),
+            element('span', { className: 'post-media-name', dir: 'auto', text: asset.name }),
+          ]);
+          open.addEventListener('click', () => void openLightbox(assets, index, uploaderName));
+          return element('li', {}, [open]);
+        }),
+      );
+      if (assets.length === 0) list.append(element('li', { className: 'muted', text: t('postPanel.mediaGone') }));
+    })
+    .finally(() => list.setAttribute('aria-busy', 'false'));
+  const headingId = `post-media-${(mediaSerial += 1)}`;
+  return element('section', { className: 'post-media-section', 'aria-labelledby': headingId }, [element('h3', { id: headingId, className: 'thread-title', text: t('postPanel.media') }), list]);
+}
+
+/**
+ * The post with what can be done to it, as the server allows: edit, approve or send back
+ * (while it waits for review), its media, comments and history. Resolves once the panel closes.
  * @param {Post} post
  */
 async function openPost(post) {
@@ -698,18 +981,20 @@ async function openPost(post) {
     next = choice;
     panel.closest('dialog')?.close();
   };
-  const review = post.status === 'review' && isManager();
+  const inReview = post.status === 'review';
+  const approvable = inReview && post.can.moves.includes('approved');
+  const returnable = inReview && sendsBack(post, 'draft');
   const actions = element('div', { className: 'post-panel-actions' }, [
-    review ? element('button', { type: 'button', className: 'button button-primary', text: t('review.approve'), 'data-approve': true }) : null,
-    review && post.ownerId !== me.id ? element('button', { type: 'button', className: 'button', text: t('review.sendBack'), 'data-send-back': true }) : null,
-    canEdit(post) ? element('button', { type: 'button', className: 'button', text: t('postPanel.edit'), 'data-edit': true }) : null,
-    post.status === 'review' && !isManager() ? element('p', { className: 'muted', text: t('review.waiting') }) : null,
+    approvable ? element('button', { type: 'button', className: 'button button-primary', text: t('review.approve'), 'data-approve': true }) : null,
+    returnable ? element('button', { type: 'button', className: 'button', text: t('review.sendBack'), 'data-send-back': true }) : null,
+    post.can.edit ? element('button', { type: 'button', className: 'button', text: t('postPanel.edit'), 'data-edit': true }) : null,
+    inReview && !approvable ? element('p', { className: 'muted', text: t('review.waiting') }) : null,
   ]);
   actions.querySelector('[data-approve]')?.addEventListener('click', () => close('approve'));
   actions.querySelector('[data-send-back]')?.addEventListener('click', () => close('sendBack'));
   actions.querySelector('[data-edit]')?.addEventListener('click', () => close('edit'));
   const panel = element('div', { className: 'post-panel' }, [
-    element('div', { className: 'post-panel-main' }, [postDetails(post), actions, commentThread(`/api/posts/${post.id}/comments`)]),
+    element('div', { className: 'post-panel-main' }, [postDetails(post), postMedia(post), actions, commentThread(`/api/posts/${post.id}/comments`)]),
     element('aside', { className: 'post-panel-side' }, [postHistory(post.id)]),
   ]);
   await openModal({ title: post.title, content: panel, isConfirm: false, confirmText: t('common.close'), size: 'wide' });

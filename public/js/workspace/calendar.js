@@ -2,12 +2,15 @@
 // published post without one, the moment it was last changed), a month or a week at a time.
 // A card moves to another day by drag and drop, or from the keyboard: Space picks it up, the
 // arrow keys move it by a day or a week, Enter (or Space) drops it, Escape puts it back. The
-// time of day stays as it was, in the reader's own time zone; the server's answer decides.
+// time of day stays as it was, in the reader's own time zone; the server's answer decides,
+// and what the page offers is what the server says the user may do (`post.can`). A manager
+// who puts an approved post on a day schedules it. Dropped on Unscheduled (or Delete while
+// held), a post loses its date, unless it is scheduled: a scheduled post keeps one.
 import { newestOnly } from '../core/api.js';
 import { dropTarget, element, findElement, requireElement } from '../core/dom.js';
-import { t, tn } from '../core/i18n.js';
+import { t, tIsolated, tn } from '../core/i18n.js';
 import { isRtl, lang } from '../core/page.js';
-import { announce, call, callAll, errorMessage, isManager, me, options } from './common.js';
+import { announce, call, callAll, errorMessage, options } from './common.js';
 
 /** @typedef {import('../../../src/workspace/domain').PostStatus} PostStatus */
 /** @typedef {'month' | 'week'} View */
@@ -24,10 +27,13 @@ import { announce, call, callAll, errorMessage, isManager, me, options } from '.
  * @property {string | null} scheduledAt
  * @property {number | null} ownerId
  * @property {string} updatedAt
+ * @property {{ edit: boolean, moves: PostStatus[] }} can what the user may do with it, as the server decides
  */
 
 /** @type {PostStatus} */
 const PUBLISHED = 'published';
+/** @type {PostStatus} */
+const SCHEDULED = 'scheduled';
 /** The first day of the week (0 Sunday, 1 Monday), by the page's language. */
 const FIRST_DAY = lang === 'ar' ? 0 : 1;
 /** The time of day a post without one gets when it is put on a day. */
@@ -38,6 +44,7 @@ const weekdays = requireElement('[data-weekdays]', HTMLElement);
 const period = requireElement('[data-period]', HTMLElement);
 const state = requireElement('[data-calendar-state]', HTMLElement);
 const empty = requireElement('[data-calendar-empty]', HTMLElement);
+const tray = requireElement('[data-unscheduled-tray]', HTMLElement);
 const side = requireElement('[data-unscheduled]', HTMLUListElement);
 const sideCount = requireElement('[data-unscheduled-count]', HTMLElement);
 const filters = requireElement('[data-calendar-filters]', HTMLFormElement);
@@ -161,8 +168,11 @@ const dayLabel = (day) => dayName.format(/** @type {Date} */ (parseDay(day)));
 
 // ## Cards
 
-/** Published posts keep the day they went out; others move if the user may edit them. @param {Post} post */
-const movable = (post) => post.status !== PUBLISHED && (isManager() || post.ownerId === me.id);
+/** Published posts keep the day they went out; others move if the user may change them. @param {Post} post */
+const movable = (post) => post.status !== PUBLISHED && post.can.edit;
+
+/** A dated post may lose its date, unless it is scheduled: scheduled means it has one. @param {Post} post */
+const undatable = (post) => movable(post) && post.status !== SCHEDULED && post.scheduledAt !== null;
 
 /**
  * @param {Post} post
@@ -426,18 +436,18 @@ function replacePost(updated) {
 }
 
 /**
- * Puts `post` on `day`, keeping its time of day: shown at once, put back when the server refuses.
+ * Sends a change of `post`'s date: shown at once, put back when the server refuses; `said`
+ * words what happened from the post as the server answers it.
  * @param {Post} post
- * @param {string} day
+ * @param {Record<string, unknown>} change
+ * @param {(saved: Post) => (string | HTMLElement)[]} said
  */
-async function reschedule(post, day) {
-  if (dayOf(post) === day) return;
-  const scheduledAt = movedTo(post, day);
-  replacePost({ ...post, scheduledAt });
+async function changeDate(post, change, said) {
+  replacePost({ ...post, scheduledAt: /** @type {string | null} */ (change.scheduledAt) });
   render(post.id);
   try {
-    const { post: saved } = /** @type {{ post: Post }} */ (await call('PATCH', `/api/posts/${post.id}`, { scheduledAt }));
-    announce(t('calendar.moved', { title: post.title, date: dayLabel(day) }));
+    const { post: saved } = /** @type {{ post: Post }} */ (await call('PATCH', `/api/posts/${post.id}`, change));
+    announce(said(saved));
     if (postLoads.pending) return refresh(post.id);
     replacePost(saved);
     render(post.id);
@@ -446,6 +456,40 @@ async function reschedule(post, day) {
     render(post.id);
     announce(errorMessage(err));
   }
+}
+
+/**
+ * Whether the server took `post` back to review (an author's change of an approved post's date).
+ * @param {Post} post
+ * @param {Post} saved
+ */
+const reopened = (post, saved) => saved.status === 'review' && post.status !== 'review';
+
+/**
+ * Puts `post` on `day`, keeping its time of day. An approved post that the user may schedule
+ * is scheduled for that moment; any other keeps its status (the server may take an author's
+ * approved post back to review, and the message says so).
+ * @param {Post} post
+ * @param {string} day
+ */
+async function reschedule(post, day) {
+  if (dayOf(post) === day) return;
+  const scheduledAt = movedTo(post, day);
+  const schedules = post.status === 'approved' && post.can.moves.includes(SCHEDULED);
+  const date = dayLabel(day);
+  await changeDate(post, schedules ? { scheduledAt, status: SCHEDULED } : { scheduledAt }, (saved) => {
+    if (reopened(post, saved)) return tIsolated('calendar.backToReview', { title: post.title, date });
+    if (saved.status === SCHEDULED && post.status !== SCHEDULED) return tIsolated('calendar.scheduledOn', { title: post.title, date });
+    return tIsolated('calendar.moved', { title: post.title, date });
+  });
+}
+
+/**
+ * Takes the date off `post`: back to Unscheduled.
+ * @param {Post} post
+ */
+async function unschedule(post) {
+  await changeDate(post, { scheduledAt: null }, (saved) => tIsolated(reopened(post, saved) ? 'calendar.undatedBackToReview' : 'calendar.undated', { title: post.title }));
 }
 
 /** @param {HTMLElement} cell @param {string} day */
@@ -459,6 +503,16 @@ function takesDrops(cell, day) {
     },
   });
 }
+
+// The tray takes back only what may lose its date: a scheduled post is refused before it is dropped.
+dropTarget(tray, {
+  accepts: () => dragged !== null && undatable(dragged),
+  onDrop: (id) => {
+    const post = posts.find((p) => String(p.id) === id);
+    dragged = null;
+    if (post && undatable(post)) void unschedule(post);
+  },
+});
 
 /**
  * The first day a post picked up from the keyboard is held over: its own, else today when it is
@@ -488,7 +542,8 @@ function onCardKey(event, post) {
     event.preventDefault();
     held = { post, day: startDay(post) };
     render(post.id);
-    announce(t('calendar.pickedUp', { title: post.title, date: dayLabel(held.day) }));
+    const picked = tIsolated('calendar.pickedUp', { title: post.title, date: dayLabel(held.day) });
+    announce(undatable(post) ? [...picked, ` ${t('calendar.undateHint')}`] : picked);
     return;
   }
   if (held.post.id !== post.id) return;
@@ -502,22 +557,26 @@ function onCardKey(event, post) {
       remember();
     }
     render(post.id);
-    announce(t('calendar.over', { title: post.title, date: dayLabel(day) }));
+    announce(tIsolated('calendar.over', { title: post.title, date: dayLabel(day) }));
   } else if (event.key === 'Enter' || event.key === ' ') {
     event.preventDefault();
     const { day } = held;
     held = null;
     if (day === dayOf(post)) {
       render(post.id);
-      announce(t('calendar.cancelled', { title: post.title }));
+      announce(tIsolated('calendar.cancelled', { title: post.title }));
     } else {
       void reschedule(post, day);
     }
+  } else if ((event.key === 'Delete' || event.key === 'Backspace') && undatable(post)) {
+    event.preventDefault();
+    held = null;
+    void unschedule(post);
   } else if (event.key === 'Escape' || event.key === 'Tab') {
     if (event.key === 'Escape') event.preventDefault();
     held = null;
     render(event.key === 'Escape' ? post.id : undefined);
-    announce(t('calendar.cancelled', { title: post.title }));
+    announce(tIsolated('calendar.cancelled', { title: post.title }));
   }
 }
 

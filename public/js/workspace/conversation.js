@@ -4,6 +4,7 @@
 import { element } from '../core/dom.js';
 import { formatMoment } from '../core/format.js';
 import { t } from '../core/i18n.js';
+import { lang } from '../core/page.js';
 import { announce, avatar, call, domain, errorMessage, isManager, me } from './common.js';
 import { iconButton } from './icons.js';
 import { confirmDelete } from './records.js';
@@ -29,10 +30,25 @@ import { confirmDelete } from './records.js';
  * @property {string | null} actorName
  * @property {import('../../../src/workspace/domain').PostStatus | null} from
  * @property {import('../../../src/workspace/domain').PostStatus | null} to
+ * @property {import('../../../src/workspace/domain').PostField[]} fields what an edit changed
  * @property {string} createdAt
  */
 
 let serial = 0;
+
+const fieldList = new Intl.ListFormat(lang, { type: 'conjunction' });
+
+/**
+ * What a line of a post's history says: an edit names the fields it changed (older edits, recorded
+ * without them, say only that the content changed).
+ * @param {PostEvent} e
+ */
+function historyText(e) {
+  const status = (/** @type {string | null} */ s) => (s ? t(`status.${s}`) : '');
+  const vars = { actor: e.actorName ?? t('comments.formerMember'), from: status(e.from), to: status(e.to), fields: fieldList.format(e.fields.map((f) => t(`activity.fields.${f}`))) };
+  if (e.kind === 'edited' && e.fields.length > 0) return t('activity.editedFields', vars);
+  return t(`activity.kinds.${e.kind}`, vars);
+}
 
 /**
  * @param {Comment} comment
@@ -174,7 +190,6 @@ export function commentThread(url) {
  */
 export function postHistory(postId) {
   const list = element('ol', { className: 'history-list', 'aria-busy': 'true' });
-  const status = (/** @type {string | null} */ s) => (s ? t(`status.${s}`) : '');
   void call('GET', `/api/posts/${postId}/activity`)
     .then((answer) => {
       const events = /** @type {{ events: PostEvent[] }} */ (answer).events;
@@ -182,10 +197,7 @@ export function postHistory(postId) {
         ...(events.length
           ? events.map((e) =>
               element('li', { className: `history-item history-${e.kind}` }, [
-                element('span', {
-                  dir: 'auto',
-                  text: t(`activity.kinds.${e.kind}`, { actor: e.actorName ?? t('comments.formerMember'), from: status(e.from), to: status(e.to) }),
-                }),
+                element('span', { dir: 'auto', text: historyText(e) }),
                 element('time', { datetime: e.createdAt, text: formatMoment(e.createdAt) }),
               ]),
             )

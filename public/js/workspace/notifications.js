@@ -2,7 +2,7 @@
 // while the page is in view), and the panel that lists them, each a link to its post or task.
 import { element } from '../core/dom.js';
 import { formatMoment, formatNumber } from '../core/format.js';
-import { t, tIsolated } from '../core/i18n.js';
+import { has, t, tIsolated, tnIsolated } from '../core/i18n.js';
 import { openModal } from '../core/modal.js';
 import { announce, call, errorMessage } from './common.js';
 
@@ -15,7 +15,8 @@ import { announce, call, errorMessage } from './common.js';
  * @property {number | null} taskId
  * @property {number | null} actorId
  * @property {string | null} actorName
- * @property {string} title
+ * @property {string} title the title of its post or task (the first post's, when it counts several)
+ * @property {number} count how many alike happenings of one request it stands for (a bulk move)
  * @property {string} createdAt
  * @property {string | null} readAt
  */
@@ -25,8 +26,8 @@ import { announce, call, errorMessage } from './common.js';
 const REFRESH_MS = 60_000;
 const buttons = [...document.querySelectorAll('[data-notifications-open]')].filter((b) => b instanceof HTMLButtonElement);
 
-/** @param {Notification} n */
-const linkOf = (n) => (n.postId !== null ? `/workspace?post=${n.postId}` : `/workspace/tasks?task=${n.taskId}`);
+/** Several posts at once are on the board; one opens its own panel. @param {Notification} n */
+const linkOf = (n) => (n.count > 1 ? '/workspace' : n.postId !== null ? `/workspace?post=${n.postId}` : `/workspace/tasks?task=${n.taskId}`);
 
 /** @param {number} unread */
 function showCount(unread) {
@@ -56,7 +57,8 @@ async function load() {
 /** @param {Notification} n */
 function item(n) {
   // The sentence reads in the page's direction; the name and the title each in their own.
-  const text = tIsolated(`notifications.kinds.${n.kind}`, { actor: n.actorName ?? t('notifications.someone'), title: n.title });
+  const vars = { actor: n.actorName ?? t('notifications.someone'), title: n.title };
+  const text = n.count > 1 && has(`notifications.many.${n.kind}.other`) ? tnIsolated(`notifications.many.${n.kind}`, n.count, vars) : tIsolated(`notifications.kinds.${n.kind}`, vars);
   const link = element('a', { href: linkOf(n), className: `notification${n.readAt ? '' : ' is-unread'}` }, [
     n.readAt ? null : element('span', { className: 'notification-dot', role: 'img', 'aria-label': t('notifications.unread') }),
     element('span', { className: 'notification-text' }, text),

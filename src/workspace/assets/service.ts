@@ -141,6 +141,16 @@ function thumbnailKeyFor(fileKey: string): string {
 
 const THUMBNAIL_TYPE = 'image/webp';
 
+/**
+ * What posts say of a change to their media made here: an upload into a post, or assets
+ * deleted from under the posts that have them, may be refused or take posts back to review.
+ * The posts feature provides it.
+ */
+export interface PostMedia {
+  uploadingTo(actor: Actor, postId: number): Promise<void>;
+  deletingAssets(actor: Actor, assetIds: number[]): Promise<void>;
+}
+
 /** What `/api/posts` learns of assets: which ids a brand owns, and their thumbnails. */
 export function attachmentCatalog(assets: AssetRepository): AttachmentCatalog {
   return {
@@ -161,6 +171,7 @@ export class AssetsService {
       assets: AssetRepository;
       files: FileStore;
       placement: Placement;
+      posts: PostMedia;
       clock: Clock;
     },
   ) {}
@@ -183,7 +194,8 @@ export class AssetsService {
 
   /**
    * Any role uploads into their brands: the brand given, or that of the campaign or post
-   * given (the asset joins the post's attachments, which takes the right to edit it).
+   * given (the asset joins the post's attachments, which takes the right to edit it, and is
+   * an edit of the post by the approval rule).
    * Every file must prove its type; images get a thumbnail. All files become assets, or
    * none do and the batch is discarded by the caller.
    */
@@ -206,15 +218,20 @@ export class AssetsService {
         createdAt,
       });
     }
+    if (placed.postId !== null) await this.deps.posts.uploadingTo(actor, placed.postId);
     return (await batch.keep(() => this.deps.assets.createMany(assets))).map(toAssetBody);
   }
 
-  /** The uploader, managers and superadmins delete; the asset leaves its posts first. */
+  /**
+   * The uploader, managers and superadmins delete; the asset leaves its posts first, which
+   * is an edit of each of them by the approval rule.
+   */
   async remove(actor: Actor, id: number): Promise<void> {
     const asset = await this.visible(actor, id);
     if (asset.uploadedBy !== actor.id && !isManagerOrAbove(actor)) {
       throw new Forbidden('Only its uploader, managers and superadmins delete an asset', 'NOT_ASSET_UPLOADER');
     }
+    await this.deps.posts.deletingAssets(actor, [id]);
     if (!(await this.deps.assets.delete(id))) throw new NotFound('No such asset');
     await this.deleteFiles([asset]);
   }
@@ -231,6 +248,7 @@ export class AssetsService {
     if (!isManagerOrAbove(actor) && assets.some((a) => a.uploadedBy !== actor.id)) {
       throw new Forbidden('Only its uploader, managers and superadmins delete an asset', 'NOT_ASSET_UPLOADER');
     }
+    await this.deps.posts.deletingAssets(actor, unique);
     const deleted = await this.deps.assets.deleteMany(unique);
     await this.deleteFiles(assets);
     return deleted;

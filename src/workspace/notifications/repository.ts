@@ -9,8 +9,10 @@ export interface Notification {
   actorId: number | null;
   /** The member who caused it, while they exist. */
   actorName: string | null;
-  /** The post's or task's title, for the list. */
+  /** The post's or task's title, for the list (the first post's, when it stands for several). */
   title: string;
+  /** How many alike happenings of one request it stands for ("sent 20 posts to review"); 1 for most. */
+  count: number;
   createdAt: string;
   readAt: string | null;
 }
@@ -26,7 +28,7 @@ export interface StoredNotification extends Notification {
   subject: NotificationSubject;
 }
 
-export type NewNotification = Pick<Notification, 'kind' | 'postId' | 'taskId' | 'actorId' | 'createdAt'> & { userId: number };
+export type NewNotification = Pick<Notification, 'kind' | 'postId' | 'taskId' | 'actorId' | 'count' | 'createdAt'> & { userId: number };
 
 export interface NotificationRepository {
   add(rows: NewNotification[]): Promise<void>;
@@ -43,7 +45,9 @@ export class SqlNotificationRepository implements NotificationRepository {
     if (rows.length === 0) return;
     await this.records.db
       .insertInto('notifications')
-      .values(rows.map((n) => ({ user_id: n.userId, kind: n.kind, post_id: n.postId, task_id: n.taskId, actor_id: n.actorId, created_at: n.createdAt, read_at: null })))
+      .values(
+        rows.map((n) => ({ user_id: n.userId, kind: n.kind, post_id: n.postId, task_id: n.taskId, actor_id: n.actorId, count: n.count, created_at: n.createdAt, read_at: null })),
+      )
       .execute();
   }
 
@@ -54,7 +58,7 @@ export class SqlNotificationRepository implements NotificationRepository {
       .leftJoin('tasks as t', 't.id', 'n.task_id')
       .leftJoin('users as a', 'a.id', 'n.actor_id')
       .select([
-        'n.id', 'n.kind', 'n.post_id', 'n.task_id', 'n.actor_id', 'n.created_at', 'n.read_at', 'a.name as actor_name',
+        'n.id', 'n.kind', 'n.post_id', 'n.task_id', 'n.actor_id', 'n.count', 'n.created_at', 'n.read_at', 'a.name as actor_name',
         'p.title as post_title', 'p.brand_id as post_brand',
         't.title as task_title', 't.brand_id as task_brand', 't.visibility', 't.owner_id as task_owner', 't.assignee_id as task_assignee',
       ])
@@ -71,6 +75,7 @@ export class SqlNotificationRepository implements NotificationRepository {
       actorId: r.actor_id,
       actorName: r.actor_name,
       title: r.post_title ?? r.task_title ?? '',
+      count: Number(r.count),
       createdAt: r.created_at,
       readAt: r.read_at,
       subject:

@@ -2,7 +2,7 @@ import type { Clock } from '../../platform/clock';
 import { canSeeBrand, canSeeTask, isoTime, type Actor } from '../access';
 import type { NotificationKind } from '../domain';
 import type { UserRepository } from '../members/repository';
-import type { Notification, NotificationRepository, NotificationSubject } from './repository';
+import type { NewNotification, Notification, NotificationRepository, NotificationSubject } from './repository';
 
 /** How many notifications the list shows, and how many unread ones are counted at most. */
 export const NOTIFICATIONS_SHOWN = 50;
@@ -19,6 +19,11 @@ export interface Happening {
 /** How the features that cause notifications hand them over. */
 export interface Notifier {
   notify(happening: Happening): Promise<void>;
+  /**
+   * The happenings of one request, told once per member and kind: a member told of several
+   * (a bulk move) gets one notification that counts them, about the first.
+   */
+  notifyAll(happenings: readonly Happening[]): Promise<void>;
 }
 
 /** Whether `reader` may see the post or task a notification is about, as the lists decide it. */
@@ -34,15 +39,27 @@ function maySee(reader: Actor, subject: NotificationSubject): boolean {
 export class NotificationsService implements Notifier {
   constructor(private readonly deps: { notifications: NotificationRepository; users: UserRepository; clock: Clock }) {}
 
-  async notify({ kind, recipients, actorId, subject }: Happening): Promise<void> {
-    const ids = [...new Set(recipients)].filter((id) => id !== actorId);
-    const readers = (await Promise.all(ids.map((id) => this.deps.users.get(id)))).filter((u) => u !== undefined);
+  async notify(happening: Happening): Promise<void> {
+    await this.notifyAll([happening]);
+  }
+
+  async notifyAll(happenings: readonly Happening[]): Promise<void> {
+    const told = happenings.map((h) => ({ ...h, recipients: [...new Set(h.recipients)].filter((id) => id !== h.actorId) }));
+    const ids = new Set(told.flatMap((h) => h.recipients));
+    const readers = new Map((await Promise.all([...ids].map((id) => this.deps.users.get(id)))).filter((u) => u !== undefined).map((u) => [u.id, u]));
     const createdAt = isoTime(this.deps.clock.now());
-    await this.deps.notifications.add(
-      readers
-        .filter((reader) => maySee(reader, subject))
-        .map((reader) => ({ userId: reader.id, kind, postId: subject.postId ?? null, taskId: subject.taskId ?? null, actorId, createdAt })),
-    );
+    const rows = new Map<string, NewNotification>();
+    for (const { kind, recipients, actorId, subject } of told) {
+      for (const id of recipients) {
+        const reader = readers.get(id);
+        if (!reader || !maySee(reader, subject)) continue;
+        const key = `${id} ${kind} ${actorId}`;
+        const row = rows.get(key);
+        if (row) row.count += 1;
+        else rows.set(key, { userId: id, kind, postId: subject.postId ?? null, taskId: subject.taskId ?? null, actorId, count: 1, createdAt });
+      }
+    }
+    await this.deps.notifications.add([...rows.values()]);
   }
 
   async list(actor: Actor): Promise<{ notifications: Notification[]; unread: number }> {

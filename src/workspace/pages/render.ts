@@ -77,7 +77,6 @@ export function renderWorkspacePage(req: Request, res: Response, spec: PageSpec)
   });
 }
 
-/** The sign-in and forced password pages: no sidebar, no data beyond their own form. */
 /** The pages seen before signing in (or on the way to the workspace): their title and the strings their scripts read. */
 const AUTH_PAGES = {
   login: { title: 'workspace.login.title', sections: ['login', 'steps'] },

@@ -10,6 +10,7 @@ import { ASSET_TYPES } from '../assets/service';
 import type { ProjectsService } from '../projects/service';
 import type { AuthService } from '../auth/service';
 import { LINK_TOKEN_PATTERN } from '../auth/links';
+import { MAIL_STATUSES } from '../../platform/mail/outbox';
 import { renderAuthPage, renderWorkspacePage, type PageSpec } from './render';
 
 /** How far along the first-login path a page needs the user to be. */
@@ -48,7 +49,7 @@ const profileLanguage: RequestHandler = (req, res, next) => {
 };
 
 const superadminOnly: RequestHandler = (req, _res, next) => {
-  if (!isSuperadmin(actorOf(req))) throw new Forbidden('Only a superadmin manages users');
+  if (!isSuperadmin(actorOf(req))) throw new Forbidden('Only a superadmin sees this page');
   next();
 };
 
@@ -102,7 +103,7 @@ export function workspacePages(opts: { uploadMaxBytes: number; uploadMaxFiles: n
     renderWorkspacePage(req, res, { view: 'welcome', sections: ['profile', 'steps'], uploads: picture, bare: true });
   });
 
-  router.get('/workspace', ...ready, page({ view: 'board', sections: ['board', 'post', 'platforms', 'status', 'comments', 'activity', 'review', 'postPanel', 'bulk'], uploads }));
+  router.get('/workspace', ...ready, page({ view: 'board', sections: ['board', 'post', 'platforms', 'status', 'comments', 'activity', 'review', 'postPanel', 'bulk', 'assets'], uploads }));
   router.get('/workspace/calendar', ...ready, page({ view: 'calendar', sections: ['calendar', 'board', 'status'] }));
   router.get('/workspace/campaigns', ...ready, page({ view: 'campaigns', sections: ['campaigns', 'tracks'] }));
   router.get('/workspace/assets', ...ready, page({ view: 'assets', sections: ['assets', 'upload'], uploads, locals: { assetTypes: ASSET_TYPES } }));
@@ -123,6 +124,7 @@ export function workspacePages(opts: { uploadMaxBytes: number; uploadMaxFiles: n
   router.get('/workspace/team', ...ready, page({ view: 'team', sections: ['team', 'members'] }));
   router.get('/workspace/users', ...ready, superadminOnly, page({ view: 'users', sections: ['users', 'members', 'brands'] }));
   router.get('/workspace/settings', ...ready, page({ view: 'settings', sections: ['settings', 'password'] }));
+  router.get('/workspace/settings/mail', ...ready, superadminOnly, page({ view: 'mail', sections: ['mail'], active: 'settings', locals: { mailStatuses: MAIL_STATUSES } }));
   router.get('/workspace/profile', ...ready, page({ view: 'profile', sections: ['profile', 'upload'], uploads: picture }));
 
   return router;

@@ -1,6 +1,6 @@
 import { insertComment } from '../comments/repository';
 import { changes, groupPairs, type WorkspaceDb, type WorkspaceRecords } from '../records';
-import type { Platform, PostEventKind, PostStatus } from '../domain';
+import { POST_FIELDS, type Platform, type PostEventKind, type PostField, type PostStatus } from '../domain';
 
 export interface Post {
   id: number;
@@ -36,11 +36,13 @@ export interface PostEvent {
   actorName: string | null;
   from: PostStatus | null;
   to: PostStatus | null;
+  /** What an edit changed (`edited`, `reopened`); empty for other events and for edits recorded before fields were. */
+  fields: PostField[];
   createdAt: string;
 }
 
 /** What a change to a post adds to its history, at the change's `updatedAt`. */
-export type NewPostEvent = Pick<PostEvent, 'kind' | 'actorId' | 'from' | 'to'>;
+export type NewPostEvent = Pick<PostEvent, 'kind' | 'actorId' | 'from' | 'to'> & { fields?: PostField[] };
 
 /** One post's change, with what it adds to the post's history and thread. */
 export interface PostWrite {
@@ -77,6 +79,8 @@ export interface PostRepository {
   deleteMany(ids: number[]): Promise<number>;
   /** The post's history, oldest first. */
   history(id: number): Promise<PostEvent[]>;
+  /** The posts that have any of `assetIds` among their attachments. */
+  attachedTo(assetIds: number[]): Promise<Post[]>;
 }
 
 interface Row {
@@ -229,7 +233,7 @@ export class SqlPostRepository implements PostRepository {
     const rows = await this.records.db
       .selectFrom('post_events as e')
       .leftJoin('users as u', 'u.id', 'e.actor_id')
-      .select(['e.id', 'e.post_id', 'e.kind', 'e.actor_id', 'u.name as actor_name', 'e.from_status', 'e.to_status', 'e.created_at'])
+      .select(['e.id', 'e.post_id', 'e.kind', 'e.actor_id', 'u.name as actor_name', 'e.from_status', 'e.to_status', 'e.fields', 'e.created_at'])
       .where('e.post_id', '=', id)
       .orderBy('e.id')
       .execute();
@@ -241,10 +245,27 @@ export class SqlPostRepository implements PostRepository {
       actorName: r.actor_name,
       from: r.from_status as PostStatus | null,
       to: r.to_status as PostStatus | null,
+      fields: readFields(r.fields),
       createdAt: r.created_at,
     }));
   }
 
+  async attachedTo(assetIds: number[]) {
+    if (assetIds.length === 0) return [];
+    const { db } = this.records;
+    const rows = await selectPosts(db)
+      .where('p.id', 'in', db.selectFrom('post_attachments').select('post_id').where('asset_id', 'in', assetIds))
+      .orderBy('p.id')
+      .execute();
+    const attachments = await attachmentsOf(db, rows.map((r) => r.id));
+    return rows.map((r) => toPost(r as Row, attachments.get(r.id) ?? []));
+  }
+}
+
+/** Stored as the names, comma-separated; anything not of the vocabulary is left out. */
+function readFields(stored: string | null): PostField[] {
+  const names = new Set(stored ? stored.split(',') : []);
+  return POST_FIELDS.filter((f) => names.has(f));
 }
 
 async function readPost(db: WorkspaceDb, id: number): Promise<Post | undefined> {
@@ -256,7 +277,9 @@ async function addEvents(db: WorkspaceDb, postId: number, events: NewPostEvent[]
   if (events.length === 0) return;
   await db
     .insertInto('post_events')
-    .values(events.map((e) => ({ post_id: postId, actor_id: e.actorId, kind: e.kind, from_status: e.from, to_status: e.to, created_at: at })))
+    .values(
+      events.map((e) => ({ post_id: postId, actor_id: e.actorId, kind: e.kind, from_status: e.from, to_status: e.to, fields: e.fields?.length ? e.fields.join(',') : null, created_at: at })),
+    )
     .execute();
 }
 

@@ -2,11 +2,13 @@ import type { Clock } from '../../platform/clock';
 import { BadRequest, Forbidden, NotFound } from '../../platform/errors';
 import { isManagerOrAbove, isoTime, listedBrands, visibleOrNotFound, type Actor } from '../access';
 import type { UserRepository } from '../members/repository';
-import type { Notifier } from '../notifications/service';
+import type { Happening, Notifier } from '../notifications/service';
 import type { BrandsService } from '../brands/service';
 import type { Campaign } from '../campaigns/repository';
 import { pick, type CampaignsService } from '../campaigns/service';
-import { AUTHOR_MOVABLE_POST_STATUSES, AUTHOR_POST_STATUSES, type Platform, type PostEventKind, type PostStatus } from '../domain';
+import {
+  APPROVED_POST_STATUSES, AUTHOR_MOVABLE_POST_STATUSES, AUTHOR_POST_STATUSES, POST_FIELDS, POST_STATUSES, type Platform, type PostEventKind, type PostField, type PostStatus,
+} from '../domain';
 import type { NewPostEvent, Post, PostEvent, PostRepository, PostWrite } from './repository';
 
 /**
@@ -20,8 +22,27 @@ export interface AttachmentCatalog {
   thumbnails(assetIds: number[]): Promise<Map<number, string>>;
 }
 
+/**
+ * What the reader may do with a post, decided by the same rules that refuse what they may
+ * not: pages offer exactly this.
+ */
+export interface PostPermissions {
+  /** Change its fields (and the same for its media). */
+  edit: boolean;
+  delete: boolean;
+  comment: boolean;
+  /**
+   * The statuses it may be moved to. Publishing still needs a link and scheduling a moment,
+   * which a page asks for when the post has none.
+   */
+  moves: PostStatus[];
+  /** Those of `moves` that send it back to its author, which need a comment saying why. */
+  reasonFor: PostStatus[];
+}
+
 export interface PostBody extends Post {
   thumbnailUrl: string | null;
+  can: PostPermissions;
 }
 
 export interface PostInput {
@@ -88,21 +109,70 @@ export function mayMovePost(actor: Actor, from: PostStatus | null, to: PostStatu
   return among(AUTHOR_POST_STATUSES, to) && (from === null || among(AUTHOR_MOVABLE_POST_STATUSES, from));
 }
 
+/**
+ * Who changes or deletes a post: its owner, managers and superadmins; once it is published,
+ * only managers and superadmins (what went out is no longer its author's alone).
+ */
+export function mayEditPost(actor: Actor, post: Post): boolean {
+  return isManagerOrAbove(actor) || (post.ownerId === actor.id && post.status !== 'published');
+}
+
+/** The statuses `actor` may move `post` to: those of the approval rule, on a post they may change. */
+export function movesOf(actor: Actor, post: Post): PostStatus[] {
+  if (!mayEditPost(actor, post)) return [];
+  return POST_STATUSES.filter((to) => to !== post.status && mayMovePost(actor, post.status, to));
+}
+
+export function permissionsOf(actor: Actor, post: Post): PostPermissions {
+  const edit = mayEditPost(actor, post);
+  const moves = movesOf(actor, post);
+  return { edit, delete: edit, comment: true, moves, reasonFor: moves.filter((to) => isSendingBack(actor, post, to)) };
+}
+
 /** Sent back: a manager returns someone else's post from review or later to idea or draft. */
 function isSendingBack(actor: Actor, post: Post, to: PostStatus): boolean {
   return isManagerOrAbove(actor) && post.ownerId !== actor.id && among(['review', 'approved', 'scheduled'], post.status) && among(['idea', 'draft'], to);
 }
 
-/** What a reviewer approved and what the audience sees: a change to it asks for a new review. */
-const CONTENT: (keyof PostChange & keyof Post)[] = ['title', 'caption', 'platform', 'attachments'];
+/** What the audience sees of a post. */
+const CONTENT: readonly PostField[] = ['title', 'caption', 'platform', 'attachments'];
 
-function changesContent(post: Post, change: PostChange): boolean {
-  return CONTENT.some((key) => change[key] !== undefined && JSON.stringify(change[key]) !== JSON.stringify(post[key]));
+/**
+ * What an edit of an approved or scheduled post takes back to review: by its author, anything
+ * a reviewer approved (what, where, when and the link); by a manager who does not name the
+ * status, its content.
+ */
+const reviewedFields = (actor: Actor): readonly PostField[] => (isManagerOrAbove(actor) ? CONTENT : POST_FIELDS);
+
+/** The fields of `next` that differ from `post`'s. */
+function changedFields(post: Pick<Post, PostField>, next: Pick<Post, PostField>): PostField[] {
+  return POST_FIELDS.filter((key) => JSON.stringify(next[key]) !== JSON.stringify(post[key]));
+}
+
+/** A moment is what `scheduled` means: a post without one cannot be in it. */
+function assertSchedulable(status: PostStatus, scheduledAt: string | null): void {
+  if (status === 'scheduled' && scheduledAt === null) {
+    throw new BadRequest('A scheduled post needs its moment (scheduledAt)', 'SCHEDULE_REQUIRED');
+  }
 }
 
 function moveKind(to: PostStatus, sentBack: boolean): PostEventKind {
   if (sentBack) return 'sent_back';
   return to === 'approved' ? 'approved' : to === 'published' ? 'published' : 'moved';
+}
+
+/**
+ * What a change adds to a post's history: the fields it edited, then its move; or, when the
+ * edit took it back to review, one event that says so and names the fields that did.
+ */
+function historyOf(actor: Actor, from: PostStatus, to: PostStatus, edited: PostField[], how: { reopened: boolean; sentBack: boolean }): NewPostEvent[] {
+  // Publishing takes its link along: the move says it.
+  const fields = to === 'published' && from !== 'published' ? edited.filter((f) => f !== 'publicationUrl') : edited;
+  if (how.reopened) return [{ kind: 'reopened', actorId: actor.id, from, to, fields }];
+  const events: NewPostEvent[] = [];
+  if (fields.length > 0) events.push({ kind: 'edited', actorId: actor.id, from: null, to: null, fields });
+  if (to !== from) events.push({ kind: moveKind(to, how.sentBack), actorId: actor.id, from, to });
+  return events;
 }
 
 export class PostsService {
@@ -120,11 +190,11 @@ export class PostsService {
 
   async list(actor: Actor, query: PostQuery): Promise<PostBody[]> {
     const brandIds = listedBrands(actor, query.brandId);
-    return this.bodies(await this.deps.posts.list({ ...query, brandIds }));
+    return this.bodies(actor, await this.deps.posts.list({ ...query, brandIds }));
   }
 
   async get(actor: Actor, id: number): Promise<PostBody> {
-    return this.body(await this.visible(actor, id));
+    return this.body(actor, await this.visible(actor, id));
   }
 
   /** Anyone creates posts in their brands; the brand is the campaign's when one is given. */
@@ -134,6 +204,7 @@ export class PostsService {
     const status = input.status ?? 'idea';
     this.assertMayMove(actor, null, status);
     const publicationUrl = input.publicationUrl ?? null;
+    assertSchedulable(status, input.scheduledAt ?? null);
     assertPublishable(status, publicationUrl);
     const attachments = input.attachments ?? [];
     await this.assertAttachable(attachments, brandId);
@@ -150,21 +221,22 @@ export class PostsService {
       attachments,
       createdAt: isoTime(this.deps.clock.now()),
     });
-    if (status === 'review') await this.askForReview(actor, post);
-    return this.body(post);
+    if (status === 'review') await this.deps.notifier.notifyAll([await this.reviewRequest(actor, post, new Map())]);
+    return this.body(actor, post);
   }
 
   /**
-   * The owner, managers and superadmins edit a post, within the approval rule. A change to
-   * the content of an approved or scheduled post sends it back to review, unless a manager's
-   * change names its status (an approver approving their own edit).
+   * The owner, managers and superadmins edit a post, within the approval rule (a published
+   * post, managers and superadmins only). An author's change to what a reviewer approved of
+   * an approved or scheduled post takes it back to review, and so does a manager's change to
+   * its content unless they name its status (an approver approving their own edit).
    */
   async update(actor: Actor, id: number, change: PostChange): Promise<PostBody> {
     const plan = await this.plan(actor, await this.editable(actor, id), change);
     const [updated] = await this.deps.posts.updateMany([plan]);
     if (!updated) throw new NotFound('No such post');
     await this.tellOfMoves(actor, [plan], [updated]);
-    return this.body(updated);
+    return this.body(actor, updated);
   }
 
   /**
@@ -179,7 +251,7 @@ export class PostsService {
     const updated = await this.deps.posts.updateMany(plans);
     if (updated.length !== plans.length) throw new NotFound('No such post');
     await this.tellOfMoves(actor, plans, updated);
-    return this.bodies(updated);
+    return this.bodies(actor, updated);
   }
 
   /** Deletes many posts, all or nothing, by the rules of deleting one. */
@@ -200,42 +272,98 @@ export class PostsService {
 
   /** What a change makes of a post, checked against every rule, without writing anything. */
   private async plan(actor: Actor, current: Post, change: PostChange): Promise<PostPlan> {
-    const edited = changesContent(current, change);
+    let campaign: Pick<Campaign, 'id' | 'brandId'> | null = current.campaignId === null ? null : { id: current.campaignId, brandId: current.brandId };
+    if (change.campaignId !== undefined) campaign = change.campaignId === null ? null : await this.deps.campaigns.get(actor, change.campaignId);
+    // A post changes brand only when told to: a campaign of another brand is refused, never followed.
+    const brandId = await this.deps.brands.brandFor(actor, change.brandId ?? current.brandId, [campaign]);
+    const next: Pick<Post, PostField> = {
+      title: change.title ?? current.title,
+      caption: pick(change.caption, current.caption),
+      platform: pick(change.platform, current.platform),
+      attachments: change.attachments === undefined ? current.attachments : [...new Set(change.attachments)],
+      campaignId: campaign?.id ?? null,
+      brandId,
+      scheduledAt: pick(change.scheduledAt, current.scheduledAt),
+      publicationUrl: pick(change.publicationUrl, current.publicationUrl),
+    };
+    const edited = changedFields(current, next);
+    const asked = change.status ?? current.status;
     // An author's form names the status it shows; only an approver's naming it keeps the approval.
     const keepsApproval = change.status !== undefined && (change.status !== current.status || isManagerOrAbove(actor));
-    const backToReview = edited && among(['approved', 'scheduled'], current.status) && !keepsApproval;
-    const status = backToReview ? 'review' : (change.status ?? current.status);
+    const reopened = !keepsApproval && among(APPROVED_POST_STATUSES, current.status) && edited.some((f) => reviewedFields(actor).includes(f));
+    const status = reopened ? 'review' : asked;
     // The way back to review is the rule's own doing, whoever edits; any other move is checked.
-    if (!backToReview) this.assertMayMove(actor, current.status, status);
+    if (!reopened) this.assertMayMove(actor, current.status, status);
+    // Checked on what was asked: a scheduled post keeps its moment, even on its way back to review.
+    assertSchedulable(asked, next.scheduledAt);
     const sentBack = status !== current.status && isSendingBack(actor, current, status);
     if (sentBack && !change.comment) {
       throw new BadRequest('Say why the post goes back to its author: a comment is required', 'COMMENT_REQUIRED');
     }
-    let campaign: Pick<Campaign, 'id' | 'brandId'> | null = current.campaignId === null ? null : { id: current.campaignId, brandId: current.brandId };
-    if (change.campaignId !== undefined) campaign = change.campaignId === null ? null : await this.deps.campaigns.get(actor, change.campaignId);
-    // A new campaign brings its brand; otherwise the post keeps its own unless told another.
-    const brandId = await this.deps.brands.brandFor(actor, change.brandId ?? (change.campaignId ? undefined : current.brandId), [campaign]);
-    assertPublishable(status, pick(change.publicationUrl, current.publicationUrl));
-    const attachments = change.attachments ?? current.attachments;
-    if (change.attachments !== undefined || brandId !== current.brandId) await this.assertAttachable(attachments, brandId);
-    const events: NewPostEvent[] = [];
-    if (edited) events.push({ kind: 'edited', actorId: actor.id, from: null, to: null });
-    if (status !== current.status) events.push({ kind: moveKind(status, sentBack), actorId: actor.id, from: current.status, to: status });
+    assertPublishable(status, next.publicationUrl);
+    if (change.attachments !== undefined || brandId !== current.brandId) await this.assertAttachable(next.attachments, brandId);
     const { comment, ...fields } = change;
     return {
       id: current.id,
       from: current.status,
       sentBack,
-      patch: { ...fields, status, brandId, campaignId: campaign?.id ?? null, updatedAt: isoTime(this.deps.clock.now()) },
-      events,
+      patch: { ...fields, status, brandId, campaignId: next.campaignId, updatedAt: isoTime(this.deps.clock.now()) },
+      events: historyOf(actor, current.status, status, edited, { reopened, sentBack }),
       comment: comment ? { authorId: actor.id, body: comment } : undefined,
     };
   }
 
-  private async tellOfMoves(actor: Actor, plans: PostPlan[], updated: Post[]): Promise<void> {
-    for (const [i, plan] of plans.entries()) {
-      if (updated[i].status !== plan.from) await this.tellOfMove(actor, updated[i], plan.sentBack);
+  /**
+   * Media joining or leaving posts outside their form (an upload to a post, a deleted asset)
+   * is an edit of each of them by the same rules: refused on a published post unless by a
+   * manager, and taking an approved or scheduled post back to review. Called before the
+   * media change, so that a refusal leaves everything as it was.
+   */
+  private async changingMedia(actor: Actor, posts: Post[]): Promise<void> {
+    if (!isManagerOrAbove(actor) && posts.some((post) => post.status === 'published')) {
+      throw new Forbidden('Only managers and superadmins change the media of a published post', 'APPROVAL_REQUIRED');
     }
+    const updatedAt = isoTime(this.deps.clock.now());
+    const plans: PostPlan[] = posts
+      .filter((post) => among(APPROVED_POST_STATUSES, post.status))
+      .map((post) => ({
+        id: post.id,
+        from: post.status,
+        sentBack: false,
+        patch: { status: 'review', updatedAt },
+        events: historyOf(actor, post.status, 'review', ['attachments'], { reopened: true, sentBack: false }),
+      }));
+    if (plans.length === 0) return;
+    const updated = await this.deps.posts.updateMany(plans);
+    if (updated.length !== plans.length) throw new NotFound('No such post');
+    await this.tellOfMoves(actor, plans, updated);
+  }
+
+  /** Files are about to be uploaded into the post's media (the upload has checked it may). */
+  async uploadingTo(actor: Actor, postId: number): Promise<void> {
+    await this.changingMedia(actor, [await this.editable(actor, postId)]);
+  }
+
+  /** Assets are about to be deleted, and so to leave the media of the posts that have them. */
+  async deletingAssets(actor: Actor, assetIds: number[]): Promise<void> {
+    await this.changingMedia(actor, await this.deps.posts.attachedTo(assetIds));
+  }
+
+  /** Tells, once per member and request, of the posts that moved: to review, approved or sent back. */
+  private async tellOfMoves(actor: Actor, plans: PostPlan[], updated: Post[]): Promise<void> {
+    const reviewers = new Map<number, number[]>();
+    const happenings: Happening[] = [];
+    for (const [i, plan] of plans.entries()) {
+      const post = updated[i];
+      if (post.status === plan.from) continue;
+      if (post.status === 'review') {
+        happenings.push(await this.reviewRequest(actor, post, reviewers));
+        continue;
+      }
+      const kind = plan.sentBack ? 'sent_back' : post.status === 'approved' ? 'approved' : undefined;
+      if (kind && post.ownerId !== null) happenings.push({ kind, recipients: [post.ownerId], actorId: actor.id, subject: { postId: post.id, brandId: post.brandId } });
+    }
+    await this.deps.notifier.notifyAll(happenings);
   }
 
   /** Who did what to the post, and when, oldest first. */
@@ -266,26 +394,25 @@ export class PostsService {
     }
   }
 
-  /** Review asks the brand's managers; when it has none, its superadmins. */
-  private async askForReview(actor: Actor, post: Post): Promise<void> {
-    const members = (await this.deps.users.list(undefined)).filter((u) => u.role === 'superadmin' || u.brandIds.includes(post.brandId));
-    const managers = members.filter((u) => u.role === 'manager' && u.brandIds.includes(post.brandId));
-    const reviewers = managers.length > 0 ? managers : members.filter((u) => u.role === 'superadmin');
-    await this.deps.notifier.notify({ kind: 'review_requested', recipients: reviewers.map((u) => u.id), actorId: actor.id, subject: { postId: post.id, brandId: post.brandId } });
-  }
-
-  private async tellOfMove(actor: Actor, post: Post, sentBack: boolean): Promise<void> {
-    if (post.status === 'review') return this.askForReview(actor, post);
-    const kind = sentBack ? 'sent_back' : post.status === 'approved' ? 'approved' : undefined;
-    if (kind && post.ownerId !== null) {
-      await this.deps.notifier.notify({ kind, recipients: [post.ownerId], actorId: actor.id, subject: { postId: post.id, brandId: post.brandId } });
+  /**
+   * Review asks the brand's managers; when it has none, its superadmins. `reviewers` keeps
+   * them by brand for the rest of the request.
+   */
+  private async reviewRequest(actor: Actor, post: Post, reviewers: Map<number, number[]>): Promise<Happening> {
+    let ids = reviewers.get(post.brandId);
+    if (!ids) {
+      const members = (await this.deps.users.list(undefined)).filter((u) => u.role === 'superadmin' || u.brandIds.includes(post.brandId));
+      const managers = members.filter((u) => u.role === 'manager');
+      ids = (managers.length > 0 ? managers : members.filter((u) => u.role === 'superadmin')).map((u) => u.id);
+      reviewers.set(post.brandId, ids);
     }
+    return { kind: 'review_requested', recipients: ids, actorId: actor.id, subject: { postId: post.id, brandId: post.brandId } };
   }
 
   private assertMayEdit(actor: Actor, post: Post): void {
-    if (post.ownerId !== actor.id && !isManagerOrAbove(actor)) {
-      throw new Forbidden('Only its owner, managers and superadmins change a post', 'NOT_POST_OWNER');
-    }
+    if (mayEditPost(actor, post)) return;
+    if (post.ownerId !== actor.id) throw new Forbidden('Only its owner, managers and superadmins change a post', 'NOT_POST_OWNER');
+    throw new Forbidden('Only managers and superadmins change or delete a published post', 'APPROVAL_REQUIRED');
   }
 
   private async assertAttachable(assetIds: number[], brandId: number): Promise<void> {
@@ -294,16 +421,16 @@ export class PostsService {
     if (unknown.length > 0) throw new BadRequest('Unknown asset in attachments', 'UNKNOWN_ATTACHMENT', { assetIds: unknown });
   }
 
-  private async body(post: Post): Promise<PostBody> {
-    return (await this.bodies([post]))[0];
+  private async body(actor: Actor, post: Post): Promise<PostBody> {
+    return (await this.bodies(actor, [post]))[0];
   }
 
-  /** One look-up of thumbnails for a whole page of posts. */
-  private async bodies(posts: Post[]): Promise<PostBody[]> {
+  /** One look-up of thumbnails for a whole page of posts, each with what the reader may do with it. */
+  private async bodies(actor: Actor, posts: Post[]): Promise<PostBody[]> {
     const thumbnails = await this.deps.attachments.thumbnails(posts.flatMap((p) => p.attachments));
     return posts.map((post) => {
       const first = post.attachments.find((id) => thumbnails.has(id));
-      return { ...post, thumbnailUrl: first === undefined ? null : thumbnails.get(first)! };
+      return { ...post, thumbnailUrl: first === undefined ? null : thumbnails.get(first)!, can: permissionsOf(actor, post) };
     });
   }
 }

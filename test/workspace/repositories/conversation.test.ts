@@ -33,6 +33,33 @@ describeEngines('SqlPostRepository: history and the reason of a move', (kind) =>
     expect(await r.comments.list({ postId: post.id })).toMatchObject([{ postId: post.id, taskId: null, authorId: manager.id, authorName: 'Manager', body: 'Shorter, please', createdAt: at(1) }]);
   });
 
+  it('when an edit names the fields it changed, then its history gives them back in the vocabulary\'s order; other events have none', async () => {
+    const r = await repositories(kind);
+    const brand = await r.brand();
+    const post = await r.post(brand.id);
+    await r.posts.update(post.id, { status: 'review', updatedAt: at(1) }, [{ kind: 'reopened', actorId: null, from: 'approved', to: 'review', fields: ['scheduledAt', 'caption'] }]);
+    expect((await r.posts.history(post.id)).map((e) => [e.kind, e.fields])).toEqual([
+      ['created', []],
+      ['reopened', ['caption', 'scheduledAt']],
+    ]);
+  });
+
+  it('when posts share an asset, then attachedTo finds each of them once, and none for an asset nobody uses', async () => {
+    const r = await repositories(kind);
+    const brand = await r.brand();
+    const [shared, alone] = await r.assets.createMany([r.newAsset(brand.id), r.newAsset(brand.id)]);
+    const first = await r.post(brand.id, { attachments: [shared.id] });
+    const second = await r.post(brand.id, { attachments: [alone.id, shared.id] });
+    await r.post(brand.id);
+    expect((await r.posts.attachedTo([shared.id, alone.id])).map((p) => [p.id, p.attachments])).toEqual([
+      [first.id, [shared.id]],
+      [second.id, [alone.id, shared.id]],
+    ]);
+    const [unused] = await r.assets.createMany([r.newAsset(brand.id)]);
+    expect(await r.posts.attachedTo([unused.id])).toEqual([]);
+    expect(await r.posts.attachedTo([])).toEqual([]);
+  });
+
   it('when the change fails, then neither the history nor the thread keeps anything of it (one transaction)', async () => {
     const r = await repositories(kind);
     const brand = await r.brand();
@@ -53,7 +80,7 @@ describeEngines('SqlPostRepository: history and the reason of a move', (kind) =>
     const kept = await r.post(brand.id, { ownerId: member.id });
     await r.comments.add({ postId: post.id }, { authorId: member.id, body: 'Gone', createdAt: NOW });
     const stays = await r.comments.add({ postId: kept.id }, { authorId: member.id, body: 'Stays', createdAt: NOW });
-    await r.notifications.add([{ userId: reader.id, kind: 'commented', postId: post.id, taskId: null, actorId: member.id, createdAt: NOW }]);
+    await r.notifications.add([{ userId: reader.id, kind: 'commented', postId: post.id, taskId: null, actorId: member.id, count: 1, createdAt: NOW }]);
     await r.posts.delete(post.id);
     expect(await rowCount(r.records, 'post_events')).toBe(1);
     expect(await rowCount(r.records, 'notifications')).toBe(0);
@@ -92,14 +119,14 @@ describeEngines('SqlNotificationRepository', (kind) => {
     const post = await r.post(brand.id, { title: 'The post' });
     const t = await r.tasks.create(task(brand.id, { ownerId: other.id, assigneeId: me.id, visibility: 'private' }));
     await r.notifications.add([
-      { userId: me.id, kind: 'review_requested', postId: post.id, taskId: null, actorId: other.id, createdAt: NOW },
-      { userId: me.id, kind: 'assigned', postId: null, taskId: t.id, actorId: other.id, createdAt: at(1) },
-      { userId: other.id, kind: 'commented', postId: post.id, taskId: null, actorId: me.id, createdAt: at(2) },
+      { userId: me.id, kind: 'review_requested', postId: post.id, taskId: null, actorId: other.id, count: 20, createdAt: NOW },
+      { userId: me.id, kind: 'assigned', postId: null, taskId: t.id, actorId: other.id, count: 1, createdAt: at(1) },
+      { userId: other.id, kind: 'commented', postId: post.id, taskId: null, actorId: me.id, count: 1, createdAt: at(2) },
     ]);
     const mine = await r.notifications.list(me.id, { limit: 10, unreadOnly: false });
-    expect(mine.map((n) => [n.kind, n.title, n.actorName, n.readAt])).toEqual([
-      ['assigned', 'Brief', 'Actor', null],
-      ['review_requested', 'The post', 'Actor', null],
+    expect(mine.map((n) => [n.kind, n.title, n.actorName, n.count, n.readAt])).toEqual([
+      ['assigned', 'Brief', 'Actor', 1, null],
+      ['review_requested', 'The post', 'Actor', 20, null],
     ]);
     expect(mine[0].subject).toEqual({ brandId: brand.id, task: { visibility: 'private', ownerId: other.id, assigneeId: me.id } });
     expect(mine[1].subject).toEqual({ brandId: brand.id });
