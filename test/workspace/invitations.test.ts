@@ -473,6 +473,17 @@ describe('invited members elsewhere', () => {
     expect((await ws.as(manager).post('/api/tasks').send({ title: 'Caption the catalogue', brandId: brand.id, assigneeId: id })).status).toBe(201);
   });
 
+  it('when the only manager of a brand is still invited, then a post sent to review asks its superadmins, not them', async () => {
+    const { ws, mail, salma, admin, other } = await setup();
+    const { id, token } = await invited(ws, mail, salma, { role: 'manager', brandIds: [other.id] });
+    const author = await ws.user('contributor', { brandIds: [other.id] });
+    const post = (await ws.as(author).post('/api/posts').send({ title: 'Opening night', brandId: other.id, status: 'review' })).body.post;
+    expect((await ws.as(admin).get('/api/notifications')).body.notifications).toMatchObject([{ kind: 'review_requested', postId: post.id }]);
+    const joined = await accept(ws, token);
+    expect((await ws.as(joined.body.token as string).get('/api/notifications')).body.notifications).toEqual([]);
+    expect(joined.body.user.id).toBe(id);
+  });
+
   it('when a superadmin gives a member still invited a first password, then the invitation ends: the link is dead and the password signs in', async () => {
     const { ws, mail, salma } = await setup();
     const { id, token } = await invited(ws, mail, salma);
