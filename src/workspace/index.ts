@@ -23,6 +23,7 @@ import { MemberCache } from './members/cache';
 import { SqlUserRepository } from './members/repository';
 import { membersRoutes } from './members/routes';
 import { MembersService, type SessionRevoker } from './members/service';
+import { invitationMailWriter } from './members/mail';
 import { SqlPostRepository } from './posts/repository';
 import { postsRoutes } from './posts/routes';
 import { PostsService } from './posts/service';
@@ -99,10 +100,11 @@ export function createWorkspace(deps: WorkspaceDeps) {
   const users = new SqlUserRepository(records, new MemberCache(notices), notices);
   const outbox = workspaceOutbox(records);
   const mail = new MailQueue({ outbox, i18n: deps.i18n, now: () => clock.now() });
-  const auth = new AuthService({ users, sessions: revoker, clock, jwtSecret: settings.jwtSecret, links: new SqlLinkTokens(records), mail });
+  const links = new SqlLinkTokens(records);
+  const auth = new AuthService({ users, sessions: revoker, clock, jwtSecret: settings.jwtSecret, links, mail });
   const brandRepository = new SqlBrandRepository(records, notices);
   const brands = new BrandsService({ brands: brandRepository, clock });
-  const members = new MembersService({ users, brands: brandRepository, sessions: revoker, clock });
+  const members = new MembersService({ users, brands: brandRepository, sessions: revoker, clock, mail, links });
   const campaigns = new CampaignsService({ campaigns: new SqlCampaignRepository(records), brands, clock });
   const assetRepository = new SqlAssetRepository(records);
   const notifications = new NotificationsService({ notifications: new SqlNotificationRepository(records), users, clock });
@@ -122,7 +124,7 @@ export function createWorkspace(deps: WorkspaceDeps) {
   const devices = new DeviceCookies({ name: DEVICE_COOKIE, path: '/api/auth', secret: settings.sessionSecret, secure: settings.cookieSecure, clock });
   router.use('/api/auth/me/avatar', access.signedIn, ownAvatarRoutes(avatars));
   router.use('/api/auth', access.api, authRoutes({ auth, clock, cookieSecure: settings.cookieSecure, attempts: deps.attempts, devices }));
-  router.use('/api/members', access.signedIn, membersRoutes(members));
+  router.use('/api/members', access.signedIn, membersRoutes({ members, attempts: deps.attempts, clock }));
   router.use('/api/brands', access.signedIn, brandsRoutes(brands));
   router.use('/api/campaigns', access.signedIn, campaignsRoutes(campaigns));
   router.use('/api/tracks', access.signedIn, tracksRoutes(campaigns));
@@ -151,6 +153,7 @@ export function createWorkspace(deps: WorkspaceDeps) {
 export function createWorkspaceMail(deps: Pick<WorkspaceDeps, 'records' | 'notices' | 'clock' | 'i18n'> & { publicUrl: string; timeZone: string }): { outbox: OutboxRepository; compose: Composer } {
   const { records, clock } = deps;
   const users = new SqlUserRepository(records, new MemberCache(deps.notices), deps.notices);
+  const brands = new SqlBrandRepository(records, deps.notices);
   const links = new SqlLinkTokens(records);
   return {
     outbox: workspaceOutbox(records),
@@ -159,7 +162,7 @@ export function createWorkspaceMail(deps: Pick<WorkspaceDeps, 'records' | 'notic
       i18n: deps.i18n,
       publicUrl: deps.publicUrl,
       timeZone: deps.timeZone,
-      writers: { ...passwordMailWriters({ links, clock }) },
+      writers: { ...passwordMailWriters({ links, clock }), ...invitationMailWriter({ links, users, brands, clock }) },
     }),
   };
 }

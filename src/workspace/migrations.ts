@@ -328,6 +328,13 @@ export const workspaceMigrations: Record<string, SchemaStep> = {
     await db.schema.alterTable('post_events').addColumn('fields', 'text').execute();
     await db.schema.alterTable('notifications').addColumn('count', 'integer', (c) => c.notNull().defaultTo(1)).execute();
   },
+  /**
+   * Invited members: set while a member added without a password has not yet chosen one
+   * through the mailed link (the moment of the latest invitation); null for everyone else.
+   */
+  async '2026_11_27_001_invitations'(db, kind) {
+    await db.schema.alterTable('users').addColumn('invited_at', columnTypes(kind).moment).execute();
+  },
 };
 
 /** Every id and reference to one in the workspace's tables at the time of the step that widens them. */

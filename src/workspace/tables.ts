@@ -24,6 +24,8 @@ export interface WorkspaceTables {
     token_version: Generated<number>;
     created_at: string;
     token_key: string;
+    /** While invited: when the latest invitation was sent; null once a password is chosen. */
+    invited_at: string | null;
   };
   brands: { id: Generated<number>; name: string; created_at: string };
   user_brands: { user_id: number; brand_id: number };

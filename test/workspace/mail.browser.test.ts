@@ -12,6 +12,9 @@ async function mailOfEveryKind(app: Seeded, mail: TestMail): Promise<Received[]>
     await request(app.ws.app).post('/api/auth/password-reset').send({ email: who.email });
     await app.ws.as(who).post('/api/auth/password').send({ currentPassword: 'Correct-Horse-9', newPassword: 'Another-Horse-10' });
   }
+  for (const [email, language] of [['nadia@example.test', 'en'], ['huda@example.test', 'ar']]) {
+    await app.ws.as(app.admin).post('/api/members').send({ name: 'Nadia Saleh', email, role: 'contributor', language });
+  }
   return mail.deliver();
 }
 
@@ -42,7 +45,7 @@ describeBrowser('mail in a browser: the outbox page, and each mail as Chromium r
         await page.click('a[href="/workspace/settings/mail"]');
         await page.waitForURL('**/workspace/settings/mail');
         await settled(page);
-        expect(await page.locator('[data-mail] tbody tr').count()).toBe(6);
+        expect(await page.locator('[data-mail] tbody tr').count()).toBe(8);
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
         await checkAndShoot(page, `workspace-mail-outbox-${lang}-${width}`);
         const failed = page.locator('[data-mail] tbody tr', { has: page.locator('.badge-danger') });
@@ -60,12 +63,13 @@ describeBrowser('mail in a browser: the outbox page, and each mail as Chromium r
     runAs(browser(), 'admin', {}, async ({ app, page }) => {
       const mail = await mailFor(app.ws);
       const received = await mailOfEveryKind(app, mail);
-      expect(received).toHaveLength(4);
+      expect(received).toHaveLength(6);
       for (const message of received) {
         const html = message.parsed.html;
         if (typeof html !== 'string') throw new Error('a mail without an HTML part');
         const lang = html.includes('lang="ar"') ? 'ar' : 'en';
-        const kind = message.parsed.subject!.includes(lang === 'ar' ? 'إعادة' : 'Reset') ? 'reset' : 'changed';
+        const subject = message.parsed.subject!;
+        const kind = subject.includes(lang === 'ar' ? 'دعوة' : 'invited') ? 'invitation' : subject.includes(lang === 'ar' ? 'إعادة' : 'Reset') ? 'reset' : 'changed';
         for (const width of [390, 800]) {
           await page.setViewportSize({ width, height: 900 });
           await page.setContent(html);

@@ -15,6 +15,7 @@ describeBrowser('Team /workspace/team and Users /workspace/users in a browser', 
       expect(await modal.locator('select[name="role"] option').allTextContents()).toEqual(['Contributor']);
       await modal.locator('input[name="name"]').fill('Huda Nasser');
       await modal.locator('input[name="email"]').fill(app.contributor.email);
+      await modal.locator('select[name="access"]').selectOption('password');
       await modal.locator('input[name="password"]').fill('short');
       await modal.locator('button[type="submit"]').click();
       expect(await modal.locator('.field-error:not([hidden])').textContent()).toContain('at least 10 characters');

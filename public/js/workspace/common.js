@@ -38,6 +38,8 @@ import { readJsonAttribute } from '../core/page.js';
  * @property {string | null} phone
  * @property {number[]} brandIds
  * @property {string} createdAt
+ * @property {import('../../../src/workspace/members/invitations').InvitationBody | null} invitation while they have
+ *   not joined (shown to managers and superadmins only)
  */
 
 /** @typedef {{ id: number, name: string }} Brand */

@@ -11,16 +11,17 @@ const ui = formFeedback(form);
 // The server renders its own shortest length into the field's minlength.
 const next = requireElement('[name="newPassword"]', HTMLInputElement, form);
 const confirm = requireElement('[name="confirmPassword"]', HTMLInputElement, form);
-const { endpoint = '', token = '', after = '/login' } = form.dataset;
+// The request's name for the password, and the key of what a dead link says, differ by link.
+const { endpoint = '', token = '', after = '/login', field = 'newPassword', gone = 'reset.expired' } = form.dataset;
 
 async function send() {
   ui.busy(true);
   try {
-    const answer = /** @type {{ user?: { profileCompleted: boolean } } | null} */ (await api('POST', endpoint, { token, newPassword: next.value }));
+    const answer = /** @type {{ user?: { profileCompleted: boolean } } | null} */ (await api('POST', endpoint, { token, [field]: next.value }));
     window.location.assign(answer?.user && !answer.user.profileCompleted ? '/workspace/welcome' : after);
   } catch (err) {
     const status = err instanceof ApiError ? err.status : 0;
-    if (status === 410) ui.error(t('reset.expired'));
+    if (status === 410) ui.error(t(gone));
     else if (status === 400) ui.check([[next, t('password.tooShort', { min: next.minLength })]]);
     else ui.error(t('login.errorNetwork'));
     ui.busy(false);

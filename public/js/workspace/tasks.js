@@ -652,7 +652,8 @@ async function start() {
     const [m, b, p, c] = /** @type {[{ members: import('./common.js').Member[] }, { brands: import('./common.js').Brand[] }, { projects: Named[] }, { campaigns: Named[] }]} */ (
       await Promise.all([call('GET', '/api/members'), call('GET', '/api/brands'), call('GET', '/api/projects'), call('GET', '/api/campaigns')])
     );
-    people = byId(m.members);
+    // Only those who have joined take tasks: someone still invited may never accept.
+    people = byId(m.members.filter((p) => !p.invitation));
     brands = b.brands;
     projects = p.projects;
     campaigns = c.campaigns;

@@ -1,14 +1,17 @@
-// The team: everyone who shares a brand with the user. Managers add contributors here.
+// The team: everyone who shares a brand with the user. Managers add contributors here, and
+// see those invited who have not joined yet in a list of their own, as Plane shows them.
 import { element, findElement, requireElement } from '../core/dom.js';
-import { t, tIsolated } from '../core/i18n.js';
-import { announce, avatar, call, errorMessage, isManager, me } from './common.js';
-import { memberDialog } from './members.js';
+import { t } from '../core/i18n.js';
+import { avatar, call, errorMessage, isManager, me } from './common.js';
+import { announceAdded, invitationActions, invitationBadge, invitationLines, memberDialog } from './members.js';
 
 /** @typedef {import('./common.js').Member} Member */
 /** @typedef {import('./common.js').Brand} Brand */
 
 const grid = requireElement('[data-team]', HTMLElement);
 const state = requireElement('[data-state]', HTMLElement);
+const invitedSection = requireElement('[data-invited]', HTMLElement);
+const invitedList = requireElement('[data-invited-list]', HTMLElement);
 /** @type {Member[]} */
 let members = [];
 /** @type {Brand[]} */
@@ -36,8 +39,41 @@ function memberCard(member) {
   ]);
 }
 
+/** @param {Member} member */
+function invitedCard(member) {
+  const invitation = /** @type {NonNullable<Member['invitation']>} */ (member.invitation);
+  return element('li', { className: 'record team-card', 'data-member-id': member.id }, [
+    element('div', { className: 'person' }, [
+      avatar(member, 'medium'),
+      element('div', { className: 'person-text' }, [
+        element('span', { className: 'person-name', text: member.name }),
+        element('span', { className: 'person-sub', dir: 'ltr', text: member.email }),
+      ]),
+    ]),
+    element('p', { className: 'record-meta' }, [
+      invitationBadge(invitation),
+      element('span', { className: `badge role-badge role-${member.role}`, text: t(`role.${member.role}`) }),
+    ]),
+    element('p', { className: 'record-meta' }, [invitationLines(invitation)]),
+    element('div', { className: 'record-actions' }, invitationActions(member, { onChange: (saved) => invitationChanged(member, saved), returnFocus: () => findElement('[data-new-member]', HTMLElement) })),
+  ]);
+}
+
+/**
+ * @param {Member} member
+ * @param {Member | null} saved the member after a resend, or null once the invitation is revoked
+ */
+function invitationChanged(member, saved) {
+  members = saved ? members.map((m) => (m.id === member.id ? saved : m)) : members.filter((m) => m.id !== member.id);
+  render();
+}
+
 function render() {
-  grid.replaceChildren(...members.map(memberCard));
+  const joined = members.filter((m) => !m.invitation);
+  const invited = members.filter((m) => m.invitation);
+  grid.replaceChildren(...joined.map(memberCard));
+  invitedList.replaceChildren(...invited.map(invitedCard));
+  invitedSection.hidden = invited.length === 0;
   state.textContent = members.length ? '' : t('team.empty');
 }
 
@@ -61,7 +97,7 @@ async function addMember() {
   if (!created) return;
   members = [...members, created].sort((a, b) => a.name.localeCompare(b.name));
   render();
-  announce(tIsolated('members.created', { name: created.name }));
+  announceAdded(created);
 }
 
 findElement('[data-new-member]', HTMLButtonElement)?.addEventListener('click', () => void addMember());

@@ -6,7 +6,7 @@ import { formatDay } from '../core/format.js';
 import { t, tIsolated } from '../core/i18n.js';
 import { announce, avatar, call, errorMessage, me } from './common.js';
 import { actionButton } from './icons.js';
-import { memberDialog } from './members.js';
+import { announceAdded, invitationActions, invitationBadge, invitationLines, memberDialog } from './members.js';
 import { deleteWithConfirmation, editInModal } from './records.js';
 
 /** @typedef {import('./common.js').Member} Member */
@@ -39,11 +39,20 @@ function row(user) {
     element('td', { 'data-label': t('members.brands') }, [
       element('div', { className: 'badge-list' }, brandNames.length ? brandNames.map((n) => element('span', { className: 'badge badge-muted', text: n })) : [t('users.noBrand')]),
     ]),
-    element('td', { 'data-label': t('users.joined'), text: formatDay(user.createdAt.slice(0, 10)) }),
+    element(
+      'td',
+      { 'data-label': t('users.joined') },
+      user.invitation
+        ? [element('div', { className: 'invitation-state' }, [invitationBadge(user.invitation), invitationLines(user.invitation)])]
+        : [formatDay(user.createdAt.slice(0, 10))],
+    ),
     element('td', {}, [
       element('div', { className: 'record-actions' }, [
         actionButton({ text: t('common.edit'), label: t('users.editNamed', { name: user.name }), icon: 'edit', onClick: () => editUser(user) }),
-        own ? null : actionButton({ text: t('common.delete'), label: t('users.deleteNamed', { name: user.name }), icon: 'trash', danger: true, onClick: () => deleteUser(user) }),
+        // Someone still invited is removed by revoking the invitation, which also ends its link.
+        ...(user.invitation
+          ? invitationActions(user, { onChange: (saved) => invitationChanged(user, saved), returnFocus: () => findElement('[data-new-user]', HTMLElement) })
+          : [own ? null : actionButton({ text: t('common.delete'), label: t('users.deleteNamed', { name: user.name }), icon: 'trash', danger: true, onClick: () => deleteUser(user) })]),
       ]),
     ]),
   ]);
@@ -94,6 +103,16 @@ async function editUser(user) {
   announce(tIsolated('members.updated', { name: saved.name }));
 }
 
+/**
+ * @param {Member} user
+ * @param {Member | null} saved the member after a resend, or null once the invitation is revoked
+ */
+function invitationChanged(user, saved) {
+  if (saved) replaceUser(saved);
+  else users = users.filter((u) => u.id !== user.id);
+  render();
+}
+
 /** @param {Member} user */
 async function deleteUser(user) {
   const deleted = await deleteWithConfirmation('users', { name: user.name }, `/api/members/${user.id}`, () => findElement('[data-new-user]', HTMLElement));
@@ -134,7 +153,7 @@ async function addUser() {
   if (!created) return;
   replaceUser(created);
   render();
-  announce(tIsolated('members.created', { name: created.name }));
+  announceAdded(created);
 }
 
 requireElement('[data-new-user]', HTMLButtonElement).addEventListener('click', () => void addUser());

@@ -46,9 +46,9 @@ export class SqlLinkTokens {
     return row?.user_id;
   }
 
-  /** Ends the member's live links of `purpose` (a revoked invitation). */
-  async retire(userId: number, purpose: LinkPurpose): Promise<void> {
-    await retire(this.records.db, userId, purpose);
+  /** Ends the member's live links of `purpose` (a replaced invitation), with `db` when it is the transaction of that change. */
+  async retire(userId: number, purpose: LinkPurpose, db: WorkspaceDb = this.records.db): Promise<void> {
+    await retire(db, userId, purpose);
   }
 }
 

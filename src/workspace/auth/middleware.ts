@@ -88,6 +88,7 @@ const OPEN_WHILE_PASSWORD_CHANGE_REQUIRED = new Set([
   'POST /api/auth/password',
   'POST /api/auth/logout',
   'POST /api/auth/login',
+  'POST /api/auth/invitations/accept',
 ]);
 
 function checkPasswordChanged(req: Request): void {

@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { Clock } from '../../platform/clock';
 import { BadRequest, toError, Unauthorized } from '../../platform/errors';
@@ -10,7 +10,7 @@ import { name, nonEmpty, optionalText, password, NAME_MAX } from '../schemas';
 import { requireSignedIn, userOf } from '../request';
 import { LINK_TOKEN_PATTERN } from './links';
 import { SESSION_COOKIE, sessionCookieOptions } from './middleware';
-import type { AuthService } from './service';
+import type { AuthService, SignedIn } from './service';
 
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 /** Failed sign-ins per address, per email from unknown browsers, and per account from its known ones. */
@@ -49,6 +49,7 @@ const resetRequestBody = z.strictObject({ email: z.string().trim().min(1, 'email
 
 const linkToken = z.string().regex(LINK_TOKEN_PATTERN, 'must be the token of a link');
 const resetConfirmBody = z.strictObject({ token: linkToken, newPassword: password });
+const acceptInvitationBody = z.strictObject({ token: linkToken, password });
 
 /** Reset links asked for per address, and per email whoever asks, in a window: each is a mail someone receives. */
 export const RESET_REQUESTS_PER_ADDRESS = 10;
@@ -122,6 +123,17 @@ export function authRoutes(deps: { auth: AuthService; clock: Clock; cookieSecure
     ],
   });
 
+  /** The cookie session of a member just signed in, and the answer, which also carries a token. */
+  const signInAnswer = async (req: Request, res: Response, signedIn: SignedIn) => {
+    // A fresh session id at every sign-in, so a planted cookie never becomes a signed-in one.
+    await regenerate(req);
+    req.session.userId = signedIn.user.id;
+    req.session.userKey = signedIn.user.tokenKey;
+    req.session.passwordStamp = signedIn.user.passwordStamp;
+    devices.issue(res, signedIn.user.tokenKey);
+    res.json({ token: signedIn.token, user: toUserBody(signedIn.user) });
+  };
+
   const router = Router();
 
   router.post(
@@ -141,19 +153,21 @@ export function authRoutes(deps: { auth: AuthService; clock: Clock; cookieSecure
     }),
   );
 
+  // An invited member's own password, and they are signed in as by /login.
+  router.post(
+    '/invitations/accept',
+    validated({ body: acceptInvitationBody }, async ({ body }, req, res) => {
+      await signInAnswer(req, res, await auth.acceptInvitation(body.token, body.password));
+    }),
+  );
+
   router.post(
     '/login',
     loginLimit,
     validated({ body: loginBody }, async ({ body }, req, res) => {
       const signedIn = await auth.login(body.email.toLowerCase(), body.password);
       if (!signedIn) throw new Unauthorized('Wrong email or password', 'INVALID_CREDENTIALS');
-      // A fresh session id at every sign-in, so a planted cookie never becomes a signed-in one.
-      await regenerate(req);
-      req.session.userId = signedIn.user.id;
-      req.session.userKey = signedIn.user.tokenKey;
-      req.session.passwordStamp = signedIn.user.passwordStamp;
-      devices.issue(res, signedIn.user.tokenKey);
-      res.json({ token: signedIn.token, user: toUserBody(signedIn.user) });
+      await signInAnswer(req, res, signedIn);
     }),
   );
 

@@ -17,6 +17,8 @@ export const RESET_LINK_TTL_MS = 60 * 60 * 1000;
 
 const resetLinkGone = () => new Gone('This link to choose a new password was used, has expired or was replaced by a newer one', 'RESET_LINK_INVALID');
 
+const invitationGone = () => new Gone('This invitation was used, has expired, was replaced by a newer one or was withdrawn', 'INVITATION_INVALID');
+
 export interface ProfileChange {
   name?: string;
   avatar?: string | null;
@@ -196,6 +198,27 @@ export class AuthService {
     );
     if (typeof updated !== 'object') throw resetLinkGone();
     await this.deps.sessions.endUserSessions(user.id, undefined);
+  }
+
+  /** The member a live invitation link is for, while still invited (the page greets them before they choose a password). */
+  async invitationFor(token: string): Promise<UserRecord | undefined> {
+    const userId = await this.deps.links.peek(token, 'invitation', this.deps.clock.now());
+    const user = userId === undefined ? undefined : await this.deps.users.get(userId);
+    return user?.invitedAt === null ? undefined : user;
+  }
+
+  /**
+   * An invited member's own first password: the link is used up, the password set and the
+   * invitation ended in one transaction, and they are signed in. 410 when the link no longer
+   * works (two requests with one link: the second finds it used).
+   */
+  async acceptInvitation(token: string, password: string): Promise<SignedIn> {
+    const now = this.deps.clock.now();
+    const user = await this.invitationFor(token);
+    if (!user) throw invitationGone();
+    const accepted = await this.deps.users.acceptInvitation(user.id, await hashPassword(password), async (db) => (await useLinkToken(db, token, 'invitation', now)) === user.id);
+    if (accepted === 'refused') throw invitationGone();
+    return { user: accepted, token: this.issueToken(accepted) };
   }
 
   /** Signing out retires every token issued so far. */

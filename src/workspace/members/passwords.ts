@@ -7,6 +7,14 @@ export function hashPassword(password: string): Promise<string> {
   return bcrypt.hash(password, BCRYPT_ROUNDS);
 }
 
+/**
+ * The hash of a password nobody holds, for a member invited by mail until they choose one:
+ * a real bcrypt hash, so signing in with it is refused after the same work as any wrong password.
+ */
+export function unusablePasswordHash(): Promise<string> {
+  return hashPassword(randomBytes(32).toString('base64url'));
+}
+
 let dummy: Promise<string> | undefined;
 
 /**

@@ -35,6 +35,8 @@ export interface UserRecord {
    */
   passwordStamp: string;
   createdAt: string;
+  /** While invited (no password of their own yet): when the latest invitation was sent. */
+  invitedAt: string | null;
   brandIds: number[];
 }
 
@@ -46,6 +48,10 @@ export interface NewUserRecord {
   mustChangePassword: boolean;
   brandIds: number[];
   createdAt: string;
+  /** The language their mail is written in until they choose one (the database's default otherwise). */
+  language?: Language;
+  /** Set for a member invited by mail, who has no usable password until they accept. */
+  invitedAt?: string;
 }
 
 export type UserPatch = Partial<
@@ -69,6 +75,16 @@ export interface PasswordWriteOptions {
   now?: number;
 }
 
+/** What else an invitation does in its transaction. */
+export interface InvitationWriteOptions {
+  /** The invitation mail, made for the member as written (their id is known only then). */
+  mails: (user: UserRecord) => NewMail[];
+  /** The moment the mails are queued at. */
+  now: number;
+  /** Whatever else ends with an older invitation (its link), in the same transaction. */
+  also?: (db: WorkspaceDb) => Promise<void>;
+}
+
 export interface UserRepository {
   get(id: number): Promise<UserRecord | undefined>;
   /** Members who belong to at least one of `brandIds` (every user when undefined). */
@@ -78,7 +94,20 @@ export interface UserRepository {
   /** The user whose avatar is this address. */
   findByAvatar(avatar: string): Promise<UserRecord | undefined>;
   passwordHash(id: number): Promise<string | undefined>;
-  create(input: NewUserRecord): Promise<UserRecord | 'email-taken'>;
+  /** With `invitation`, its mail is written in the same transaction. */
+  create(input: NewUserRecord, invitation?: InvitationWriteOptions): Promise<UserRecord | 'email-taken'>;
+  /**
+   * A new invitation for a member still invited: `invitedAt` moves and its mail is written, in
+   * one transaction; 'not-invited' once they have a password, undefined when there is no such member.
+   */
+  reinvite(id: number, invitedAt: string, invitation: InvitationWriteOptions): Promise<UserRecord | 'not-invited' | undefined>;
+  /**
+   * The member's own first password, which ends the invitation; 'refused' when `claim` turns it
+   * down or the member is no longer invited (nothing is written then).
+   */
+  acceptInvitation(id: number, passwordHash: string, claim: (db: WorkspaceDb) => Promise<boolean>): Promise<UserRecord | 'refused'>;
+  /** Removes a member who is still invited (and so has nothing of their own); 'not-invited' once they have a password. */
+  deleteInvited(id: number): Promise<'deleted' | 'not-invited' | undefined>;
   /**
    * Refuses to take the role from the last superadmin. With `password`, also stores the new
    * hash and bumps the token version, in the same transaction.
@@ -110,6 +139,7 @@ interface Row {
   token_key: string;
   password_hash: string;
   created_at: string;
+  invited_at: string | null;
 }
 
 const PATCH_COLUMNS: { [K in keyof UserPatch]?: string } = {
@@ -141,6 +171,7 @@ function toRecord(row: Row, brandIds: number[]): UserRecord {
     tokenKey: row.token_key,
     passwordStamp: createHash('sha256').update(row.password_hash).digest('base64url').slice(0, 22),
     createdAt: row.created_at,
+    invitedAt: row.invited_at,
     brandIds,
   };
 }
@@ -161,6 +192,7 @@ const COLUMNS = [
   'token_key',
   'password_hash',
   'created_at',
+  'invited_at',
 ] as const;
 
 export class SqlUserRepository implements UserRepository {
@@ -210,7 +242,7 @@ export class SqlUserRepository implements UserRepository {
     return (await this.records.db.selectFrom('users').select('password_hash').where('id', '=', id).executeTakeFirst())?.password_hash;
   }
 
-  async create(input: NewUserRecord) {
+  async create(input: NewUserRecord, invitation?: InvitationWriteOptions) {
     try {
       return await this.records.db.transaction().execute(async (trx) => {
         const { id } = await trx
@@ -223,11 +255,15 @@ export class SqlUserRepository implements UserRepository {
             must_change_password: flag(input.mustChangePassword),
             created_at: input.createdAt,
             token_key: randomBytes(16).toString('hex'),
+            ...(input.language === undefined ? {} : { language: input.language }),
+            invited_at: input.invitedAt ?? null,
           })
           .returning('id')
           .executeTakeFirstOrThrow();
         await setBrands(trx, id, input.brandIds);
-        return (await readUser(trx, id))!;
+        const created = (await readUser(trx, id))!;
+        if (invitation) await writeMails(trx, invitation.mails(created), invitation.now);
+        return created;
       });
     } catch (err) {
       if (this.records.engine.isUniqueViolation(err)) return 'email-taken' as const;
@@ -241,7 +277,7 @@ export class SqlUserRepository implements UserRepository {
       result = await this.records.db.transaction().execute(async (trx): Promise<UserRecord | WriteRefusal | undefined> => {
         const current = await readUser(trx, id);
         if (!current) return undefined;
-        if (patch.role !== undefined && patch.role !== 'superadmin' && current.role === 'superadmin' && (await superadmins(trx, this.records.engine.locksRows)) <= 1) {
+        if (patch.role !== undefined && patch.role !== 'superadmin' && isActingSuperadmin(current) && (await superadmins(trx, this.records.engine.locksRows)) <= 1) {
           return 'last-superadmin';
         }
         const set = changes(patch, PATCH_COLUMNS);
@@ -270,6 +306,50 @@ export class SqlUserRepository implements UserRepository {
     return this.get(id);
   }
 
+  async reinvite(id: number, invitedAt: string, invitation: InvitationWriteOptions) {
+    const result = await this.records.db.transaction().execute(async (trx): Promise<UserRecord | 'not-invited' | undefined> => {
+      const updated = await trx.updateTable('users').set({ invited_at: invitedAt }).where('id', '=', id).where('invited_at', 'is not', null).executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) return (await readUser(trx, id)) ? 'not-invited' : undefined;
+      await invitation.also?.(trx);
+      const user = (await readUser(trx, id))!;
+      await writeMails(trx, invitation.mails(user), invitation.now);
+      return user;
+    });
+    if (typeof result === 'object') await this.changed(id);
+    return result;
+  }
+
+  async acceptInvitation(id: number, passwordHash: string, claim: (db: WorkspaceDb) => Promise<boolean>) {
+    const accepted = await this.records.db
+      .transaction()
+      .execute(async (trx) => {
+        if (!(await claim(trx))) return false;
+        // The member may have been removed, or given a password another way, since the link was made.
+        const updated = await trx
+          .updateTable('users')
+          .set((eb) => ({ password_hash: passwordHash, must_change_password: flag(false), invited_at: null, token_version: eb('token_version', '+', 1) }))
+          .where('id', '=', id)
+          .where('invited_at', 'is not', null)
+          .executeTakeFirst();
+        if (Number(updated.numUpdatedRows) === 0) throw new NotInvited();
+        return true;
+      })
+      .catch((err: unknown) => {
+        if (err instanceof NotInvited) return false;
+        throw err;
+      });
+    if (!accepted) return 'refused' as const;
+    await this.changed(id);
+    return (await this.get(id)) ?? ('refused' as const);
+  }
+
+  async deleteInvited(id: number) {
+    const deleted = await this.records.db.deleteFrom('users').where('id', '=', id).where('invited_at', 'is not', null).executeTakeFirst();
+    if (Number(deleted.numDeletedRows) === 0) return (await readUser(this.records.db, id)) ? ('not-invited' as const) : undefined;
+    await this.changed(id);
+    return 'deleted' as const;
+  }
+
   async bumpTokenVersion(id: number) {
     await this.records.db
       .updateTable('users')
@@ -283,7 +363,7 @@ export class SqlUserRepository implements UserRepository {
     const result = await this.records.db.transaction().execute(async (trx): Promise<'deleted' | 'last-superadmin' | undefined> => {
       const current = await readUser(trx, id);
       if (!current) return undefined;
-      if (current.role === 'superadmin' && (await superadmins(trx, this.records.engine.locksRows)) <= 1) return 'last-superadmin';
+      if (isActingSuperadmin(current) && (await superadmins(trx, this.records.engine.locksRows)) <= 1) return 'last-superadmin';
       // Another deletion of the same member may have come first meanwhile.
       const deleted = await trx.deleteFrom('users').where('id', '=', id).executeTakeFirst();
       return Number(deleted.numDeletedRows) > 0 ? 'deleted' : undefined;
@@ -303,6 +383,9 @@ export class SqlUserRepository implements UserRepository {
   }
 }
 
+/** Rolls back an acceptance whose member is no longer invited. */
+class NotInvited extends Error {}
+
 /** One member with their brands. */
 async function readUser(db: WorkspaceDb, id: number): Promise<UserRecord | undefined> {
   const row = await db.selectFrom('users').select(COLUMNS).where('id', '=', id).executeTakeFirst();
@@ -312,16 +395,22 @@ async function readUser(db: WorkspaceDb, id: number): Promise<UserRecord | undef
   return Object.freeze(toRecord(row as Row, brandIds));
 }
 
+/** A password set any way (a reset by mail or by a superadmin) also ends an invitation: the member can sign in. */
 async function writePassword(db: WorkspaceDb, id: number, change: PasswordChange): Promise<void> {
   await db
     .updateTable('users')
-    .set((eb) => ({ password_hash: change.passwordHash, must_change_password: flag(change.mustChangePassword), token_version: eb('token_version', '+', 1) }))
+    .set((eb) => ({ password_hash: change.passwordHash, must_change_password: flag(change.mustChangePassword), invited_at: null, token_version: eb('token_version', '+', 1) }))
     .where('id', '=', id)
     .execute();
 }
 
+/** A superadmin who can sign in: one still invited may never accept, so they keep nobody in charge. */
+function isActingSuperadmin(user: UserRecord): boolean {
+  return user.role === 'superadmin' && user.invitedAt === null;
+}
+
 /**
- * How many superadmins there are. `lock` holds their rows to the end of the transaction, so
+ * How many superadmins can sign in. `lock` holds their rows to the end of the transaction, so
  * that two transactions that each demote or delete one cannot both count two and pass.
  */
 async function superadmins(db: WorkspaceDb, lock: boolean): Promise<number> {
@@ -329,6 +418,7 @@ async function superadmins(db: WorkspaceDb, lock: boolean): Promise<number> {
     .selectFrom('users')
     .select('id')
     .where('role', '=', 'superadmin')
+    .where('invited_at', 'is', null)
     .$if(lock, (q) => q.forUpdate())
     .execute();
   return rows.length;

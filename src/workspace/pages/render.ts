@@ -83,6 +83,7 @@ const AUTH_PAGES = {
   'change-password': { title: 'workspace.password.title', sections: ['password', 'steps'] },
   'forgot-password': { title: 'workspace.forgot.title', sections: ['forgot', 'login'] },
   'reset-password': { title: 'workspace.reset.title', sections: ['reset', 'password', 'login'] },
+  invite: { title: 'workspace.invite.title', sections: ['invite', 'password', 'login'] },
 } as const;
 
 export type AuthPage = keyof typeof AUTH_PAGES;

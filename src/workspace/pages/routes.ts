@@ -88,6 +88,15 @@ export function workspacePages(opts: { uploadMaxBytes: number; uploadMaxFiles: n
     const valid = token !== undefined && (await opts.auth.resetLinkWorks(token));
     renderAuthPage(res, 'reset-password', { valid, token: valid ? token : '', status: valid ? 200 : 410 });
   });
+  // An invitation opens in the invited member's language unless this browser has chosen one,
+  // and says at once (410) when it no longer works.
+  router.get('/invite/:token', async (req, res) => {
+    const invited = LINK_TOKEN_PATTERN.test(req.params.token) ? await opts.auth.invitationFor(req.params.token) : undefined;
+    if (invited && invited.language !== req.lang && !isLanguage(cookieOf(req, LANG_COOKIE)) && !isLanguage(req.query.lang)) {
+      return res.redirect(303, res.locals.langUrl(invited.language));
+    }
+    renderAuthPage(res, 'invite', { valid: invited !== undefined, token: invited ? req.params.token : '', email: invited?.email ?? '', status: invited ? 200 : 410 });
+  });
   router.get('/change-password', requireStage('signed-in'), (req, res) => renderAuthPage(res, 'change-password', { user: userOf(req) }));
   router.get('/workspace/welcome', requireStage('password-changed'), profileLanguage, (req, res) => {
     if (userOf(req).profileCompletedAt !== null) return res.redirect(303, '/workspace');

@@ -395,13 +395,14 @@ export class PostsService {
   }
 
   /**
-   * Review asks the brand's managers; when it has none, its superadmins. `reviewers` keeps
-   * them by brand for the rest of the request.
+   * Review asks the brand's managers; when it has none, its superadmins; only those who have
+   * joined (a manager still invited may never come to review). `reviewers` keeps them by brand
+   * for the rest of the request.
    */
   private async reviewRequest(actor: Actor, post: Post, reviewers: Map<number, number[]>): Promise<Happening> {
     let ids = reviewers.get(post.brandId);
     if (!ids) {
-      const members = (await this.deps.users.list(undefined)).filter((u) => u.role === 'superadmin' || u.brandIds.includes(post.brandId));
+      const members = (await this.deps.users.list(undefined)).filter((u) => u.invitedAt === null && (u.role === 'superadmin' || u.brandIds.includes(post.brandId)));
       const managers = members.filter((u) => u.role === 'manager');
       ids = (managers.length > 0 ? managers : members.filter((u) => u.role === 'superadmin')).map((u) => u.id);
       reviewers.set(post.brandId, ids);

@@ -158,13 +158,17 @@ export class TasksService {
     return { projectId: project?.id ?? null, campaignId: placed.campaignId, postId: placed.postId };
   }
 
-  /** An assignee must belong to the task's brand; superadmins belong to every brand. */
+  /**
+   * An assignee must belong to the task's brand (superadmins belong to every brand) and have
+   * joined: someone still invited may never accept, and would leave the task with nobody.
+   */
   private async assertAssignable(userId: number | null, brandId: number): Promise<void> {
     if (userId === null) return;
     const user = await this.deps.users.get(userId);
     if (!user || !(user.role === 'superadmin' || user.brandIds.includes(brandId))) {
       throw new BadRequest("The assignee is not a member of the task's brand", 'ASSIGNEE_NOT_MEMBER');
     }
+    if (user.invitedAt !== null) throw new BadRequest('The assignee has not accepted their invitation yet', 'ASSIGNEE_INVITED');
   }
 
   private now(): string {
