@@ -208,8 +208,9 @@ describe("every workspace route with another brand's ids", () => {
     ];
     const covered = new Set(creates.map(([path]) => path.replace(/\/\d+\//, '/:id/')));
     for (const route of world.routes.filter((r) => appOf(r.path) === 'workspace' && r.method === 'POST' && isApi(r.path))) {
-      // Not creates; marking notifications touches only the caller's own (test/workspace/notifications.test.ts).
-      if (['/api/auth/login', '/api/auth/logout', '/api/auth/password', '/api/auth/onboarding', '/api/auth/me/avatar', '/api/assets', '/api/notifications/read'].includes(route.path)) continue;
+      // Not creates; marking notifications touches only the caller's own (test/workspace/notifications.test.ts), and
+      // an unsubscribe link only its member's own settings (test/workspace/notification-mail.test.ts).
+      if (['/api/auth/login', '/api/auth/logout', '/api/auth/password', '/api/auth/onboarding', '/api/auth/me/avatar', '/api/assets', '/api/notifications/read', '/api/mail/unsubscribe'].includes(route.path)) continue;
       expect(covered, `add a cross-brand create for ${route.path}`).toContain(route.path);
     }
     const before = await snapshot(world.ws);

@@ -74,6 +74,9 @@ export const PUBLIC: Record<string, number> = {
   'POST /api/auth/login': 400,
   'POST /api/auth/logout': 200,
   'GET /login': 200,
+  // A mail's one-click unsubscribe link: the signed token in it decides, no sign-in (RFC 8058).
+  'GET /api/mail/unsubscribe': 404,
+  'POST /api/mail/unsubscribe': 400,
   'GET /static/vendor/chart.js/chart.umd.js': 200,
   'GET /static/vendor/chart.js/chart.umd.js.map': 200,
 };

@@ -29,6 +29,8 @@ export interface UserRecord {
    */
   tokenKey: string;
   createdAt: string;
+  /** The IANA zone their days (the daily digest) run in; null: the workspace's. */
+  timeZone: string | null;
   brandIds: number[];
 }
 
@@ -43,7 +45,7 @@ export interface NewUserRecord {
 }
 
 export type UserPatch = Partial<
-  Pick<UserRecord, 'name' | 'email' | 'role' | 'avatar' | 'jobTitle' | 'phone' | 'language' | 'brandIds' | 'profileCompletedAt' | 'onboardingCompletedAt'>
+  Pick<UserRecord, 'name' | 'email' | 'role' | 'avatar' | 'jobTitle' | 'phone' | 'language' | 'timeZone' | 'brandIds' | 'profileCompletedAt' | 'onboardingCompletedAt'>
 >;
 
 export interface PasswordChange {
@@ -103,6 +105,7 @@ interface Row {
   token_version: number;
   token_key: string;
   created_at: string;
+  time_zone: string | null;
 }
 
 const PATCH_COLUMNS: { [K in keyof UserPatch]?: string } = {
@@ -113,6 +116,7 @@ const PATCH_COLUMNS: { [K in keyof UserPatch]?: string } = {
   jobTitle: 'job_title',
   phone: 'phone',
   language: 'language',
+  timeZone: 'time_zone',
   profileCompletedAt: 'profile_completed_at',
   onboardingCompletedAt: 'onboarding_completed_at',
 };
@@ -133,6 +137,7 @@ function toRecord(row: Row, brandIds: number[]): UserRecord {
     tokenVersion: row.token_version,
     tokenKey: row.token_key,
     createdAt: row.created_at,
+    timeZone: row.time_zone,
     brandIds,
   };
 }
@@ -152,6 +157,7 @@ const COLUMNS = [
   'token_version',
   'token_key',
   'created_at',
+  'time_zone',
 ] as const;
 
 export class SqlUserRepository implements UserRepository {
