@@ -322,6 +322,7 @@ describe('/api/mail/unsubscribe (RFC 8058)', () => {
     expect(page.text).toContain('<html lang="en" dir="ltr">');
     expect(page.text).toContain(`<form method="post" action="/api/mail/unsubscribe?token=${token}&amp;lang=en"`);
     expect(page.text).toContain('Review requests');
+    expect(page.text.match(/<script\b[^>]*>/gi) ?? []).toEqual([]);
     expect((await request(t.ws.app).get(`/api/mail/unsubscribe?token=${token}&lang=ar`)).text).toContain('<html lang="ar" dir="rtl">');
     expect(await snapshot(t.ws)).toBe(before);
     const done = await request(t.ws.app).post(`/api/mail/unsubscribe?token=${token}&lang=en`).set({ Accept: 'text/html', 'Sec-Fetch-Site': 'same-origin' }).type('form').send('List-Unsubscribe=One-Click');
