@@ -6,7 +6,7 @@ import type { Logger } from './platform/logger';
 import { fileTransport, smtpTransport, type MailTransport } from './platform/mail/transport';
 import { MailWorker } from './platform/mail/worker';
 import type { Stores } from './stores';
-import { createWorkspaceMail } from './workspace';
+import { createWorkspaceDigests, createWorkspaceMail } from './workspace';
 import { SqlAssetRepository } from './workspace/assets/repository';
 import { sweepSharedFilesEvery } from './workspace/assets/sweep';
 
@@ -16,20 +16,24 @@ export function mailTransport(config: Pick<AppConfig, 'mail' | 'dataDir'>, logge
   return fileTransport(path.join(config.dataDir, 'outbox'), config.mail.from, logger);
 }
 
-/** The work a server does besides answering requests: sending the outbox's mail, sweeping a shared bucket. */
+/** The work a server does besides answering requests: sending the outbox's mail, queuing each member's morning digest, sweeping a shared bucket. */
 export function startBackground(deps: { config: AppConfig; stores: Stores; clock: Clock; logger: Logger; transport?: MailTransport }): { stop(): Promise<void> } {
   const { config, stores, clock, logger } = deps;
   const transport = deps.transport ?? mailTransport(config, logger);
+  const i18n = createI18n();
   const mail = createWorkspaceMail({
     records: stores.records.workspace,
     notices: stores.notices,
     clock,
-    i18n: createI18n(),
+    i18n,
     publicUrl: config.mail.publicUrl,
     timeZone: config.workspaceTimeZone,
+    sessionSecret: config.sessionSecret,
   });
   const worker = new MailWorker({ ...mail, transport, clock, logger, host: new URL(config.mail.publicUrl).hostname });
   worker.start();
+  const digests = createWorkspaceDigests({ records: stores.records.workspace, clock, i18n, logger, timeZone: config.workspaceTimeZone });
+  digests.start();
   // A crash mid-upload on any instance leaves objects without rows in a shared bucket; the local disk is swept at start.
   const stopSweeping = stores.filesShared
     ? sweepSharedFilesEvery({ files: stores.files, assets: new SqlAssetRepository(stores.records.workspace), locks: stores.locks, logger })
@@ -37,9 +41,9 @@ export function startBackground(deps: { config: AppConfig; stores: Stores; clock
   if (transport.kind === 'files') logger.info(`Mail is written to ${path.join(config.dataDir, 'outbox')} as .eml files (set SMTP_URL to send it)`);
   else logger.info({ smtp: new URL(config.mail.smtpUrl!).host }, 'Mail goes out through the SMTP server of SMTP_URL');
   return {
-    stop: () => {
+    async stop() {
       stopSweeping();
-      return worker.stop();
+      await Promise.all([digests.stop(), worker.stop()]);
     },
   };
 }

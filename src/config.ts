@@ -2,6 +2,7 @@ import path from 'node:path';
 import addressparser from 'nodemailer/lib/addressparser';
 import { z } from 'zod';
 import type { S3Settings } from './platform/s3-file-store';
+import { canonicalTimeZone, isTimeZone } from './platform/time-zone';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -20,15 +21,6 @@ function isMailbox(value: string): boolean {
   if (/[\r\n]/.test(value)) return false;
   const parsed = addressparser(value, { flatten: true });
   return parsed.length === 1 && /^[^\s@]+@[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$/.test(parsed[0].address);
-}
-
-function isTimeZone(value: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 const schema = z.object({
@@ -69,7 +61,12 @@ const schema = z.object({
     .string()
     .default('Museum Platform <no-reply@localhost>')
     .refine(isMailbox, 'must be an address, such as "Museum Workspace <no-reply@example.org>" or no-reply@example.org'),
-  WORKSPACE_TIMEZONE: z.string().default('Asia/Qatar').refine(isTimeZone, 'must be an IANA time zone, such as Asia/Qatar or Europe/London'),
+  WORKSPACE_TIMEZONE: z
+    .string()
+    .default('Asia/Qatar')
+    .refine(isTimeZone, 'must be an IANA time zone, such as Asia/Qatar or Europe/London')
+    // Members choose among the zones' usual spellings: the default is one of them.
+    .transform((v) => canonicalTimeZone(v)!),
   // For the project's own tests only (not documented for operators): a lock lease short
   // enough that a test can see a killed holder's lock end without waiting half a minute.
   TEST_LOCK_LEASE_MS: z.coerce.number().int().min(100).max(600_000).optional(),

@@ -41,6 +41,8 @@ export const TABLES: { app: 'dashboard' | 'workspace'; table: string; id?: strin
   { app: 'workspace', table: 'notifications', id: 'id' },
   { app: 'workspace', table: 'mail_outbox', id: 'id' },
   { app: 'workspace', table: 'link_tokens', id: 'id' },
+  { app: 'workspace', table: 'notification_settings' },
+  { app: 'workspace', table: 'notification_digests' },
 ];
 
 /** Rows per INSERT: well under PostgreSQL's 65,535 parameters for the widest table. */

@@ -40,6 +40,23 @@ export type PostField = (typeof POST_FIELDS)[number];
 export const NOTIFICATION_KINDS = ['mentioned', 'assigned', 'review_requested', 'approved', 'sent_back', 'commented'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
+/**
+ * How a member hears of a kind of notification besides the bell: not at all (`app`), by mail
+ * at once (`email`), or in the daily digest of what is still unread (`digest`).
+ */
+export const NOTIFICATION_DELIVERIES = ['app', 'email', 'digest'] as const;
+export type NotificationDelivery = (typeof NOTIFICATION_DELIVERIES)[number];
+
+/** Until a member chooses: what waits on them by mail at once, the rest in the digest. */
+export const DEFAULT_NOTIFICATION_DELIVERIES: Readonly<Record<NotificationKind, NotificationDelivery>> = {
+  mentioned: 'email',
+  assigned: 'digest',
+  review_requested: 'email',
+  approved: 'digest',
+  sent_back: 'digest',
+  commented: 'digest',
+};
+
 /** The longest comment, in characters. */
 export const COMMENT_MAX_LENGTH = 10_000;
 
@@ -90,6 +107,7 @@ export const DOMAIN = {
   authorPostStatuses: AUTHOR_POST_STATUSES,
   postEventKinds: POST_EVENT_KINDS,
   notificationKinds: NOTIFICATION_KINDS,
+  notificationDeliveries: NOTIFICATION_DELIVERIES,
   commentMaxLength: COMMENT_MAX_LENGTH,
   platforms: PLATFORMS,
   projectStatuses: PROJECT_STATUSES,

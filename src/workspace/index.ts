@@ -47,9 +47,12 @@ import { workspacePages } from './pages/routes';
 import { SqlCommentRepository } from './comments/repository';
 import { commentsRoutes, threadRoutes } from './comments/routes';
 import { CommentsService } from './comments/service';
-import { SqlNotificationRepository } from './notifications/repository';
-import { notificationsRoutes } from './notifications/routes';
-import { NotificationsService } from './notifications/service';
+import { SqlNotificationRepository, SqlNotificationSettings } from './notifications/repository';
+import { notificationSettingsRoutes, notificationsRoutes, unsubscribeRoutes } from './notifications/routes';
+import { NotificationSettingsService, NotificationsService } from './notifications/service';
+import { notificationMailWriters } from './notifications/mail';
+import { DigestScheduler } from './notifications/digest';
+import { UnsubscribeLinks } from './notifications/unsubscribe';
 import { avatarFilesRoutes, ownAvatarRoutes } from './avatars/routes';
 import { AvatarsService } from './avatars/service';
 import { SqlLinkTokens } from './auth/links';
@@ -107,7 +110,9 @@ export function createWorkspace(deps: WorkspaceDeps) {
   const members = new MembersService({ users, brands: brandRepository, sessions: revoker, clock, mail, links });
   const campaigns = new CampaignsService({ campaigns: new SqlCampaignRepository(records), brands, clock });
   const assetRepository = new SqlAssetRepository(records);
-  const notifications = new NotificationsService({ notifications: new SqlNotificationRepository(records), users, clock });
+  const notificationChoices = new SqlNotificationSettings(records);
+  const notifications = new NotificationsService({ notifications: new SqlNotificationRepository(records), settings: notificationChoices, users, mail, clock });
+  const notificationSettings = new NotificationSettingsService({ settings: notificationChoices, users, links: new UnsubscribeLinks(settings.sessionSecret), timeZone: settings.timeZone });
   const posts = new PostsService({ posts: new SqlPostRepository(records), campaigns, brands, attachments: attachmentCatalog(assetRepository), users, notifier: notifications, clock });
   const placement = new Placement({ brands, campaigns, posts });
   const assets = new AssetsService({ assets: assetRepository, files, placement, posts, clock });
@@ -123,6 +128,7 @@ export function createWorkspace(deps: WorkspaceDeps) {
   const router = Router();
   const devices = new DeviceCookies({ name: DEVICE_COOKIE, path: '/api/auth', secret: settings.sessionSecret, secure: settings.cookieSecure, clock });
   router.use('/api/auth/me/avatar', access.signedIn, ownAvatarRoutes(avatars));
+  router.use('/api/auth/me/notifications-settings', access.signedIn, notificationSettingsRoutes(notificationSettings));
   router.use('/api/auth', access.api, authRoutes({ auth, clock, cookieSecure: settings.cookieSecure, attempts: deps.attempts, devices }));
   router.use('/api/members', access.signedIn, membersRoutes({ members, attempts: deps.attempts, clock }));
   router.use('/api/brands', access.signedIn, brandsRoutes(brands));
@@ -140,9 +146,11 @@ export function createWorkspace(deps: WorkspaceDeps) {
   router.use('/api/projects', access.signedIn, projectsRoutes(projects));
   router.use('/api/budget-entries', access.signedIn, budgetRoutes(budget));
   router.use('/api/search', access.signedIn, searchRoutes(search));
+  // Before the outbox's routes and without the sign-in: a mail program posts here with no cookie.
+  router.use('/api/mail/unsubscribe', unsubscribeRoutes({ settings: notificationSettings, i18n: deps.i18n }));
   router.use('/api/mail', access.signedIn, mailRoutes(new MailService({ outbox, clock })));
   router.use(['/login', '/change-password', '/forgot-password', '/reset-password', '/workspace'], access.identify);
-  router.use(workspacePages({ uploadMaxBytes: settings.upload.maxBytes, uploadMaxFiles: settings.upload.maxFiles, projects, auth }));
+  router.use(workspacePages({ uploadMaxBytes: settings.upload.maxBytes, uploadMaxFiles: settings.upload.maxFiles, projects, auth, notificationSettings }));
   return { router, auth, sessionStore };
 }
 
@@ -150,7 +158,9 @@ export function createWorkspace(deps: WorkspaceDeps) {
  * What the mail worker needs of the workspace: its outbox, and the writer of each kind of mail,
  * which reads the records as they are when the mail's turn comes.
  */
-export function createWorkspaceMail(deps: Pick<WorkspaceDeps, 'records' | 'notices' | 'clock' | 'i18n'> & { publicUrl: string; timeZone: string }): { outbox: OutboxRepository; compose: Composer } {
+export function createWorkspaceMail(
+  deps: Pick<WorkspaceDeps, 'records' | 'notices' | 'clock' | 'i18n'> & { publicUrl: string; timeZone: string; sessionSecret: string },
+): { outbox: OutboxRepository; compose: Composer } {
   const { records, clock } = deps;
   const users = new SqlUserRepository(records, new MemberCache(deps.notices), deps.notices);
   const brands = new SqlBrandRepository(records, deps.notices);
@@ -162,7 +172,18 @@ export function createWorkspaceMail(deps: Pick<WorkspaceDeps, 'records' | 'notic
       i18n: deps.i18n,
       publicUrl: deps.publicUrl,
       timeZone: deps.timeZone,
-      writers: { ...passwordMailWriters({ links, clock }), ...invitationMailWriter({ links, users, brands, clock }) },
+      writers: {
+        ...passwordMailWriters({ links, clock }),
+        ...invitationMailWriter({ links, users, brands, clock }),
+        ...notificationMailWriters({ notifications: new SqlNotificationRepository(records), settings: new SqlNotificationSettings(records), links: new UnsubscribeLinks(deps.sessionSecret) }),
+      },
     }),
   };
+}
+
+/** The daily digests' scheduler, which each instance runs beside its mail worker. */
+export function createWorkspaceDigests(deps: Pick<WorkspaceDeps, 'records' | 'clock' | 'i18n' | 'logger'> & { timeZone: string }): DigestScheduler {
+  const { records, clock } = deps;
+  const mail = new MailQueue({ outbox: workspaceOutbox(records), i18n: deps.i18n, now: () => clock.now() });
+  return new DigestScheduler({ settings: new SqlNotificationSettings(records), mail, clock, logger: deps.logger, timeZone: deps.timeZone });
 }

@@ -329,10 +329,35 @@ export const workspaceMigrations: Record<string, SchemaStep> = {
     await db.schema.alterTable('notifications').addColumn('count', 'integer', (c) => c.notNull().defaultTo(1)).execute();
   },
   /**
+   * Notification mail: each member's time zone (null: the workspace's), how they want each
+   * kind of notification (no row: the kind's default), and the day and moment of their last
+   * daily digest, which the schedulers of every instance move at most once a local day.
+   */
+  async '2026_11_26_050_notification_mail'(db, kind) {
+    const t = columnTypes(kind);
+    const ref = kind === 'postgres' ? 'bigint' : 'integer';
+    await db.schema.alterTable('users').addColumn('time_zone', 'text').execute();
+    await db.schema
+      .createTable('notification_settings')
+      .addColumn('user_id', ref, (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('kind', 'text', (c) => c.notNull())
+      .addColumn('delivery', 'text', (c) => c.notNull().check(sql`delivery IN ('app', 'email', 'digest')`))
+      .addPrimaryKeyConstraint('notification_settings_pkey', ['user_id', 'kind'])
+      .execute();
+    await db.schema
+      .createTable('notification_digests')
+      .addColumn('user_id', ref, (c) => c.primaryKey().references('users.id').onDelete('cascade'))
+      .addColumn('last_day', t.day, (c) => c.notNull())
+      .addColumn('last_at', t.moment)
+      .execute();
+    // A digest reads a member's unread notifications since a moment.
+    await db.schema.createIndex('notifications_unread').on('notifications').columns(['user_id', 'read_at', 'created_at']).execute();
+  },
+  /**
    * Invited members: set while a member added without a password has not yet chosen one
    * through the mailed link (the moment of the latest invitation); null for everyone else.
    */
-  async '2026_11_27_001_invitations'(db, kind) {
+  async '2026_11_26_060_invitations'(db, kind) {
     await db.schema.alterTable('users').addColumn('invited_at', columnTypes(kind).moment).execute();
   },
 };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { multiLine, singleLine } from '../platform/text';
+import { canonicalTimeZone } from '../platform/time-zone';
 
 /** Input pieces shared by the workspace's routes (limits of DESIGN.md §6). */
 export const NAME_MAX = 200;
@@ -63,6 +64,19 @@ export const email = z
   .max(254)
   .pipe(z.email())
   .transform((v) => v.toLowerCase());
+
+/** An IANA time zone, kept in its usual spelling (`asia/qatar` → `Asia/Qatar`). */
+export const timeZone = z
+  .string()
+  .max(100)
+  .transform((v, ctx) => {
+    const zone = canonicalTimeZone(v);
+    if (zone === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'must be an IANA time zone, such as Asia/Qatar or Europe/London' });
+      return z.NEVER;
+    }
+    return zone;
+  });
 
 /** Checks the order of two optional days after a change has been applied to stored ones. */
 export function daysInOrder(startDate: string | null, endDate: string | null): boolean {

@@ -26,6 +26,8 @@ export interface WorkspaceTables {
     token_key: string;
     /** While invited: when the latest invitation was sent; null once a password is chosen. */
     invited_at: string | null;
+    /** IANA; null: the workspace's. */
+    time_zone: string | null;
   };
   brands: { id: Generated<number>; name: string; created_at: string };
   user_brands: { user_id: number; brand_id: number };
@@ -161,6 +163,10 @@ export interface WorkspaceTables {
     created_at: string;
     used_at: string | null;
   };
+  /** A member's choice for one kind of notification; a kind without a row has its default. */
+  notification_settings: { user_id: number; kind: string; delivery: string };
+  /** The local day of a member's last daily digest, and the moment it covered notifications up to (null: none yet). */
+  notification_digests: { user_id: number; last_day: string; last_at: string | null };
 }
 
 /** Every table of the workspace, parents before children. */
@@ -182,4 +188,6 @@ export const WORKSPACE_TABLE_NAMES = [
   'notifications',
   'mail_outbox',
   'link_tokens',
+  'notification_settings',
+  'notification_digests',
 ] as const satisfies readonly (keyof WorkspaceTables)[];

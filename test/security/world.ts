@@ -79,6 +79,9 @@ export const PUBLIC: Record<string, number> = {
   'GET /forgot-password': 200,
   // Without a token there is no link to honour.
   'GET /reset-password': 410,
+  // A mail's one-click unsubscribe link: the signed token in it decides, no sign-in (RFC 8058).
+  'GET /api/mail/unsubscribe': 404,
+  'POST /api/mail/unsubscribe': 400,
   'GET /static/vendor/chart.js/chart.umd.js': 200,
   'GET /static/vendor/chart.js/chart.umd.js.map': 200,
 };

@@ -19,7 +19,7 @@ export async function mailFor(app: TestDashboard): Promise<TestMail> {
   const smtp = await startSmtpForTest();
   const { config, stores, clock } = app;
   const worker = new MailWorker({
-    ...createWorkspaceMail({ records: stores.records.workspace, notices: stores.notices, clock, i18n: createI18n(), publicUrl: config.mail.publicUrl, timeZone: config.workspaceTimeZone }),
+    ...createWorkspaceMail({ records: stores.records.workspace, notices: stores.notices, clock, i18n: createI18n(), publicUrl: config.mail.publicUrl, timeZone: config.workspaceTimeZone, sessionSecret: config.sessionSecret }),
     transport: smtpTransport(smtp.url, config.mail.from),
     clock,
     logger: createLogger('silent'),

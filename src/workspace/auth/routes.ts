@@ -6,7 +6,7 @@ import type { DeviceCookies } from '../../platform/device-cookie';
 import { attemptLimiter, clientAddress, type AttemptCounter } from '../../platform/rate-limit';
 import { validated } from '../../platform/validate';
 import { toUserBody } from '../members/service';
-import { name, nonEmpty, optionalText, password, NAME_MAX } from '../schemas';
+import { name, nonEmpty, optionalText, password, timeZone, NAME_MAX } from '../schemas';
 import { requireSignedIn, userOf } from '../request';
 import { LINK_TOKEN_PATTERN } from './links';
 import { SESSION_COOKIE, sessionCookieOptions } from './middleware';
@@ -35,6 +35,7 @@ const profileBody = nonEmpty(
       .refine((v) => v === null || /^[+0-9 ().-]{3,40}$/.test(v), 'must be a phone number')
       .optional(),
     language: z.enum(['en', 'ar']).optional(),
+    timeZone: timeZone.optional(),
   }),
 );
 

@@ -25,6 +25,7 @@ export interface ProfileChange {
   jobTitle?: string | null;
   phone?: string | null;
   language?: Language;
+  timeZone?: string;
 }
 
 export interface SignedIn {

@@ -12,6 +12,11 @@ export interface MailWriting {
   link: (path: string) => string;
   /** A moment as the recipient reads it, in their language and time zone. */
   when: (iso: string) => string;
+  /**
+   * A string with plural forms (zero, one, two, few, many, other, as the locales hold them),
+   * the form chosen for `count` in the recipient's language, which also writes its digits.
+   */
+  tn: (key: string, count: number, vars?: Record<string, string>) => string;
 }
 
 /** What one kind says to its recipient, decided when its turn comes; `skip` when nothing is left to say. */
@@ -42,8 +47,11 @@ export function workspaceComposer<R extends Recipient>(deps: {
     if (!recipient) return { skip: 'its recipient is no longer a member' };
     const lang = recipient.language;
     const t = deps.i18n.getFixedT(lang);
-    const dates = new Intl.DateTimeFormat(lang === 'ar' ? 'ar' : 'en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: deps.timeZone });
-    const content = await write(message, recipient, { t, link: (path) => `${deps.publicUrl}${path}`, when: (iso) => dates.format(new Date(iso)) });
+    const dates = new Intl.DateTimeFormat(lang === 'ar' ? 'ar' : 'en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: recipient.timeZone ?? deps.timeZone });
+    const plurals = new Intl.PluralRules(lang);
+    const numbers = new Intl.NumberFormat(lang, { maximumFractionDigits: 0 });
+    const tn = (key: string, count: number, vars: Record<string, string> = {}) => t(`${key}.${plurals.select(count)}`, { ...vars, count: numbers.format(count) });
+    const content = await write(message, recipient, { t, link: (path) => `${deps.publicUrl}${path}`, when: (iso) => dates.format(new Date(iso)), tn });
     if ('skip' in content) return content;
     const rendered = await renderMail(content, lang, t);
     return { mail: { to: recipient.email, ...rendered, headers: unsubscribeHeaders(content) } };

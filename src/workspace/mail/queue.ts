@@ -20,6 +20,8 @@ export interface Recipient {
   id: number;
   email: string;
   language: Language;
+  /** The zone the times in their mail are written in, when they chose one. */
+  timeZone?: string | null;
 }
 
 /** The outbox in the workspace's records. */

@@ -37,6 +37,8 @@ export interface UserRecord {
   createdAt: string;
   /** While invited (no password of their own yet): when the latest invitation was sent. */
   invitedAt: string | null;
+  /** The IANA zone their days (the daily digest) run in; null: the workspace's. */
+  timeZone: string | null;
   brandIds: number[];
 }
 
@@ -55,7 +57,7 @@ export interface NewUserRecord {
 }
 
 export type UserPatch = Partial<
-  Pick<UserRecord, 'name' | 'email' | 'role' | 'avatar' | 'jobTitle' | 'phone' | 'language' | 'brandIds' | 'profileCompletedAt' | 'onboardingCompletedAt'>
+  Pick<UserRecord, 'name' | 'email' | 'role' | 'avatar' | 'jobTitle' | 'phone' | 'language' | 'timeZone' | 'brandIds' | 'profileCompletedAt' | 'onboardingCompletedAt'>
 >;
 
 export interface PasswordChange {
@@ -140,6 +142,7 @@ interface Row {
   password_hash: string;
   created_at: string;
   invited_at: string | null;
+  time_zone: string | null;
 }
 
 const PATCH_COLUMNS: { [K in keyof UserPatch]?: string } = {
@@ -150,6 +153,7 @@ const PATCH_COLUMNS: { [K in keyof UserPatch]?: string } = {
   jobTitle: 'job_title',
   phone: 'phone',
   language: 'language',
+  timeZone: 'time_zone',
   profileCompletedAt: 'profile_completed_at',
   onboardingCompletedAt: 'onboarding_completed_at',
 };
@@ -172,6 +176,7 @@ function toRecord(row: Row, brandIds: number[]): UserRecord {
     passwordStamp: createHash('sha256').update(row.password_hash).digest('base64url').slice(0, 22),
     createdAt: row.created_at,
     invitedAt: row.invited_at,
+    timeZone: row.time_zone,
     brandIds,
   };
 }
@@ -193,6 +198,7 @@ const COLUMNS = [
   'password_hash',
   'created_at',
   'invited_at',
+  'time_zone',
 ] as const;
 
 export class SqlUserRepository implements UserRepository {

@@ -24,6 +24,7 @@ export function toUserBody(user: UserRecord): UserBody {
     jobTitle: user.jobTitle,
     phone: user.phone,
     language: user.language,
+    timeZone: user.timeZone,
     mustChangePassword: user.mustChangePassword,
     profileCompleted: user.profileCompletedAt !== null,
     onboardingCompleted: user.onboardingCompletedAt !== null,

@@ -1,8 +1,11 @@
 import type { Clock } from '../../platform/clock';
+import { NotFound } from '../../platform/errors';
 import { canSeeBrand, canSeeTask, isoTime, type Actor } from '../access';
-import type { NotificationKind } from '../domain';
-import type { UserRepository } from '../members/repository';
-import type { NewNotification, Notification, NotificationRepository, NotificationSubject } from './repository';
+import { NOTIFICATION_KINDS, type NotificationKind } from '../domain';
+import type { MailQueue } from '../mail/queue';
+import type { UserRecord, UserRepository } from '../members/repository';
+import type { Deliveries, NewNotification, Notification, NotificationRepository, NotificationSettingsRepository, NotificationSubject } from './repository';
+import type { UnsubscribeLinks, UnsubscribeScope } from './unsubscribe';
 
 /** How many notifications the list shows, and how many unread ones are counted at most. */
 export const NOTIFICATIONS_SHOWN = 50;
@@ -27,17 +30,25 @@ export interface Notifier {
 }
 
 /** Whether `reader` may see the post or task a notification is about, as the lists decide it. */
-function maySee(reader: Actor, subject: NotificationSubject): boolean {
+export function maySee(reader: Actor, subject: NotificationSubject): boolean {
   return subject.task ? canSeeTask(reader, { brandId: subject.brandId, ...subject.task }) : canSeeBrand(reader, subject.brandId);
 }
 
+/** The kinds a member hears of in the daily digest. */
+export function digestKinds(deliveries: Deliveries): NotificationKind[] {
+  return NOTIFICATION_KINDS.filter((kind) => deliveries[kind] === 'digest');
+}
+
 /**
- * The notifications members receive in the app. Nobody is told of what they may not see:
- * recipients who cannot see the post or task are left out when it happens, and a
- * notification whose subject has since moved out of the reader's sight is not shown.
+ * The notifications members receive in the app, and by mail when they asked for it. Nobody is
+ * told of what they may not see: recipients who cannot see the post or task are left out when
+ * it happens, and a notification whose subject has since moved out of the reader's sight is
+ * not shown (nor mailed: see mail.ts).
  */
 export class NotificationsService implements Notifier {
-  constructor(private readonly deps: { notifications: NotificationRepository; users: UserRepository; clock: Clock }) {}
+  constructor(
+    private readonly deps: { notifications: NotificationRepository; settings: NotificationSettingsRepository; users: UserRepository; mail: MailQueue; clock: Clock },
+  ) {}
 
   async notify(happening: Happening): Promise<void> {
     await this.notifyAll([happening]);
@@ -47,7 +58,8 @@ export class NotificationsService implements Notifier {
     const told = happenings.map((h) => ({ ...h, recipients: [...new Set(h.recipients)].filter((id) => id !== h.actorId) }));
     const ids = new Set(told.flatMap((h) => h.recipients));
     const readers = new Map((await Promise.all([...ids].map((id) => this.deps.users.get(id)))).filter((u) => u !== undefined).map((u) => [u.id, u]));
-    const createdAt = isoTime(this.deps.clock.now());
+    const now = this.deps.clock.now();
+    const createdAt = isoTime(now);
     const rows = new Map<string, NewNotification>();
     for (const { kind, recipients, actorId, subject } of told) {
       for (const id of recipients) {
@@ -59,7 +71,18 @@ export class NotificationsService implements Notifier {
         else rows.set(key, { userId: id, kind, postId: subject.postId ?? null, taskId: subject.taskId ?? null, actorId, count: 1, createdAt });
       }
     }
-    await this.deps.notifications.add([...rows.values()]);
+    const notifications = [...rows.values()];
+    const deliveries = await this.deps.settings.deliveries([...new Set(notifications.map((n) => n.userId))]);
+    const mailed = (n: NewNotification) => deliveries.get(n.userId)?.[n.kind] === 'email';
+    // Each mail is a row written with its notification: what it says is decided when it is sent.
+    const mail = notifications.some(mailed)
+      ? {
+          now,
+          mails: (stored: readonly { id: number; notification: NewNotification }[]) =>
+            stored.filter((s) => mailed(s.notification)).map((s) => this.deps.mail.mail('notification', readers.get(s.notification.userId)!, { notificationId: s.id })),
+        }
+      : undefined;
+    await this.deps.notifications.add(notifications, mail);
   }
 
   async list(actor: Actor): Promise<{ notifications: Notification[]; unread: number }> {
@@ -68,10 +91,71 @@ export class NotificationsService implements Notifier {
       this.deps.notifications.list(actor.id, { limit: UNREAD_COUNTED, unreadOnly: true }),
     ]);
     const shown = (list: typeof recent) => list.filter((n) => maySee(actor, n.subject));
-    return { notifications: shown(recent).map(({ subject: _, ...n }) => n), unread: shown(unread).length };
+    return { notifications: shown(recent).map(({ subject: _, userId: __, ...n }) => n), unread: shown(unread).length };
   }
 
   async markRead(actor: Actor, which: number[] | 'all'): Promise<number> {
     return this.deps.notifications.markRead(actor.id, which, isoTime(this.deps.clock.now()));
+  }
+}
+
+/** A member's notification settings as the API shows them: every kind, and the zone their days run in. */
+export interface NotificationSettingsBody {
+  settings: Deliveries;
+  timeZone: string;
+}
+
+export interface NotificationSettingsChange {
+  settings?: Partial<Deliveries>;
+  timeZone?: string;
+}
+
+const linkInvalid = () => new NotFound('This unsubscribe link does not work', 'UNSUBSCRIBE_LINK_INVALID');
+
+/** How each member hears of their notifications, changed by themselves or by one click in a mail. */
+export class NotificationSettingsService {
+  constructor(private readonly deps: { settings: NotificationSettingsRepository; users: UserRepository; links: UnsubscribeLinks; timeZone: string }) {}
+
+  /** Each member sees and changes only their own: the routes hand over the signed-in member. */
+  async get(user: UserRecord): Promise<NotificationSettingsBody> {
+    const deliveries = (await this.deps.settings.deliveries([user.id])).get(user.id)!;
+    return { settings: deliveries, timeZone: user.timeZone ?? this.deps.timeZone };
+  }
+
+  /**
+   * The time zone is part of the profile and is written with it; the choices are written
+   * after. Each write sets values rather than toggling them, so a request that fails between
+   * the two leaves nothing a retry would not put right.
+   */
+  async update(user: UserRecord, change: NotificationSettingsChange): Promise<NotificationSettingsBody> {
+    let member = user;
+    if (change.timeZone !== undefined && change.timeZone !== user.timeZone) {
+      const updated = await this.deps.users.update(user.id, { timeZone: change.timeZone });
+      if (typeof updated !== 'object') throw new NotFound('This account no longer exists');
+      member = updated;
+    }
+    if (change.settings) await this.deps.settings.save(user.id, change.settings);
+    return this.get(member);
+  }
+
+  /** The member an unsubscribe link was made for, and what it stops; undefined when it is not a genuine link. */
+  async unsubscribeTarget(token: string): Promise<{ user: UserRecord; scope: UnsubscribeScope } | undefined> {
+    const request = this.deps.links.read(token);
+    const user = request && (await this.deps.users.get(request.userId));
+    if (!request || !user || !this.deps.links.verify(token, user)) return undefined;
+    return { user, scope: request.scope };
+  }
+
+  /**
+   * One click in a mail: that kind comes in the app only from now on; for the digest, every
+   * kind it gathered. Clicking again changes nothing more.
+   */
+  async unsubscribe(token: string): Promise<{ user: UserRecord; scope: UnsubscribeScope }> {
+    const target = await this.unsubscribeTarget(token);
+    if (!target) throw linkInvalid();
+    const { user, scope } = target;
+    const kinds = scope === 'digest' ? digestKinds((await this.deps.settings.deliveries([user.id])).get(user.id)!) : [scope];
+    await this.deps.settings.save(user.id, Object.fromEntries(kinds.map((kind) => [kind, 'app'])));
+    return target;
   }
 }

@@ -9,6 +9,9 @@ import { AVATAR_MAX_BYTES } from '../avatars/routes';
 import { ASSET_TYPES } from '../assets/service';
 import type { ProjectsService } from '../projects/service';
 import type { AuthService } from '../auth/service';
+import type { NotificationSettingsService } from '../notifications/service';
+import { digestTime } from '../notifications/digest';
+import { TIME_ZONES } from '../../platform/time-zone';
 import { LINK_TOKEN_PATTERN } from '../auth/links';
 import { MAIL_STATUSES } from '../../platform/mail/outbox';
 import { renderAuthPage, renderWorkspacePage, type PageSpec } from './render';
@@ -70,7 +73,7 @@ const recordId: RequestHandler = (req, _res, next) => {
 };
 
 /** Application B's pages; the API behind them is under /api. */
-export function workspacePages(opts: { uploadMaxBytes: number; uploadMaxFiles: number; projects: ProjectsService; auth: AuthService }) {
+export function workspacePages(opts: { uploadMaxBytes: number; uploadMaxFiles: number; projects: ProjectsService; auth: AuthService; notificationSettings: NotificationSettingsService }) {
   const uploads = { maxBytes: opts.uploadMaxBytes, maxFiles: opts.uploadMaxFiles };
   // A profile page sends one picture, under the picture's own limit.
   const picture = { maxBytes: AVATAR_MAX_BYTES, maxFiles: 1 };
@@ -123,7 +126,12 @@ export function workspacePages(opts: { uploadMaxBytes: number; uploadMaxFiles: n
   router.get('/workspace/budget', ...ready, page({ view: 'budget', sections: ['budget'] }));
   router.get('/workspace/team', ...ready, page({ view: 'team', sections: ['team', 'members'] }));
   router.get('/workspace/users', ...ready, superadminOnly, page({ view: 'users', sections: ['users', 'members', 'brands'] }));
-  router.get('/workspace/settings', ...ready, page({ view: 'settings', sections: ['settings', 'password'] }));
+  router.get('/workspace/settings', ...ready, async (req, res) => {
+    const notifications = await opts.notificationSettings.get(userOf(req));
+    // A zone kept in a spelling the list leaves out is still offered, so that saving keeps it.
+    const timeZones = TIME_ZONES.includes(notifications.timeZone) ? TIME_ZONES : [notifications.timeZone, ...TIME_ZONES];
+    renderWorkspacePage(req, res, { view: 'settings', sections: ['settings', 'password', 'notificationSettings'], locals: { notifications, timeZones, digestTime: digestTime(req.lang) } });
+  });
   router.get('/workspace/settings/mail', ...ready, superadminOnly, page({ view: 'mail', sections: ['mail'], active: 'settings', locals: { mailStatuses: MAIL_STATUSES } }));
   router.get('/workspace/profile', ...ready, page({ view: 'profile', sections: ['profile', 'upload'], uploads: picture }));
 
