@@ -135,10 +135,15 @@ export class LiveEvents {
       reader.stream.send('reset', {}, this.position);
       return;
     }
-    for (const event of missed) {
-      // What came after the last change judged here is judged in its turn, with everyone's.
-      if (this.position === undefined || !(compareEventIds(event.id, this.position) <= 0)) break;
-      await this.tell([reader], event, true);
+    try {
+      for (const event of missed) {
+        // What came after the last change judged here is judged in its turn, with everyone's.
+        if (this.position === undefined || !(compareEventIds(event.id, this.position) <= 0)) break;
+        await this.tell([reader], event, true);
+      }
+    } catch (err) {
+      this.deps.logger.warn({ err }, 'what a live stream missed could not be judged; it is told to start over');
+      reader.stream.send('reset', {}, this.position);
     }
   }
 
