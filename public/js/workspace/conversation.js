@@ -226,6 +226,7 @@ export function commentThread(subject) {
   subscribeWhileShown(thread, 'comment', (event) => {
     if ('postId' in subject ? event.postId === subject.postId : event.taskId === subject.taskId) apply(event);
   });
+  subscribeWhileShown(thread, 'reset', () => void load());
   return thread;
 }
 

@@ -86,12 +86,23 @@ export function subscribeWhileShown(node, name, handler) {
 export const byOther = (event) => event.by !== me.id;
 
 /**
+ * Takes a mark off `node` so that the next one starts its fade from the beginning (a style
+ * read in between makes the browser see the mark go).
+ * @param {Element} node
+ */
+function restart(node) {
+  if (!node.classList.contains(HIGHLIGHT)) return;
+  node.classList.remove(HIGHLIGHT);
+  node.getBoundingClientRect();
+}
+
+/**
  * Marks `node` as just changed, for a moment.
  * @param {Element | null | undefined} node
  */
 export function flash(node) {
   if (!node) return;
-  node.classList.remove(HIGHLIGHT);
+  restart(node);
   node.classList.add(HIGHLIGHT);
   setTimeout(() => node.classList.remove(HIGHLIGHT), HIGHLIGHT_MS);
 }
@@ -122,7 +133,7 @@ export function highlights(root, attribute) {
     mark(id) {
       const start = Date.now();
       since.set(id, start);
-      for (const node of nodesOf(id)) node.classList.remove(HIGHLIGHT);
+      for (const node of nodesOf(id)) restart(node);
       show();
       setTimeout(() => {
         if (since.get(id) !== start) return;

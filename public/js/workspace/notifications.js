@@ -133,6 +133,7 @@ async function openPanel() {
  */
 function arrived(event) {
   showCount(event.unread);
+  if (panel) panel.markAll.hidden = event.unread === 0;
   const n = event.notification;
   if (!n) return;
   if (panel) {
@@ -141,7 +142,6 @@ function arrived(event) {
     if (shown) shown.replaceWith(fresh);
     else panel.list.prepend(fresh);
     panel.list.querySelector('.notification-empty')?.remove();
-    panel.markAll.hidden = event.unread === 0;
     if (byOther(event)) {
       flash(fresh.firstElementChild);
       panel.said.replaceChildren(...sentence(n));
