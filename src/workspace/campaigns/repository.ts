@@ -47,7 +47,8 @@ export interface CampaignRepository {
   create(input: NewCampaign): Promise<Campaign>;
   update(id: number, patch: CampaignPatch): Promise<Campaign | undefined>;
   /** Deletes the campaign, its posts and its tracks in one transaction; the counts of each. */
-  deleteWithContent(id: number): Promise<{ posts: number; tracks: number } | undefined>;
+  /** Answers how many posts and tracks went, and which posts. */
+  deleteWithContent(id: number): Promise<{ posts: number; tracks: number; postIds: number[] } | undefined>;
   listTracks(campaignId: number): Promise<Track[]>;
   getTrack(id: number): Promise<Track | undefined>;
   createTrack(input: NewTrack): Promise<Track>;
@@ -180,10 +181,10 @@ export class SqlCampaignRepository implements CampaignRepository {
         .$if(this.records.engine.locksRows, (q) => q.forUpdate())
         .executeTakeFirst();
       if (!held) return undefined;
-      const posts = await trx.deleteFrom('posts').where('campaign_id', '=', id).executeTakeFirst();
+      const posts = await trx.deleteFrom('posts').where('campaign_id', '=', id).returning('id').execute();
       const tracks = await trx.deleteFrom('tracks').where('campaign_id', '=', id).executeTakeFirst();
       await trx.deleteFrom('campaigns').where('id', '=', id).execute();
-      return { posts: Number(posts.numDeletedRows), tracks: Number(tracks.numDeletedRows) };
+      return { posts: posts.length, tracks: Number(tracks.numDeletedRows), postIds: posts.map((p) => p.id) };
     });
   }
 

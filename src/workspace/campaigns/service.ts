@@ -5,6 +5,7 @@ import type { BrandsService } from '../brands/service';
 import { daysInOrder } from '../schemas';
 import type { CampaignStatus } from '../domain';
 import type { Campaign, CampaignRepository, Track } from './repository';
+import type { ChangeFeed } from '../events/changes';
 
 export interface NewCampaignInput {
   brandId: number;
@@ -34,7 +35,7 @@ export function assertDaysInOrder(startDate: string | null, endDate: string | nu
 }
 
 export class CampaignsService {
-  constructor(private readonly deps: { campaigns: CampaignRepository; brands: BrandsService; clock: Clock }) {}
+  constructor(private readonly deps: { campaigns: CampaignRepository; brands: BrandsService; live: ChangeFeed; clock: Clock }) {}
 
   async list(actor: Actor, filter: { brandId?: number; status?: CampaignStatus }): Promise<Campaign[]> {
     const brandIds = listedBrands(actor, filter.brandId);
@@ -75,10 +76,12 @@ export class CampaignsService {
   /** Deletes the campaign with its posts and tracks, in one transaction. */
   async remove(actor: Actor, id: number): Promise<{ posts: number; tracks: number }> {
     requireRole(actor, isManagerOrAbove, MANAGERS_ONLY);
-    await this.get(actor, id);
+    const campaign = await this.get(actor, id);
     const deleted = await this.deps.campaigns.deleteWithContent(id);
     if (!deleted) throw new NotFound('No such campaign');
-    return deleted;
+    const was = { brandId: campaign.brandId };
+    await this.deps.live.publish(...deleted.postIds.map((postId) => ({ type: 'post' as const, id: postId, action: 'deleted' as const, was, by: actor.id })));
+    return { posts: deleted.posts, tracks: deleted.tracks };
   }
 
   async listTracks(actor: Actor, campaignId: number): Promise<Track[]> {
