@@ -1062,7 +1062,8 @@ async function openPost(post) {
   // A colleague's change, said here: the page's own live region is behind the dialog.
   const notice = element('div', { className: 'live-notice', role: 'status' });
   const main = element('div', { className: 'post-panel-main' }, [notice, details, media, actions, commentThread({ postId: post.id })]);
-  const panel = element('div', { className: 'post-panel' }, [main, element('aside', { className: 'post-panel-side' }, [postHistory(post.id)])]);
+  const side = element('aside', { className: 'post-panel-side' }, [postHistory(post.id)]);
+  const panel = element('div', { className: 'post-panel' }, [main, side]);
   const dialog = () => panel.closest('dialog');
   subscribeWhileShown(panel, 'post', (event) => {
     if (event.id !== post.id) return;
@@ -1074,6 +1075,7 @@ async function openPost(post) {
       if (latest.attachments.join() !== current.attachments.join()) media.replaceChildren(postMedia(latest) ?? '');
       actions.replaceChildren(panelActions(latest, choose));
       dialog()?.querySelector('.modal-title')?.replaceChildren(latest.title);
+      side.replaceChildren(postHistory(post.id));
       current = latest;
     } else {
       actions.replaceChildren();

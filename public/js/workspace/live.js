@@ -35,8 +35,10 @@ import { announce, call, me, signOut } from './common.js';
 /** How long a change stays marked. */
 export const HIGHLIGHT_MS = 3000;
 const HIGHLIGHT = 'is-live-change';
-/** Changes said within this long of each other are said in one sentence. */
+/** Changes said within this long of each other are said together. */
 const GATHER_MS = 400;
+/** More together than this are said as how many there were (a bulk move). */
+const GATHER_MAX = 3;
 
 // A refused stream may mean the session ended: asking the API finds out, and signs out if so.
 const stream = eventStream('/api/events', { onRefused: () => call('GET', '/api/auth/me') });
@@ -171,8 +173,9 @@ export function keepingFocus(root, attribute, draw, fallback) {
 let gathered = [];
 
 /**
- * Says a colleague's change through the page's live region; several at once (a bulk move)
- * are said as how many there were.
+ * Says a colleague's change through the page's live region. Changes that come together (a
+ * move and the notification it brings) are said one line each; many at once (a bulk move),
+ * as how many there were.
  * @param {(string | HTMLElement)[]} message from `tIsolated`
  */
 export function tell(message) {
@@ -181,7 +184,7 @@ export function tell(message) {
   setTimeout(() => {
     const said = gathered;
     gathered = [];
-    announce(said.length === 1 ? said[0] : tn('live.changes', said.length));
+    announce(said.length > GATHER_MAX ? tn('live.changes', said.length) : said.map((line) => element('span', { className: 'ws-toast-line' }, line)));
   }, GATHER_MS);
 }
 
