@@ -65,6 +65,8 @@ export function createApp(deps: AppDeps): Express {
     attempts,
     locks: stores.locks,
     currency: config.dashboardCurrency,
+    events: stores.events.channel('dashboard'),
+    streams,
   });
   app.use(dashboard.router);
   const settings = {

@@ -21,6 +21,10 @@ import { SqlAccessStamps, type UserRecordStore } from './users/repository';
 import { AccessStamps } from './users/access-stamps';
 import { usersRoutes } from './users/routes';
 import { DashboardUsersService } from './users/service';
+import type { EventChannel } from '../platform/events';
+import type { EventStreams } from '../platform/sse';
+import { DashboardLive, figuresFeed } from './events/live';
+import { dashboardEventsRoutes } from './events/routes';
 
 /** How long another instance's import or season change may take to show here, on a shared database. */
 const FRESH_FOR_MS = 250;
@@ -39,6 +43,10 @@ export interface DashboardDeps {
   locks: Locks;
   /** ISO 4217 code the pages format revenue in. */
   currency: string;
+  /** Where a change of the figures goes out to every instance's open pages. */
+  events: EventChannel;
+  /** The server's open event streams. */
+  streams: EventStreams;
 }
 
 /** Application A: its routes, under /auth, /api/users, /api/dashboard, /api/seasons and /dashboard, with its own session. */
@@ -54,12 +62,15 @@ export function createDashboard(deps: DashboardDeps) {
     locks: deps.locks,
     // A version check on SQLite costs microseconds; across the network to PostgreSQL, a round trip per request.
     freshForMs: deps.records.engine.kind === 'postgres' ? FRESH_FOR_MS : 0,
+    live: figuresFeed(deps.events),
   });
+  const live = new DashboardLive({ channel: deps.events, streams: deps.streams, auth, logger: deps.logger });
   const trail = new AuditTrail({ audit: new KyselyAuditRepository(deps.records), clock: deps.clock, logger: deps.logger });
   const devices = new DeviceCookies({ name: DEVICE_COOKIE, path: '/auth', secret: deps.secret, secure: deps.cookieSecure, clock: deps.clock });
   const router = Router();
   router.use('/auth', dashboardAccess(auth, 'anyone'), authRoutes({ auth, devices, attempts: deps.attempts, clock: deps.clock, cookieSecure: deps.cookieSecure, trail }));
   router.use('/api/users', dashboardAccess(auth, 'admin'), usersRoutes({ users, attempts: deps.attempts, clock: deps.clock, trail }));
+  router.use('/api/dashboard/events', dashboardAccess(auth, 'session'), dashboardEventsRoutes(live));
   router.use('/api/dashboard', dashboardAccess(auth, 'session'), dashboardDataRoutes(data, trail, deps.currency));
   router.use('/api/seasons', dashboardAccess(auth, 'session'), seasonsRoutes(data, trail));
   router.use('/api/audit', dashboardAccess(auth, 'admin'), auditRoutes(trail));
