@@ -74,7 +74,7 @@ describeBrowser('New figures offered to open Dashboard and Comparison pages', ()
   it('when a season is added while the Comparison page is open, then it offers the new figures too', async () => {
     const page = await signedInPage(held.browser, held.app.server.url, { width: 1440, lang: 'en' });
     try {
-      await openLive(page, `${held.app.server.url}/dashboard/comparison`);
+      await openLive(page, `${held.app.server.url}/dashboard/comparison?against=previous&from=2025-03-01&to=2025-03-31`);
       const login = await request(held.app.app).post('/auth/login').send({ pin: ADMIN_PIN });
       const season = await request(held.app.app)
         .post('/api/seasons')
