@@ -1016,6 +1016,8 @@ function postMedia(post) {
 }
 
 /** @typedef {'edit' | 'approve' | 'sendBack'} PanelChoice */
+/** The attribute that names each of the panel's actions. @type {Record<PanelChoice, string>} */
+const ATTRIBUTE_OF = { edit: 'edit', approve: 'approve', sendBack: 'send-back' };
 
 /**
  * What can be done to the post, as the server allows: edit, approve or send back (while it
@@ -1029,7 +1031,7 @@ function panelActions(post, choose) {
   const returnable = inReview && sendsBack(post, 'draft');
   /** @param {string} text @param {PanelChoice} choice @param {boolean} [primary] */
   const button = (text, choice, primary = false) => {
-    const node = element('button', { type: 'button', className: `button${primary ? ' button-primary' : ''}`, text });
+    const node = element('button', { type: 'button', className: `button${primary ? ' button-primary' : ''}`, text, [`data-${ATTRIBUTE_OF[choice]}`]: true });
     node.addEventListener('click', () => choose(choice));
     return node;
   };
