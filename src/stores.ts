@@ -152,7 +152,7 @@ export async function buildStores(config: Config, deps: { logger: Logger; clock:
       await redisNotices.start();
     }
     events = redis
-      ? new RedisEventBus(redis.client, await redis.openSubscriber(), (err) => deps.logger.warn({ err }, 'an event for the live pages could not be sent; their pages catch up when they reconnect'))
+      ? new RedisEventBus(redis.client, await redis.openSubscriber(), (err) => deps.logger.warn({ err }, 'an event for the live pages could not be sent: pages open now miss it until they load again'))
       : new LocalEventBus(deps.clock);
   } catch (err) {
     await redis?.close();
@@ -192,7 +192,6 @@ export async function buildStores(config: Config, deps: { logger: Logger; clock:
     },
     async close() {
       objects?.close();
-      await events.close();
       await redis?.close();
       await records.close();
     },

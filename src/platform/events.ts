@@ -38,7 +38,6 @@ export interface EventChannel {
 
 export interface EventBus {
   channel(name: string): EventChannel;
-  close(): Promise<void>;
 }
 
 /** How long events are kept for clients that come back. */
@@ -72,8 +71,6 @@ export class LocalEventBus implements EventBus {
     if (!channel) this.channels.set(name, (channel = new LocalChannel(this.clock, this.keptMs)));
     return channel;
   }
-
-  async close(): Promise<void> {}
 }
 
 class LocalChannel implements EventChannel {
@@ -177,7 +174,8 @@ export class RedisEventBus implements EventBus {
     private readonly redis: Redis,
     /** A connection for this bus alone, which subscribing takes over. */
     private readonly subscriber: Redis,
-    private readonly onLost: (err: unknown) => void,
+    /** An event could not be published (it is lost). */
+    private readonly onUnsent: (err: unknown) => void,
     private readonly keptMs = EVENTS_KEPT_MS,
   ) {
     // Whatever comes in once the connection is back waits until what was missed has been read.
@@ -191,11 +189,9 @@ export class RedisEventBus implements EventBus {
 
   channel(name: string): EventChannel {
     let channel = this.channels.get(name);
-    if (!channel) this.channels.set(name, (channel = new RedisChannel(this.redis, this.subscriber, `museum:events:${name}`, this.keptMs, this.onLost)));
+    if (!channel) this.channels.set(name, (channel = new RedisChannel(this.redis, this.subscriber, `museum:events:${name}`, this.keptMs, this.onUnsent)));
     return channel;
   }
-
-  async close(): Promise<void> {}
 }
 
 class RedisChannel implements EventChannel {
@@ -213,7 +209,7 @@ class RedisChannel implements EventChannel {
     private readonly subscriber: Redis,
     private readonly name: string,
     private readonly keptMs: number,
-    private readonly onLost: (err: unknown) => void,
+    private readonly onUnsent: (err: unknown) => void,
   ) {
     this.keys = [name, `${name}:meta`];
   }
@@ -223,7 +219,7 @@ class RedisChannel implements EventChannel {
       await this.redis.eval(PUBLISH, { keys: this.keys, arguments: [this.name, JSON.stringify(body), String(this.keptMs), newEpoch()] });
       return true;
     } catch (err) {
-      this.onLost(err);
+      this.onUnsent(err);
       return false;
     }
   }
@@ -241,8 +237,8 @@ class RedisChannel implements EventChannel {
   async after(id: string): Promise<BusEvent[] | undefined> {
     const parsed = ID.exec(id);
     if (!parsed) return undefined;
-    const [epoch, last, dropped, events] = await this.read(`${parsed[2]}-${parsed[3]}`, EVENTS_REPLAYED_MAX + 1);
     const streamId = `${parsed[2]}-${parsed[3]}`;
+    const [epoch, last, dropped, events] = await this.read(streamId, EVENTS_REPLAYED_MAX + 1);
     if (parsed[1] !== epoch || compareStreamIds(streamId, last) > 0 || compareStreamIds(streamId, dropped) < 0) return undefined;
     if (events.length > EVENTS_REPLAYED_MAX) return undefined;
     return events.map(([streamEntry, fields]) => ({ id: `${epoch}.${streamEntry}`, body: JSON.parse(fields[1]) as unknown }));

@@ -82,6 +82,11 @@ export class EventStreams {
   }
 }
 
+/** An event as the event-stream format frames it, to write to one stream or, made once, to many. */
+export function eventFrame(name: string, data: unknown, id?: string): string {
+  return `${id === undefined ? '' : `id: ${id}\n`}event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
 /** One open stream: events written as the event-stream format frames them. */
 export class EventStream {
   private ended = false;
@@ -106,7 +111,7 @@ export class EventStream {
 
   /** One event; `data` goes as one line of JSON. */
   send(name: string, data: unknown, id?: string): void {
-    this.write(`${id === undefined ? '' : `id: ${id}\n`}event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+    this.write(eventFrame(name, data, id));
   }
 
   /**
@@ -124,6 +129,7 @@ export class EventStream {
     this.res.end(retryMs === undefined ? undefined : `retry: ${retryMs}\n\n`);
   }
 
+  /** Text already framed (eventFrame), as it is. */
   write(text: string): void {
     if (this.ended) return;
     this.res.write(text);

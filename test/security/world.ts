@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import { request, type HttpTest, type HttpResponse } from '../support/http';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { expect } from 'vitest';
 import { createHttpServer } from '../../src/platform/http-server';
 import { cookieFrom } from '../support/app';
@@ -79,6 +79,8 @@ export const PUBLIC: Record<string, number> = {
   'GET /forgot-password': 200,
   // Without a token there is no link to honour.
   'GET /reset-password': 410,
+  'GET /invite/:token': 410,
+  'POST /api/auth/invitations/accept': 400,
   // A mail's one-click unsubscribe link: the signed token in it decides, no sign-in (RFC 8058).
   'GET /api/mail/unsubscribe': 404,
   'POST /api/mail/unsubscribe': 400,
@@ -127,6 +129,8 @@ const PARAMETERS: [RegExp, (ids: Ids) => string | number][] = [
   [/^\/api\/avatars\/:key/, (ids) => ids.avatarKey],
   // Mail is nobody's record but the superadmins': any id stands for one.
   [/^\/api\/mail\/:id/, () => 1],
+  // An invitation link is a token nobody holds here: the page says it no longer works.
+  [/^\/invite\/:token/, () => 'no-such-invitation'],
 ];
 
 /** A concrete path for a route, its parameter filled with `ids` (or with `raw` as sent). */
@@ -135,7 +139,7 @@ export function pathFor(route: Route, ids: Ids, raw?: string): string {
   if (route.path.startsWith('/api/uploads/')) return `/api/uploads/${raw ?? fill![1](ids)}`;
   if (!route.path.includes(':')) return route.path;
   if (!fill) throw new Error(`The security suite has no sample id for ${key(route)}: add one to PARAMETERS in test/security/world.ts`);
-  return route.path.replace(/:(id|key)\b/, () => raw ?? String(fill[1](ids)));
+  return route.path.replace(/:(id|key|token)\b/, () => raw ?? String(fill[1](ids)));
 }
 
 /**
@@ -265,9 +269,36 @@ function serverOf(app: Express): Server {
   return server;
 }
 
+/** The live event streams, which stay open: their answer is taken at its first block. */
+const STREAMS = new Set(['/api/events', '/api/dashboard/events']);
+
+/** Reads an answer as supertest would, but stops an event stream after its first block. */
+function untilFirstBlock(res: IncomingMessage & { text?: string }, done: (err: Error | null, body: unknown) => void): void {
+  let text = '';
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    res.text = text;
+    let parsed: unknown = text;
+    if ((res.headers['content-type'] ?? '').includes('json')) parsed = JSON.parse(text) as unknown;
+    done(null, parsed);
+  };
+  res.setEncoding('utf8');
+  res.on('data', (chunk: string) => {
+    text += chunk;
+    if ((res.headers['content-type'] ?? '').startsWith('text/event-stream') && text.includes('\n\n')) {
+      res.destroy();
+      finish();
+    }
+  });
+  res.on('end', finish);
+}
+
 /** Sends `method path` with headers and an optional body (JSON unless a string is given with its type). */
 export function send(app: Express, method: string, path: string, headers: Record<string, string> = {}, body?: unknown): HttpTest {
   const req = request(serverOf(app))[method.toLowerCase() as 'get'](path).set(headers);
+  if (STREAMS.has(path.split('?')[0])) void req.buffer(true).parse(untilFirstBlock as unknown as Parameters<HttpTest['parse']>[0]);
   return body === undefined ? req : req.send(body as object);
 }
 

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { onTestFinished } from 'vitest';
 import { describeWhenAvailable } from './engine-suite';
+import { nginxConfig } from './nginx-config';
 import { freePort } from './postgres-server';
 
 const NGINX = '/usr/sbin/nginx';
@@ -13,50 +14,6 @@ const NGINX = '/usr/sbin/nginx';
 export const describeNginx = describeWhenAvailable(
   fs.existsSync(NGINX) ? undefined : "nginx is not installed: install Debian's package `nginx` (apt-get install nginx) to run these tests",
 );
-
-/**
- * The configuration the README gives for several instances, on loopback ports: HTTP/1.1 to
- * the upstreams, nothing buffered, reads that outwait the heartbeat. The answer names the
- * instance that served it (X-Upstream), so a test can tell where a stream is held.
- */
-export function nginxConfig(opts: { dir: string; port: number; upstreams: number[] }): string {
-  const { dir } = opts;
-  return `
-${process.getuid?.() === 0 ? 'user root;' : ''}
-worker_processes 1;
-worker_rlimit_nofile 16384;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-daemon off;
-events { worker_connections 8192; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-  upstream museum {
-${opts.upstreams.map((port) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=2s;`).join('\n')}
-    keepalive 32;
-  }
-  server {
-    listen 127.0.0.1:${opts.port};
-    location / {
-      proxy_pass http://museum;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_buffering off;
-      proxy_read_timeout 1h;
-      proxy_request_buffering off;
-      add_header X-Upstream $upstream_addr always;
-    }
-  }
-}
-`;
-}
 
 export interface Nginx {
   url: string;

@@ -144,6 +144,18 @@ describe('GET /api/events', () => {
       expect((await reader.next((e) => e.event === 'comment')).data).toEqual({ action: 'deleted', postId: post.id, id: comment.id, by: t.manager.id });
     });
 
+    it('when a manager sends a post back with a reason, then the thread hears the reason as a comment after the move', async () => {
+      const t = await live();
+      const post = (await t.ws.as(t.contributor).post('/api/posts').send({ title: 'For review', brandId: t.brand.id, status: 'review' })).body.post as { id: number };
+      const author = await t.byToken(t.contributor);
+      const res = await t.ws.as(t.manager).patch(`/api/posts/${post.id}`).send({ status: 'draft', comment: 'Shorter, please' });
+      expect(res.status).toBe(200);
+      expect((await author.next((e) => e.event === 'post')).data).toMatchObject({ id: post.id, action: 'moved', post: { status: 'draft' } });
+      const reason = await author.next((e) => e.event === 'comment');
+      expect(reason.data).toEqual({ action: 'created', postId: post.id, id: expect.any(Number), comment: (await t.ws.as(t.contributor).get(`/api/posts/${post.id}/comments`)).body.comments[0], by: t.manager.id });
+      expect(reason.data.comment).toMatchObject({ body: 'Shorter, please', authorId: t.manager.id });
+    });
+
     it("when a comment is written on a private task, then a colleague who cannot see the task hears nothing of it", async () => {
       const t = await live();
       const task = (await t.ws.as(t.manager).post('/api/tasks').send({ title: 'Private', brandId: t.brand.id, visibility: 'private' })).body.task as { id: number };

@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { compareEventIds, type BusEvent, type EventChannel } from '../../platform/events';
 import type { Logger } from '../../platform/logger';
 import { EVERYTHING, type Notices } from '../../platform/notices';
-import type { EventStream, EventStreams } from '../../platform/sse';
+import { eventFrame, type EventStream, type EventStreams } from '../../platform/sse';
 import type { Actor } from '../access';
 import { actorFor } from '../auth/service';
 import type { AssetsService } from '../assets/service';
@@ -135,10 +135,15 @@ export class LiveEvents {
       reader.stream.send('reset', {}, this.position);
       return;
     }
-    for (const event of missed) {
-      // What came after the last change judged here is judged in its turn, with everyone's.
-      if (this.position === undefined || !(compareEventIds(event.id, this.position) <= 0)) break;
-      await this.tell([reader], event, true);
+    try {
+      for (const event of missed) {
+        // What came after the last change judged here is judged in its turn, with everyone's.
+        if (this.position === undefined || !(compareEventIds(event.id, this.position) <= 0)) break;
+        await this.tell([reader], event, true);
+      }
+    } catch (err) {
+      this.deps.logger.warn({ err }, 'what a live stream missed could not be judged; it is told to start over');
+      reader.stream.send('reset', {}, this.position);
     }
   }
 
@@ -181,8 +186,10 @@ export class LiveEvents {
     const change = event.body as Change;
     const by = 'by' in change ? change.by : null;
     const chosen = new Set(readers);
+    // Framed once per member: their streams (tabs, devices) get the same text.
     const send = (member: Member, name: string, data: object) => {
-      for (const reader of member.readers) if (chosen.has(reader)) reader.stream.send(name, { ...data, by }, event.id);
+      const frame = eventFrame(name, { ...data, by }, event.id);
+      for (const reader of member.readers) if (chosen.has(reader)) reader.stream.write(frame);
     };
     switch (change.type) {
       case 'member': {

@@ -256,9 +256,9 @@ export class PostsService {
   async update(actor: Actor, id: number, change: PostChange): Promise<PostBody> {
     const current = await this.editable(actor, id);
     const plan = await this.plan(actor, current, change);
-    const [updated] = await this.deps.posts.updateMany([plan]);
+    const { posts: [updated], commentIds } = await this.deps.posts.updateMany([plan]);
     if (!updated) throw new NotFound('No such post');
-    await this.deps.live.publish(changed(actor, current, updated));
+    await this.deps.live.publish(changed(actor, current, updated), ...reasons(actor, [updated], commentIds));
     await this.tellOfMoves(actor, [plan], [updated]);
     return this.body(actor, updated);
   }
@@ -272,9 +272,9 @@ export class PostsService {
     const posts = await this.allEditable(actor, ids);
     const plans: PostPlan[] = [];
     for (const post of posts) plans.push(await this.plan(actor, post, change));
-    const updated = await this.deps.posts.updateMany(plans);
+    const { posts: updated, commentIds } = await this.deps.posts.updateMany(plans);
     if (updated.length !== plans.length) throw new NotFound('No such post');
-    await this.deps.live.publish(...updated.map((post, i) => changed(actor, posts[i], post)));
+    await this.deps.live.publish(...updated.map((post, i) => changed(actor, posts[i], post)), ...reasons(actor, updated, commentIds));
     await this.tellOfMoves(actor, plans, updated);
     return this.bodies(actor, updated);
   }
@@ -360,7 +360,7 @@ export class PostsService {
         events: historyOf(actor, post.status, 'review', ['attachments'], { reopened: true, sentBack: false }),
       }));
     if (plans.length === 0) return;
-    const updated = await this.deps.posts.updateMany(plans);
+    const { posts: updated } = await this.deps.posts.updateMany(plans);
     if (updated.length !== plans.length) throw new NotFound('No such post');
     await this.deps.live.publish(...updated.map((post) => ({ type: 'post' as const, id: post.id, action: 'moved' as const, was: { brandId: post.brandId }, by: actor.id })));
     await this.tellOfMoves(actor, plans, updated);
@@ -471,6 +471,14 @@ export class PostsService {
 /** A change to a post as the live pages hear of it: a move when its status changed. */
 function changed(actor: Actor, before: Post, after: Post): Change {
   return { type: 'post', id: after.id, action: after.status === before.status ? 'updated' : 'moved', was: { brandId: before.brandId }, by: actor.id };
+}
+
+/** The comments that said why posts moved (sent back), as the threads hear of them. */
+function reasons(actor: Actor, posts: Post[], commentIds: (number | undefined)[]): Change[] {
+  return posts.flatMap((post, i): Change[] => {
+    const id = commentIds[i];
+    return id === undefined ? [] : [{ type: 'comment', id, action: 'created', on: { postId: post.id }, by: actor.id }];
+  });
 }
 
 function deletion(actor: Actor, post: Post): Change {
