@@ -10,6 +10,7 @@ import { drawGrouped, fitRows } from './charts.js';
 import { cell, currency, deltaNode, money, fillRows, percentChange, resultsView, syncAddress } from './common.js';
 import { createFilterBar, loadFilters } from './filters.js';
 import { createRangePicker } from './range.js';
+import { offerNewFigures } from './live.js';
 
 /** @typedef {{ key: string, a: number, b: number, change: number, changePct: number | null }} ComparedRow */
 /** @typedef {{ label: string, start: string | null, end: string | null, totals: import('./common.js').Totals }} Side */
@@ -266,4 +267,6 @@ async function start() {
   await refresh();
 }
 
+// An import or a change of seasons elsewhere: the figures are offered again, read afresh.
+offerNewFigures(() => refresh());
 await start();

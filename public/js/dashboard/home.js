@@ -7,6 +7,7 @@ import { drawBars, drawDoughnut, drawTrend, fitRows } from './charts.js';
 import { cell, currency, deltaNode, money, fillRows, percentChange, resultsView, syncAddress } from './common.js';
 import { createFilterBar, loadFilters } from './filters.js';
 import { createRangePicker } from './range.js';
+import { offerNewFigures } from './live.js';
 
 /** @typedef {import('./common.js').Totals} Totals */
 /** @typedef {{ key: string, visitors: number, revenue: number }} Breakdown */
@@ -192,4 +193,6 @@ async function start() {
   await refresh();
 }
 
+// An import or a change of seasons elsewhere: the figures are offered again, read afresh.
+offerNewFigures(() => refresh());
 await start();
