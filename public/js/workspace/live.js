@@ -242,7 +242,8 @@ subscribe('access', ({ reason }) => {
     window.location.reload();
     return;
   }
+  if (open.querySelector('[data-access-changed]')) return;
   // An alert is read out as it is added; the form around it keeps what was typed.
-  open.querySelector('.modal-body')?.prepend(element('div', { className: 'live-notice', role: 'alert' }, [element('p', { text: t('live.accessChanged') })]));
+  open.querySelector('.modal-body')?.prepend(element('div', { className: 'live-notice', role: 'alert', 'data-access-changed': true }, [element('p', { text: t('live.accessChanged') })]));
   open.addEventListener('close', () => window.location.reload(), { once: true });
 });
