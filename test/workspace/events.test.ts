@@ -98,6 +98,19 @@ describe('GET /api/events', () => {
       expect((await admin.next()).data).toMatchObject({ id: mine.id });
     });
 
+    it("when a campaign is renamed, then each of its posts is told with the new name, and a change that keeps the name tells nothing", async () => {
+      const t = await live();
+      const campaign = (await t.ws.as(t.manager).post('/api/campaigns').send({ brandId: t.brand.id, name: 'Spring' })).body.campaign as { id: number };
+      const posts: { id: number }[] = [];
+      for (const title of ['A', 'B']) posts.push((await t.ws.as(t.contributor).post('/api/posts').send({ title, brandId: t.brand.id, campaignId: campaign.id })).body.post);
+      const stream = await t.byToken(t.colleague);
+      await t.ws.as(t.manager).patch(`/api/campaigns/${campaign.id}`).send({ description: 'Same name' });
+      expect((await t.ws.as(t.manager).patch(`/api/campaigns/${campaign.id}`).send({ name: 'Spring nights' })).status).toBe(200);
+      const told = [await nextOf(stream), await nextOf(stream)];
+      expect(told.map((e) => e.data.id).sort()).toEqual(posts.map((p) => p.id).sort());
+      for (const event of told) expect(event).toMatchObject({ event: 'post', data: { action: 'updated', post: { campaign: { id: campaign.id, name: 'Spring nights' } }, by: t.manager.id } });
+    });
+
     it("when a post moves to a brand the reader does not see, then they are told it is deleted (nothing of it), and its members that it was created there", async () => {
       const t = await live();
       const otherMember = await t.ws.user('contributor', { brandIds: [t.other.id] });

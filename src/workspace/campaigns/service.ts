@@ -70,6 +70,11 @@ export class CampaignsService {
     assertDaysInOrder(pick(change.startDate, current.startDate), pick(change.endDate, current.endDate));
     const updated = await this.deps.campaigns.update(id, { ...change, updatedAt: this.now() });
     if (!updated) throw new NotFound('No such campaign');
+    // Every card shows its campaign's name: a rename changes each of its posts as the board sees them.
+    if (updated.name !== current.name) {
+      const postIds = await this.deps.campaigns.postIds(id);
+      await this.deps.live.publish(...postIds.map((postId) => ({ type: 'post' as const, id: postId, action: 'updated' as const, by: actor.id })));
+    }
     return updated;
   }
 
