@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import express, { type Express } from 'express';
 import type { Config } from './config';
@@ -5,9 +6,10 @@ import type { Clock } from './platform/clock';
 import { errorHandler, notFoundHandler } from './platform/errors';
 import { createI18n } from './platform/i18n';
 import type { Logger } from './platform/logger';
-import { PUBLIC_DIR } from './platform/paths';
+import { PUBLIC_DIR, ROOT } from './platform/paths';
 import { prelude } from './platform/prelude';
 import { setupViews } from './platform/views';
+import { apiDocsRoutes } from './platform/api-docs';
 import { EventStreams } from './platform/sse';
 import { createDashboard } from './dashboard';
 import type { Stores } from './stores';
@@ -15,6 +17,7 @@ import { createWorkspace } from './workspace';
 
 const CHART_JS_DIST = path.dirname(require.resolve('chart.js'));
 const VENDOR_FILES = ['chart.umd.js', 'chart.umd.js.map'];
+const API_VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 /** The settings once the server has decided what the environment left open. */
 export type AppConfig = Readonly<Config> & { readonly jwtSecret: string; readonly sessionSecret: string };
@@ -52,6 +55,8 @@ export function createApp(deps: AppDeps): Express {
     app.get(`/static/vendor/chart.js/${file}`, (_req, res) => res.sendFile(path.join(CHART_JS_DIST, file), { maxAge: '1d' }));
   }
   app.use('/static', express.static(PUBLIC_DIR, { index: false, maxAge: '1h' }));
+
+  app.use(apiDocsRoutes({ title: 'Museum Platform API', version: API_VERSION }));
 
   const dashboard = createDashboard({
     records: stores.records.dashboard,

@@ -104,8 +104,11 @@ export function toErrorBody(err: HttpError): ErrorBody {
 export type ErrorPageRenderer = (req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1], status: number, message: string) => void;
 
 /** Paths that answer JSON only, errors included: they never render a page. */
+/** The API reference for people: the one page under `/api/`. */
+export const API_DOCS_PATH = '/api/docs';
+
 export function isApiPath(path: string): boolean {
-  return path.startsWith('/api/') || path.startsWith('/auth/');
+  return (path.startsWith('/api/') && path !== API_DOCS_PATH) || path.startsWith('/auth/');
 }
 
 function wantsHtml(req: Parameters<RequestHandler>[0]): boolean {

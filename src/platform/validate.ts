@@ -2,7 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import { BadRequest } from './errors';
 
-interface Schemas {
+export interface Schemas {
   body?: z.ZodType;
   query?: z.ZodType;
   params?: z.ZodType;
@@ -32,7 +32,7 @@ export function validated<S extends Schemas>(
   schemas: S,
   handler: (input: Parsed<S>, req: Request, res: Response, next: NextFunction) => unknown,
 ): RequestHandler {
-  return (req, res, next) => {
+  const checked: RequestHandler = (req, res, next) => {
     const input = {
       body: check(schemas.body, req.body ?? {}, 'body'),
       query: check(schemas.query, req.query, 'query'),
@@ -40,6 +40,17 @@ export function validated<S extends Schemas>(
     } as Parsed<S>;
     return handler(input, req, res, next);
   };
+  declared.set(checked, schemas);
+  return checked;
+}
+
+// The schemas each checked handler was made with, so the API description is written from the
+// very schemas that check requests (src/platform/openapi.ts).
+const declared = new WeakMap<RequestHandler, Schemas>();
+
+/** The schemas `handler` checks its input with, when it was made by `validated`. */
+export function schemasOf(handler: unknown): Schemas | undefined {
+  return typeof handler === 'function' ? declared.get(handler as RequestHandler) : undefined;
 }
 
 /** Path ids are positive integers; anything else is bad input (400); an unknown one is the route's 404. */

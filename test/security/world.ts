@@ -2,6 +2,7 @@ import type { Express } from 'express';
 import { request, type HttpTest, type HttpResponse } from '../support/http';
 import type { IncomingMessage, Server } from 'node:http';
 import { expect } from 'vitest';
+import { isApiPath } from '../../src/platform/errors';
 import { createHttpServer } from '../../src/platform/http-server';
 import { cookieFrom } from '../support/app';
 import { image, pdf } from '../support/files';
@@ -52,7 +53,7 @@ export function appOf(path: string): 'dashboard' | 'workspace' | 'platform' {
   return 'workspace';
 }
 
-export const isApi = (path: string) => path.startsWith('/api/') || path.startsWith('/auth/') || path === '/healthz';
+export const isApi = (path: string) => isApiPath(path) || path === '/healthz';
 export const isWrite = (method: string) => !['GET', 'HEAD'].includes(method);
 
 /** Methods sent to a route: an ALL route is tried with the methods that change things. */
@@ -84,6 +85,9 @@ export const PUBLIC: Record<string, number> = {
   // A mail's one-click unsubscribe link: the signed token in it decides, no sign-in (RFC 8058).
   'GET /api/mail/unsubscribe': 404,
   'POST /api/mail/unsubscribe': 400,
+  // The API's description and its page for people: route names and schemas, nobody's data.
+  'GET /api/openapi.json': 200,
+  'GET /api/docs': 200,
   'GET /static/vendor/chart.js/chart.umd.js': 200,
   'GET /static/vendor/chart.js/chart.umd.js.map': 200,
 };

@@ -73,7 +73,7 @@ interface Seeded {
  * Pages that show no stored record: sign-in pages, and the first-login steps, whose only
  * stored text (the user's own name) is checked on the others. Every other page must be in PAGES.
  */
-const WITHOUT_RECORDS = ['/', '/dashboard/login', '/login', '/change-password', '/forgot-password', '/reset-password', '/workspace/welcome'];
+const WITHOUT_RECORDS = ['/', '/dashboard/login', '/login', '/change-password', '/forgot-password', '/reset-password', '/workspace/welcome', '/api/docs'];
 
 const getBrowser = useBrowser();
 const contexts: BrowserContext[] = [];

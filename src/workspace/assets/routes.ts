@@ -5,6 +5,7 @@ import { requestedRange } from '../../platform/byte-ranges';
 import { HttpError, MethodNotAllowed, NotFound } from '../../platform/errors';
 import type { FileStore } from '../../platform/file-store';
 import { idParam, validated } from '../../platform/validate';
+import { describedAs } from '../../platform/openapi';
 import { actorOf, requireSignedIn } from '../request';
 import { id, NAME_MAX, pageQuery, queryId } from '../schemas';
 import { ASSET_TYPES, BULK_DELETE_MAX, newFileKey, type AssetsService, type ServedFile } from './service';
@@ -160,7 +161,7 @@ export function uploadsRoutes(assets: AssetsService) {
   const router = Router();
 
   // Patterns without parameters, so Express decodes nothing of the path on the way.
-  router.get(/^\/[^/]+$/, requireSignedIn, async (req, res) => {
+  router.get(describedAs(/^\/[^/]+$/, '/:key'), requireSignedIn, async (req, res) => {
     await sendStored(req, res, assets, await assets.fileAt(actorOf(req), req.path.slice(1)), 'as-type');
   });
 
