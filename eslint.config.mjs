@@ -1,5 +1,5 @@
 // The project's lint rules: typescript-eslint's type-aware set, promises that cannot be
-// dropped silently, and the layer rules of DESIGN.md §2 as import rules.
+// dropped silently, and the layer rules of docs/architecture.md as import rules.
 import js from '@eslint/js';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import importX from 'eslint-plugin-import-x';
@@ -41,7 +41,7 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
-      // Stores implement async interfaces (DESIGN.md §2) over engines that answer at once
+      // Stores implement async interfaces (docs/decisions.md, Layers) over engines that answer at once
       // (SQLite, process memory): an async method without await is how they keep the interface.
       '@typescript-eslint/require-await': 'off',
       'import-x/no-cycle': 'error',

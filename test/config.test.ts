@@ -12,7 +12,7 @@ function configError(env: Record<string, string>): ConfigError {
   throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
 }
 
-describe('loadConfig defaults (DESIGN.md §3)', () => {
+describe('loadConfig defaults (docs/decisions.md, Configuration)', () => {
   it('when nothing is set, then every default of the table applies', () => {
     expect(loadConfig({})).toEqual({
       port: 3001,

@@ -57,7 +57,7 @@ function cycles(edges: Map<string, Set<string>>): string[][] {
   return found;
 }
 
-describe('the layers of src/ (DESIGN.md §2)', () => {
+describe('the layers of src/ (docs/architecture.md)', () => {
   it('when the run-time imports between feature folders are followed, then no folder leads back to itself', () => {
     const edges = new Map<string, Set<string>>();
     for (const file of sourceFiles(SRC)) {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { multiLine, singleLine } from '../platform/text';
 import { canonicalTimeZone } from '../platform/time-zone';
 
-/** Input pieces shared by the workspace's routes (limits of DESIGN.md §6). */
+/** Input pieces shared by the workspace's routes (the input limits of docs/decisions.md). */
 export const NAME_MAX = 200;
 export const LONG_TEXT_MAX = 10_000;
 

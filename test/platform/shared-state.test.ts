@@ -66,7 +66,7 @@ describeRedis('REDIS_URL: dashboard sessions and throttles shared by instances',
 
     await asPage(a.app, 'patch', `/api/users/${id}`, admin.cookie).send({ allowedMuseums: ['Museum B'] });
     const check = await asPage(b.app, 'get', '/auth/check', analyst.cookie);
-    // The check answers the lists as JSON text, as SPEC.md's session holds them.
+    // The check answers the lists as JSON text, as the session holds them.
     expect((check.body as { allowedMuseums: string }).allowedMuseums).toBe('["Museum B"]');
 
     await asPage(a.app, 'delete', `/api/users/${id}`, admin.cookie);

@@ -9,7 +9,7 @@ beforeEach(async () => {
 
 /**
  * Cookie-signed writes these routes take from anywhere: signing in needs no session to
- * protect, SPEC.md has POST /auth/logout answer the same to everyone, and a mail program
+ * protect, POST /auth/logout answers the same to everyone (docs/decisions.md), and a mail program
  * posts a one-click unsubscribe from elsewhere, where the signed token decides and no cookie
  * is read.
  */

@@ -1,5 +1,5 @@
 // What every workspace page script shares: the signed-in user and the vocabulary (rendered by
-// the server into data-context), requests behind SPEC.md's rule that a 401 or 403 signs the
+// the server into data-context), requests behind the rule (docs/decisions.md) that a 401 or 403 signs the
 // user out, error messages in the page's language, and small pieces of markup the pages repeat.
 import { api, ApiError, sessionClient } from '../core/api.js';
 import { element, findElement } from '../core/dom.js';
@@ -125,7 +125,7 @@ export async function signOut() {
   window.location.assign('/login');
 }
 
-/** The requests of the workspace pages: a 401 or 403 signs the user out (SPEC.md). */
+/** The requests of the workspace pages: a 401 or 403 signs the user out (docs/decisions.md). */
 export const { call, guard } = sessionClient({ endsSession: (status) => status === 401 || status === 403, leave: signOut });
 
 /**

@@ -40,7 +40,7 @@ export class DashboardAuthService {
     },
   ) {}
 
-  /** SPEC.md's evaluation order: administrator PIN, then the Users table; undefined = no match. */
+  /** The order of docs/decisions.md: administrator PIN, then the Users table; undefined = no match. */
   async login(pin: string): Promise<LoginResult | undefined> {
     const { adminPin, clock } = this.deps;
     const now = clock.now();

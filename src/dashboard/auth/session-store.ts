@@ -1,4 +1,4 @@
-/** What application A keeps per signed-in client (SPEC.md "A. Session"). */
+/** What application A keeps per signed-in client (docs/decisions.md, The Dashboard). */
 export interface DashboardSession {
   name: string;
   role: string;

@@ -2,7 +2,7 @@ import type { RecordsDb } from '../../platform/db/engine';
 import { HttpError } from '../../platform/errors';
 import type { DashboardTables } from '../tables';
 
-/** One record of the Users table, with the field names of SPEC.md mapped to camelCase. */
+/** One record of the Users table, with the Airtable field names (Name, PIN, Role, AllowedMuseums, AllowedChannels) in camelCase. */
 export interface UserRecord {
   id: number;
   name: string;
@@ -89,7 +89,7 @@ function toRecord(row: Row): UserRecord {
 
 const ROW = ['id', 'name', 'pin', 'role', 'allowed_museums', 'allowed_channels'] as const;
 
-/** The embedded user records (SPEC.md: read afresh on every PIN sign-in, no cache). */
+/** The embedded user records (read afresh on every PIN sign-in, no cache: docs/decisions.md). */
 export class SqlUserRecordStore implements UserRecordStore {
   readonly kind = 'database' as const;
 

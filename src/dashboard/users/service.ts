@@ -26,7 +26,7 @@ function assertListsFitRole(role: string, lists: { allowedMuseums: string[] | nu
   if (isUnrestricted(role) && issues.length > 0) throw new BadRequest('An administrator sees everything: leave the access lists empty', 'VALIDATION', { issues });
 }
 
-/** What a user's sessions hold of the record (SPEC.md "A. Session"), defaults applied. */
+/** What a user's sessions hold of the record (docs/decisions.md, The Dashboard), defaults applied. */
 export interface SessionFields {
   name: string;
   role: string;

@@ -58,7 +58,7 @@ const superadminOnly: RequestHandler = (req, _res, next) => {
 
 const page = (spec: PageSpec): RequestHandler => (req, res) => renderWorkspacePage(req, res, spec);
 
-/** The tabs of the Tasks page (SPEC.md: my tasks, assigned by me, all), the first its default. */
+/** The tabs of the Tasks page (my tasks, assigned by me, all: docs/decisions.md), the first its default. */
 const TASKS_PAGE_SCOPES = ['assigned', 'created', 'all'] as const satisfies readonly TaskScope[];
 
 /** What the Tasks page and a project's page read besides the shared sections. */

@@ -109,7 +109,7 @@ const COLUMNS = {
 } as const;
 
 /**
- * Who sees a task besides superadmins (SPEC.md: tasks are filtered by visibility): a brand
+ * Who sees a task besides superadmins (docs/decisions.md, "Who sees a task"): a brand
  * task, everyone of the brand; a private one, its owner and its assignee. Every query that
  * reads several tasks (lists, search) filters with this one condition.
  */
