@@ -7,6 +7,7 @@ import { errorHandler, notFoundHandler } from './platform/errors';
 import { createI18n } from './platform/i18n';
 import type { Logger } from './platform/logger';
 import { PUBLIC_DIR, ROOT } from './platform/paths';
+import { createMetrics } from './platform/metrics';
 import { prelude } from './platform/prelude';
 import { setupViews } from './platform/views';
 import { apiDocsRoutes } from './platform/api-docs';
@@ -14,6 +15,7 @@ import { EventStreams } from './platform/sse';
 import { createDashboard } from './dashboard';
 import type { Stores } from './stores';
 import { createWorkspace } from './workspace';
+import { workspaceOutbox } from './workspace/mail/queue';
 
 const CHART_JS_DIST = path.dirname(require.resolve('chart.js'));
 const VENDOR_FILES = ['chart.umd.js', 'chart.umd.js.map'];
@@ -40,8 +42,30 @@ export function createApp(deps: AppDeps): Express {
   if (config.trustProxy !== undefined) app.set('trust proxy', config.trustProxy);
   setupViews(app);
 
+  // Measured only when someone may read it: without a token nothing is counted, and /metrics is as absent as any unknown path.
+  const outbox = workspaceOutbox(stores.records.workspace);
+  const metrics = config.metricsToken
+    ? createMetrics(config.metricsToken, {
+        openStreams: () => streams.size,
+        mailWaiting: () => outbox.waiting(),
+        engines: stores.engines,
+        unreachable: () => stores.unreachable(),
+        poolUse: stores.records.poolUse,
+        redisTimes: stores.redisTimes,
+      })
+    : undefined;
+  if (metrics) app.use(metrics.measure);
+
   const i18n = createI18n();
   app.use(prelude({ logger, i18n, cookieSecure: config.cookieSecure }));
+  // Before the applications' routers: a scrape or a probe creates no session and counts against no limit.
+  if (metrics) app.get('/metrics', metrics.endpoint);
+  // Liveness: the process runs and its event loop turns. No engine is asked, so an engine
+  // out of reach takes the instance out of the load balancer (/healthz) without a restart.
+  app.get('/livez', (_req, res) => {
+    res.set('Cache-Control', 'no-store');
+    res.json({ ok: true });
+  });
   // A load balancer takes an instance out while an engine it needs does not answer.
   app.get('/healthz', async (_req, res) => {
     const failing = await stores.unreachable();

@@ -70,6 +70,7 @@ const schema = z.object({
   // For the project's own tests only (not documented for operators): a lease short enough
   // that a test can see a killed holder's lock, or its claim on a mail, end without waiting.
   TEST_LOCK_LEASE_MS: z.coerce.number().int().min(100).max(600_000).optional(),
+  METRICS_TOKEN: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   DASHBOARD_CURRENCY: z
     .string()
     .default('QAR')
@@ -108,6 +109,8 @@ export interface Config {
   };
   /** Members' time zone until they choose their own (digests, the calendar's "today"). */
   workspaceTimeZone: string;
+  /** The bearer token that opens GET /metrics; unset, there is no such route and nothing is measured. */
+  metricsToken: string | undefined;
   /** How long a lock outlives a holder that stopped renewing it; undefined: the platform's own (tests shorten it). */
   lockLeaseMs: number | undefined;
 }
@@ -171,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       from: e.MAIL_FROM,
     },
     workspaceTimeZone: e.WORKSPACE_TIMEZONE,
+    metricsToken: e.METRICS_TOKEN,
     lockLeaseMs: e.TEST_LOCK_LEASE_MS,
   };
 }

@@ -30,6 +30,8 @@ import { RedisCookieSessions } from './workspace/auth/redis-session-store';
 import { randomUUID } from 'node:crypto';
 import type { HttpError } from './platform/errors';
 import { DatabaseUnavailable } from './platform/db/engine';
+import type { CallTimes } from './platform/call-times';
+import type { PoolUse } from './platform/metrics';
 
 /** Both applications' records, on the engine the configuration names, with their schemas up to date. */
 export interface Records {
@@ -39,6 +41,8 @@ export interface Records {
   secrets: SecretKeeper;
   /** Names the engines that do not answer now (empty when all do). */
   unreachable(): Promise<string[]>;
+  /** The connections of the PostgreSQL pool, for the metrics; absent on SQLite, which has none. */
+  poolUse?: () => PoolUse;
   /** Runs `work` while no other instance on these records runs work of the same name. */
   exclusively<T>(name: string, work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -66,6 +70,8 @@ export async function openRecords(config: Pick<Config, 'dataDir' | 'database'>, 
       workspace: { db: pool.db.withSchema('workspace') as Kysely<WorkspaceTables>, engine: postgresEngine, bulk: postgresBulk(pool, 'workspace') },
       secrets: databaseSecrets(platform.db),
       unreachable: async () => ((await pool.ping(HEALTH_TIMEOUT_MS)) ? [] : ['database']),
+      // pg keeps these counts itself: reading them costs nothing.
+      poolUse: () => ({ total: pool.pool.totalCount, idle: pool.pool.idleCount, waiting: pool.pool.waitingCount }),
       exclusively: (name, work) => pool.exclusively(name, work),
       close: () => pool.close(),
     };
@@ -131,6 +137,10 @@ export interface Stores {
   events: EventBus;
   /** Whether the files are shared by every instance (an object store), rather than this machine's own. */
   filesShared: boolean;
+  /** The engines configured besides the records ('redis', 's3'), by the names `unreachable` gives them. */
+  engines: readonly string[];
+  /** The time of each Redis command, when Redis is used. */
+  redisTimes?: CallTimes;
   /** Names the configured engines that do not answer now (empty when all do). */
   unreachable(): Promise<string[]>;
   /** The 503 for an error that says an engine is out of reach, or undefined. */
@@ -177,6 +187,8 @@ export async function buildStores(config: Config, deps: { logger: Logger; clock:
     attempts: redis ? new RedisAttemptCounter(redis.client) : new MemoryAttemptCounter(deps.clock),
     files,
     filesShared: objects !== undefined,
+    engines: [...(redis ? ['redis'] : []), ...(objects ? ['s3'] : [])],
+    redisTimes: redis?.times,
     notices: redisNotices ?? new LocalNotices(),
     locks: redis ? new RedisLocks(redis.client, config.lockLeaseMs) : new LocalLocks(),
     events,

@@ -20,6 +20,11 @@
  * 4. `req.log` as one getter on express.request. Relies on express.request being the
  *    prototype Express gives every request; a getter defined on each request instead cost
  *    more than the rest of the request logger together.
+ * 5. The matched route kept with its mount path. Relies on the router assigning `req.route`
+ *    when a route matches, while `req.baseUrl` is the path its router is mounted at; read
+ *    when the answer goes, `req.baseUrl` is already unwound if an error left the router for
+ *    the app's error handler. `route` is therefore an accessor on express.request rather
+ *    than a declared field (which would hide it), and what it keeps is declared instead.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -29,6 +34,8 @@ import type { Logger } from 'pino';
 export const BASE_LOGGER = Symbol('base logger');
 export const CHILD_LOGGER = Symbol('child logger');
 const BODY_BYTES = Symbol('body bytes');
+const MATCHED_ROUTE = Symbol('matched route');
+const MATCHED_MOUNT = Symbol('matched mount');
 
 // ## 1. Declared fields
 
@@ -40,7 +47,8 @@ export const REQUEST_FIELDS = {
   baseUrl: undefined,
   originalUrl: undefined,
   params: undefined,
-  route: undefined,
+  [MATCHED_ROUTE]: undefined,
+  [MATCHED_MOUNT]: undefined,
   _parsedUrl: undefined,
   _parsedOriginalUrl: undefined,
   // body-parser, multer, cookie-parser, express-session
@@ -130,4 +138,37 @@ Object.defineProperty(express.request, 'log', {
 /** Hands a request the logger that its `req.log` derives a child from, on first use. */
 export function setBaseLogger(req: IncomingMessage, logger: Logger): void {
   (req as LoggedRequest)[BASE_LOGGER] = logger;
+}
+
+// ## 5. The matched route with its mount path
+
+interface MatchedRequest {
+  baseUrl?: string;
+  [MATCHED_ROUTE]?: { path: unknown };
+  [MATCHED_MOUNT]?: string;
+}
+
+Object.defineProperty(express.request, 'route', {
+  configurable: true,
+  get(this: MatchedRequest) {
+    return this[MATCHED_ROUTE];
+  },
+  set(this: MatchedRequest, route: { path: unknown }) {
+    this[MATCHED_ROUTE] = route;
+    this[MATCHED_MOUNT] = this.baseUrl ?? '';
+  },
+});
+
+/**
+ * The pattern of the route that matched `req`, under the path its router is mounted at
+ * (`/api/posts` and `/:id` make `/api/posts/:id`); undefined when no route matched. The
+ * mount path is as the address spelled it, which the routers match whatever its case: in
+ * lower case it is the path as registered, always literal here.
+ */
+export function matchedRouteOf(req: IncomingMessage): string | undefined {
+  const { [MATCHED_ROUTE]: route, [MATCHED_MOUNT]: mount = '' } = req as MatchedRequest;
+  if (route === undefined) return undefined;
+  const path = String(route.path);
+  const base = mount.toLowerCase();
+  return path === '/' && base !== '' ? base : base + path;
 }

@@ -51,7 +51,7 @@ function levelOf(status: number): pino.Level {
 
 /**
  * Gives a request an id (sent back in X-Request-Id) and logs its answer once it is sent:
- * 5xx at error, 4xx at info, the rest at debug; `/healthz` never. pino-http did the same,
+ * 5xx at error, 4xx at info, the rest at debug; the probes (`/healthz`, `/livez`) never. pino-http did the same,
  * but built a child logger and serialized the request for every request whatever the
  * level, which cost about a third of what bare Express spends on a request. Here a line,
  * and `req.log`, are built only when used.
@@ -62,7 +62,7 @@ export function requestLog(logger: Logger): (req: IncomingMessage, res: ServerRe
     req.id = id;
     setBaseLogger(req, logger);
     res.setHeader('X-Request-Id', id);
-    if (req.url === '/healthz') return;
+    if (req.url === '/healthz' || req.url === '/livez') return;
     const started = performance.now();
     // 'close' comes after 'finish', or alone when the client went away before the answer;
     // either way once, so `on` (without `once`'s wrapper).

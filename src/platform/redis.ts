@@ -8,6 +8,7 @@ import {
   TimeoutError,
   type RedisClientType,
 } from 'redis';
+import { CallTimes } from './call-times';
 import { HttpError } from './errors';
 import { StallGuard } from './stall';
 
@@ -44,6 +45,8 @@ export interface RedisConnection {
   openSubscriber(): Promise<Redis>;
   /** Whether Redis answers PING within `timeoutMs`. */
   ping(timeoutMs: number): Promise<boolean>;
+  /** How long each command of `client` waits for its answer. */
+  times: CallTimes;
   close(): Promise<void>;
 }
 
@@ -90,8 +93,10 @@ export async function connectRedis(url: string, events: RedisEvents): Promise<Re
     onStall: events.onStall,
     onRecover: events.onRecover,
   });
+  const times = new CallTimes();
   return {
-    client: withDeadlines(client, guard),
+    client: withDeadlines(client, guard, times),
+    times,
     subscriber,
     async openSubscriber() {
       const another = make();
@@ -121,31 +126,31 @@ async function quit(connection: Redis): Promise<void> {
  * A MULTI's commands are queued without a word to Redis, so only its exec is a call; a SCAN
  * iterator's every page is one.
  */
-function withDeadlines(client: Redis, guard: StallGuard): Redis {
+function withDeadlines(client: Redis, guard: StallGuard, times: CallTimes): Redis {
   const command =
     <T>(run: (...args: unknown[]) => T) =>
     (...args: unknown[]) =>
-      guard.run(() => Promise.resolve(run(...args)));
+      times.time(() => guard.run(() => Promise.resolve(run(...args))));
   return new Proxy(client, {
     get(target, property) {
       const value: unknown = Reflect.get(target, property, target);
       if (typeof value !== 'function') return value;
       const method = value as (...args: unknown[]) => unknown;
-      if (property === 'multi' || property === 'MULTI') return () => batch(method.call(target) as object, guard);
+      if (property === 'multi' || property === 'MULTI') return () => batch(method.call(target) as object, guard, times);
       if (property === 'scanIterator') return (...args: unknown[]) => pages(method.apply(target, args) as AsyncIterator<unknown>, guard);
       return command((...args) => method.apply(target, args));
     },
   });
 }
 
-function batch(multi: object, guard: StallGuard): unknown {
+function batch(multi: object, guard: StallGuard, times: CallTimes): unknown {
   const view: object = new Proxy(multi, {
     get(target, property) {
       const value: unknown = Reflect.get(target, property, target);
       if (typeof value !== 'function') return value;
       const method = value as (...args: unknown[]) => unknown;
       if (typeof property === 'string' && property.startsWith('exec')) {
-        return (...args: unknown[]) => guard.run(() => method.apply(target, args) as Promise<unknown>);
+        return (...args: unknown[]) => times.time(() => guard.run(() => method.apply(target, args) as Promise<unknown>));
       }
       // Queuing a command answers the MULTI itself, to chain the next one.
       return (...args: unknown[]) => {

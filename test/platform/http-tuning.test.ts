@@ -1,9 +1,9 @@
 import net, { type AddressInfo } from 'node:net';
 import express from 'express';
 import { request } from '../support/http';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createHttpServer } from '../../src/platform/http-server';
-import { bodyBytesOf, REQUEST_FIELDS, type DeclaredRequest } from '../../src/platform/http-tuning';
+import { bodyBytesOf, matchedRouteOf, REQUEST_FIELDS, type DeclaredRequest } from '../../src/platform/http-tuning';
 import { createLogger, requestLog } from '../../src/platform/logger';
 import { helmetFor, securityHeaders } from '../../src/platform/security';
 
@@ -132,5 +132,43 @@ describe('what http-tuning.ts relies on', () => {
     await request(createHttpServer(app)).get('/');
     expect(seen).toEqual({ same: true, bindings: { reqId: expect.any(String) }, own: false });
     expect(typeof Object.getOwnPropertyDescriptor(express.request, 'log')?.get).toBe('function');
+  });
+
+  it('when a route of a mounted router answers, or fails to the app\'s error handler, then the pattern it matched is kept under its mount path, req.route still reads it, and nothing of the address is in it', async () => {
+    const app = express();
+    const seen: Record<string, { pattern: string | undefined; route: unknown; own: boolean }> = {};
+    const inner = express.Router();
+    inner.get('/:id', (req, res) => {
+      if (req.params.id === 'broken') throw new Error('broken');
+      res.json({ route: (req.route as { path: string }).path });
+    });
+    inner.get('/', (_req, res) => res.end());
+    app.use('/api/things', inner);
+    app.use((err: Error, req: express.Request, res: express.Response, _next: express.NextFunction) => {
+      seen[err.message] = { pattern: matchedRouteOf(req), route: (req.route as { path: string } | undefined)?.path, own: Object.hasOwn(req, 'route') };
+      res.status(500).end();
+    });
+    app.use((req, res, next) => {
+      res.on('finish', () => (seen[req.url] = { pattern: matchedRouteOf(req), route: undefined, own: Object.hasOwn(req, 'route') }));
+      next();
+    });
+    const server = createHttpServer(app);
+    expect((await request(server).get('/api/things/41')).body).toEqual({ route: '/:id' });
+    expect((await request(server).get('/API/Things/broken')).status).toBe(500);
+    expect(seen.broken).toEqual({ pattern: '/api/things/:id', route: '/:id', own: false });
+    expect((await request(server).get('/nothing/here')).status).toBe(404);
+    expect(seen['/nothing/here']).toEqual({ pattern: undefined, route: undefined, own: false });
+
+    const answered: (string | undefined)[] = [];
+    const outer = express();
+    outer.use((req, res, next) => {
+      res.on('finish', () => answered.push(matchedRouteOf(req)));
+      next();
+    });
+    outer.use('/api/things', inner);
+    const served = createHttpServer(outer);
+    await request(served).get('/api/things/42');
+    await request(served).get('/api/things');
+    await vi.waitFor(() => expect(answered).toEqual(['/api/things/:id', '/api/things']));
   });
 });

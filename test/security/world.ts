@@ -46,14 +46,20 @@ export function routesOf(app: Express): Route[] {
 
 export const key = (r: Route) => `${r.method} ${r.path}`;
 
+/** The paths of neither application: the home page, the probes and the metrics. */
+const PLATFORM = new Set(['/', '/healthz', '/livez', '/metrics']);
+
+/** The token the world's app opens GET /metrics with: without it, /metrics answers 401 like any API route. */
+export const METRICS_TOKEN = 'world-metrics-token-0123456789abcdef0123';
+
 /** Which application a path belongs to. */
 export function appOf(path: string): 'dashboard' | 'workspace' | 'platform' {
-  if (path === '/' || path === '/healthz') return 'platform';
+  if (PLATFORM.has(path)) return 'platform';
   if (/^\/(auth|dashboard)(\/|$)/.test(path) || /^\/api\/(users|dashboard|seasons|audit)(\/|$)/.test(path)) return 'dashboard';
   return 'workspace';
 }
 
-export const isApi = (path: string) => isApiPath(path) || path === '/healthz';
+export const isApi = (path: string) => isApiPath(path) || (PLATFORM.has(path) && path !== '/');
 export const isWrite = (method: string) => !['GET', 'HEAD'].includes(method);
 
 /** Methods sent to a route: an ALL route is tried with the methods that change things. */
@@ -68,6 +74,7 @@ export function methodsOf(route: Route): string[] {
 export const PUBLIC: Record<string, number> = {
   'GET /': 200,
   'GET /healthz': 200,
+  'GET /livez': 200,
   'POST /auth/login': 400,
   'GET /auth/check': 200,
   'POST /auth/logout': 200,
@@ -211,7 +218,7 @@ async function records(app: Express, owner: TestUser, brandId: number, label: st
 }
 
 export async function buildWorld(opts: { env?: Record<string, string> } = {}): Promise<World> {
-  const ws = await buildWorkspace(opts);
+  const ws = await buildWorkspace({ env: { METRICS_TOKEN, ...opts.env } });
   const app = ws.app;
   const mineBrand = await ws.brand('Mine');
   const theirsBrand = await ws.brand(`${SECRET} brand`);

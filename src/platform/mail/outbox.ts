@@ -154,6 +154,16 @@ export class OutboxRepository {
       .execute();
   }
 
+  /** How many mails wait for their next attempt: one count over the index of due rows. */
+  async waiting(): Promise<number> {
+    const row = await this.db
+      .selectFrom('mail_outbox')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('status', '=', 'pending')
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   /** The newest rows first, `beforeId` paging back. */
   async list(opts: { limit: number; beforeId?: number; status?: MailStatus }): Promise<OutboxMessage[]> {
     const rows = await this.db
