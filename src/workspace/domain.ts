@@ -3,6 +3,12 @@
  * (which receive it with each page, see pages/render.ts) all read these lists.
  */
 
+import { LANGUAGES, type Language } from '../platform/languages';
+
+/** The languages of the workspace's pages and mail: those of the platform, named here with the rest of the vocabulary. */
+export { LANGUAGES, type Language };
+
+/** From the most powerful down: a new member's form starts at the last. */
 export const ROLES = ['superadmin', 'manager', 'contributor'] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -101,10 +107,10 @@ export type LinkPurpose = (typeof LINK_PURPOSES)[number];
 
 /** What page scripts receive of the vocabulary. */
 export const DOMAIN = {
+  languages: LANGUAGES,
   roles: ROLES,
   campaignStatuses: CAMPAIGN_STATUSES,
   postStatuses: POST_STATUSES,
-  authorPostStatuses: AUTHOR_POST_STATUSES,
   postEventKinds: POST_EVENT_KINDS,
   notificationKinds: NOTIFICATION_KINDS,
   notificationDeliveries: NOTIFICATION_DELIVERIES,

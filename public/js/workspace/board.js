@@ -12,7 +12,7 @@ import { dropTarget, element, findElement, requireElement } from '../core/dom.js
 import { formatMoment } from '../core/format.js';
 import { t, tIsolated, tn } from '../core/i18n.js';
 import {
-  announce, avatar, byId, call, callAll, domain, errorMessage, fromLocalInput, isManager, linkedRecord, options, toLocalInput, vocabularyOptions,
+  announce, avatar, byId, call, callAll, can, domain, errorMessage, fromLocalInput, linkedRecord, options, toLocalInput, vocabularyOptions,
 } from './common.js';
 import { commentThread, postHistory } from './conversation.js';
 import { icon, iconButton } from './icons.js';
@@ -26,34 +26,7 @@ import { byOther, flash, formGuard, highlights, keepingFocus, subscribe, subscri
 /** @typedef {import('../../../src/workspace/domain').PostStatus} PostStatus */
 /** @typedef {import('../../../src/workspace/domain').Platform} Platform */
 
-/**
- * A post as the API answers it.
- * @typedef {object} Post
- * @property {number} id
- * @property {number} brandId
- * @property {number | null} campaignId
- * @property {{ id: number, name: string } | null} campaign
- * @property {string} title
- * @property {string | null} caption
- * @property {Platform | null} platform
- * @property {PostStatus} status
- * @property {string | null} scheduledAt
- * @property {string | null} publicationUrl
- * @property {number | null} ownerId
- * @property {string | null} thumbnailUrl
- * @property {number[]} attachments the ids of its assets, in order
- * @property {PostCan} can
- */
-
-/**
- * What the user may do with a post, as the server decides it by the rules that refuse the rest.
- * @typedef {object} PostCan
- * @property {boolean} edit
- * @property {boolean} delete
- * @property {boolean} comment
- * @property {PostStatus[]} moves the statuses it may go to
- * @property {PostStatus[]} reasonFor those of `moves` that send it back to its author, which ask why
- */
+/** A post as the API answers it, with what the user may do with it (`can`). @typedef {import('../../../src/workspace/posts/service').PostBody} Post */
 
 /** The refusals a form says under one of its fields, by the field's name. */
 const FIELD_OF_CODE = /** @type {Record<string, string>} */ ({
@@ -67,6 +40,10 @@ const FIELD_OF_CODE = /** @type {Record<string, string>} */ ({
 const PUBLISHED = 'published';
 /** @type {PostStatus} */
 const SCHEDULED = 'scheduled';
+/** @type {PostStatus} */
+const REVIEW = 'review';
+/** @type {PostStatus} */
+const APPROVED = 'approved';
 /** How long a bulk move may be undone. */
 const UNDO_MS = 10_000;
 
@@ -452,7 +429,7 @@ async function sendBack(post, status) {
 /** @param {Post} post */
 async function approve(post) {
   try {
-    const { post: updated } = /** @type {{ post: Post }} */ (await call('PATCH', `/api/posts/${post.id}`, { status: 'approved' }));
+    const { post: updated } = /** @type {{ post: Post }} */ (await call('PATCH', `/api/posts/${post.id}`, { status: APPROVED }));
     announce(tIsolated('review.approved', { title: post.title }));
     await afterChange(() => replacePost(updated), post.id);
     return updated;
@@ -813,8 +790,8 @@ function startingBrand() {
  */
 function postFields(post) {
   const brandId = post?.brandId ?? startingBrand() ?? chosenBrand({}, brands);
-  // An author's edit of what a manager approved goes back to review: the form says so first.
-  const reopens = post && !isManager() && (post.status === 'approved' || post.status === SCHEDULED);
+  // An edit of what a reviewer approved goes back to review: the form says so first.
+  const reopens = post?.can.editReopens;
   return [
     { name: 'title', label: t('post.title'), required: true, maxlength: 200, value: post?.title ?? '' },
     { name: 'caption', label: t('post.caption'), type: 'textarea', rows: 4, maxlength: 10000, value: post?.caption ?? '' },
@@ -829,9 +806,9 @@ function postFields(post) {
       name: 'status',
       label: t('post.status'),
       type: 'select',
-      options: vocabularyOptions(post ? [post.status, ...post.can.moves].sort(inBoardOrder) : isManager() ? domain.postStatuses : domain.authorPostStatuses, 'status'),
+      options: vocabularyOptions(post ? [post.status, ...post.can.moves].sort(inBoardOrder) : can.newPostStatuses, 'status'),
       value: post?.status ?? domain.postStatuses[0],
-      hint: reopens ? t('review.editReopens') : isManager() ? undefined : t('review.needsApproval'),
+      hint: reopens ? t('review.editReopens') : can.approvePosts ? undefined : t('review.needsApproval'),
     },
     // Asked for here, in place, when the status chosen sends the post back to its author.
     { name: 'comment', label: t('review.reason'), type: 'textarea', rows: 3, maxlength: domain.commentMaxLength, hint: t('review.reasonHint') },
@@ -1026,9 +1003,7 @@ const ATTRIBUTE_OF = { edit: 'edit', approve: 'approve', sendBack: 'send-back' }
  * @param {(choice: PanelChoice) => void} choose
  */
 function panelActions(post, choose) {
-  const inReview = post.status === 'review';
-  const approvable = inReview && post.can.moves.includes('approved');
-  const returnable = inReview && sendsBack(post, 'draft');
+  const { approve: approvable, sendBack: returnable } = post.can;
   /** @param {string} text @param {PanelChoice} choice @param {boolean} [primary] */
   const button = (text, choice, primary = false) => {
     const node = element('button', { type: 'button', className: `button${primary ? ' button-primary' : ''}`, text, [`data-${ATTRIBUTE_OF[choice]}`]: true });
@@ -1039,7 +1014,7 @@ function panelActions(post, choose) {
     approvable ? button(t('review.approve'), 'approve', true) : null,
     returnable ? button(t('review.sendBack'), 'sendBack') : null,
     post.can.edit ? button(t('postPanel.edit'), 'edit') : null,
-    inReview && !approvable ? element('p', { className: 'muted', text: t('review.waiting') }) : null,
+    post.status === REVIEW && !approvable ? element('p', { className: 'muted', text: t('review.waiting') }) : null,
   ]);
 }
 
@@ -1091,7 +1066,7 @@ async function openPost(post) {
   await openModal({ title: post.title, content: panel, isConfirm: false, confirmText: t('common.close'), size: 'wide' });
   if (next === 'edit') await savePost(current);
   else if (next === 'approve') await approve(current);
-  else if (next === 'sendBack') await sendBack(current, 'draft');
+  else if (next === 'sendBack') await sendBack(current, /** @type {PostStatus} */ (current.can.reasonFor.at(-1)));
 }
 
 /**

@@ -18,20 +18,7 @@ import { byOther, highlights, keepingFocus, subscribe, tell } from './live.js';
 /** @typedef {import('../../../src/workspace/domain').PostStatus} PostStatus */
 /** @typedef {'month' | 'week'} View */
 
-/**
- * A post as the API answers it (the fields this page reads).
- * @typedef {object} Post
- * @property {number} id
- * @property {number} brandId
- * @property {number | null} campaignId
- * @property {{ id: number, name: string } | null} campaign
- * @property {string} title
- * @property {PostStatus} status
- * @property {string | null} scheduledAt
- * @property {number | null} ownerId
- * @property {string} updatedAt
- * @property {{ edit: boolean, moves: PostStatus[] }} can what the user may do with it, as the server decides
- */
+/** A post as the API answers it, with what the user may do with it (`can`). @typedef {import('../../../src/workspace/posts/service').PostBody} Post */
 
 /** @type {PostStatus} */
 const PUBLISHED = 'published';
@@ -173,8 +160,8 @@ const dayLabel = (day) => dayName.format(/** @type {Date} */ (parseDay(day)));
 
 // ## Cards
 
-/** Published posts keep the day they went out; others move if the user may change them. @param {Post} post */
-const movable = (post) => post.status !== PUBLISHED && post.can.edit;
+/** A card moves to another day when the server lets the user change its moment (a published post keeps the day it went out). @param {Post} post */
+const movable = (post) => post.can.reschedule;
 
 /** A dated post may lose its date, unless it is scheduled: scheduled means it has one. @param {Post} post */
 const undatable = (post) => movable(post) && post.status !== SCHEDULED && post.scheduledAt !== null;

@@ -27,6 +27,27 @@ export interface BudgetQuery {
 
 const MANAGERS_ONLY = 'Only managers and superadmins change the budget';
 
+/** Everyone in a brand reads its campaigns' budgets; managers and superadmins write them. */
+export function mayWriteBudget(actor: Actor): boolean {
+  return isManagerOrAbove(actor);
+}
+
+/** What the reader may do with a budget entry, by the rule that refuses what they may not. */
+export interface BudgetEntryPermissions {
+  edit: boolean;
+  delete: boolean;
+}
+
+/** A budget entry as the API answers it: with what the one asking may do to it. */
+export type BudgetEntryView = BudgetEntry & { can: BudgetEntryPermissions };
+
+export function budgetEntryPermissions(actor: Actor): BudgetEntryPermissions {
+  const writes = mayWriteBudget(actor);
+  return { edit: writes, delete: writes };
+}
+
+const shown = (actor: Actor, entry: BudgetEntry): BudgetEntryView => ({ ...entry, can: budgetEntryPermissions(actor) });
+
 function checkedCurrency<T>(result: T | CurrencyMismatch): T {
   if (result === 'currency-mismatch') throw new Conflict("The amount is not in the currency of the campaign's budget", 'CURRENCY_MISMATCH');
   return result;
@@ -36,13 +57,13 @@ function checkedCurrency<T>(result: T | CurrencyMismatch): T {
 export class BudgetService {
   constructor(private readonly deps: { budget: BudgetRepository; campaigns: CampaignsService; clock: Clock }) {}
 
-  async list(actor: Actor, query: BudgetQuery): Promise<BudgetEntry[]> {
+  async list(actor: Actor, query: BudgetQuery): Promise<BudgetEntryView[]> {
     const brandIds = listedBrands(actor, query.brandId);
-    return this.deps.budget.list({ ...query, brandIds });
+    return (await this.deps.budget.list({ ...query, brandIds })).map((entry) => shown(actor, entry));
   }
 
-  async get(actor: Actor, id: number): Promise<BudgetEntry> {
-    return visibleOrNotFound(actor, await this.deps.budget.get(id), 'budget entry');
+  async get(actor: Actor, id: number): Promise<BudgetEntryView> {
+    return shown(actor, visibleOrNotFound(actor, await this.deps.budget.get(id), 'budget entry'));
   }
 
   async summary(actor: Actor, campaignId: number): Promise<BudgetSummary> {
@@ -50,8 +71,8 @@ export class BudgetService {
     return this.deps.budget.summary(campaignId);
   }
 
-  async create(actor: Actor, input: BudgetEntryInput): Promise<BudgetEntry> {
-    requireRole(actor, isManagerOrAbove, MANAGERS_ONLY);
+  async create(actor: Actor, input: BudgetEntryInput): Promise<BudgetEntryView> {
+    requireRole(actor, mayWriteBudget, MANAGERS_ONLY);
     const campaign = await this.deps.campaigns.get(actor, input.campaignId);
     const now = this.deps.clock.now();
     const created = await this.deps.budget.create({
@@ -66,20 +87,20 @@ export class BudgetService {
       createdBy: actor.id,
       createdAt: isoTime(now),
     });
-    return checkedCurrency(created);
+    return shown(actor, checkedCurrency(created));
   }
 
-  async update(actor: Actor, id: number, change: BudgetEntryChange): Promise<BudgetEntry> {
-    requireRole(actor, isManagerOrAbove, MANAGERS_ONLY);
+  async update(actor: Actor, id: number, change: BudgetEntryChange): Promise<BudgetEntryView> {
+    requireRole(actor, mayWriteBudget, MANAGERS_ONLY);
     await this.get(actor, id);
     const patch: BudgetPatch = { ...change, updatedAt: isoTime(this.deps.clock.now()) };
     const updated = checkedCurrency(await this.deps.budget.update(id, patch));
     if (!updated) throw new NotFound('No such budget entry');
-    return updated;
+    return shown(actor, updated);
   }
 
   async remove(actor: Actor, id: number): Promise<void> {
-    requireRole(actor, isManagerOrAbove, MANAGERS_ONLY);
+    requireRole(actor, mayWriteBudget, MANAGERS_ONLY);
     await this.get(actor, id);
     if (!(await this.deps.budget.delete(id))) throw new NotFound('No such budget entry');
   }
