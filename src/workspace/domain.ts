@@ -31,6 +31,12 @@ export const AUTHOR_MOVABLE_POST_STATUSES = [...AUTHOR_POST_STATUSES, 'approved'
 /** The statuses a reviewer has passed: what the audience will see is settled. */
 export const APPROVED_POST_STATUSES = ['approved', 'scheduled'] as const satisfies readonly PostStatus[];
 
+/** The statuses a reviewer sends a post back from (to its author's working statuses, `idea` and `draft`). */
+export const REVIEWED_POST_STATUSES = ['review', ...APPROVED_POST_STATUSES] as const satisfies readonly PostStatus[];
+
+/** Where a post sent back to its author goes: the statuses of its author's work before review. */
+export const SENT_BACK_POST_STATUSES = ['idea', 'draft'] as const satisfies readonly PostStatus[];
+
 /**
  * What a post's history records: who did it and when, for moves the two statuses, and for
  * edits the fields changed. `reopened`: an author's edit of an approved or scheduled post
@@ -85,6 +91,9 @@ export type TaskVisibility = (typeof TASK_VISIBILITIES)[number];
 /** Which tasks a list shows: mine (assigned to or created by me), assigned, created, or all I may see. */
 export const TASK_SCOPES = ['mine', 'assigned', 'created', 'all'] as const;
 export type TaskScope = (typeof TASK_SCOPES)[number];
+
+/** The tabs of the Tasks page (my tasks, assigned by me, all), the first its default. */
+export const TASKS_PAGE_SCOPES = ['assigned', 'created', 'all'] as const satisfies readonly TaskScope[];
 
 /** When a task is due, as lists filter it: late and not done, within the next seven days, or undated. */
 export const TASK_DUE_FILTERS = ['overdue', 'week', 'none'] as const;

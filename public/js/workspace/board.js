@@ -1,7 +1,7 @@
 // The kanban board: posts in one column per status. A card moves by drag and drop or by its
 // move menu (for the keyboard), to the columns the server says it may go to (`post.can`);
 // moving to Published asks for the publication link, to Scheduled for the moment when the
-// post has none, and a manager sending someone's post back asks why. Cards are picked for bulk
+// post has none, and sending someone's post back (`post.can.reasonFor`) asks why. Cards are picked for bulk
 // changes one by one, by a Shift range or a whole column; Escape clears the pick, and a bulk
 // move can be undone for a few seconds. A card's title opens the post panel: details, media,
 // review actions, comments and history. Colleagues' changes arrive as live events: a card
@@ -397,7 +397,7 @@ async function schedule(post) {
 }
 
 /**
- * A manager returns someone's post to its author, saying why in the modal (the server
+ * A reviewer returns someone's post to its author, saying why in the modal (the server
  * requires the reason and adds it to the post's comments).
  * @param {Post} post
  * @param {PostStatus} status

@@ -3,8 +3,8 @@
 // A card moves to another day by drag and drop, or from the keyboard: Space picks it up, the
 // arrow keys move it by a day or a week, Enter (or Space) drops it, Escape puts it back. The
 // time of day stays as it was, in the reader's own time zone; the server's answer decides,
-// and what the page offers is what the server says the user may do (`post.can`). A manager
-// who puts an approved post on a day schedules it. Dropped on Unscheduled (or Delete while
+// and what the page offers is what the server says the user may do (`post.can`). Someone who
+// may schedule an approved post schedules it by putting it on a day. Dropped on Unscheduled (or Delete while
 // held), a post loses its date, unless it is scheduled: a scheduled post keeps one.
 // Colleagues' changes arrive as live events: a post moves to its new day, comes or goes,
 // marked for a moment.

@@ -2,7 +2,7 @@
 // with one column per status. Filters, sort and view live in the address, so a reload or a
 // shared link shows the same. A project's page (/workspace/projects/:id) is this page fixed to
 // the project. Anyone creates a task and assigns it to any member of the brand; a private task
-// is seen only by its creator, its assignee and superadmins. Colleagues' changes arrive as live
+// is seen only by those the server shows it to (`task.can` says what each may do). Colleagues' changes arrive as live
 // events and are applied where the tasks stand, marked for a moment.
 import { ApiError, newestOnly } from '../core/api.js';
 import { dropTarget, element, findElement, requireElement } from '../core/dom.js';

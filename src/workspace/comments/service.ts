@@ -7,6 +7,7 @@ import type { PostsService } from '../posts/service';
 import type { TasksService } from '../tasks/service';
 import type { Comment, CommentRepository, CommentSubject } from './repository';
 import type { ChangeFeed, Sight } from '../events/changes';
+import type { TaskVisibility } from '../domain';
 
 const WORD = /[\p{L}\p{N}_]/u;
 
@@ -54,7 +55,7 @@ interface Seen {
   brandId: number;
   /** Who hears of a new comment besides those it names: a post's owner; a task's owner and assignee. */
   followers: (number | null)[];
-  task?: { visibility: 'private' | 'brand'; ownerId: number | null; assigneeId: number | null };
+  task?: { visibility: TaskVisibility; ownerId: number | null; assigneeId: number | null };
 }
 
 /**

@@ -8,7 +8,7 @@ import type { BrandsService } from '../brands/service';
 import type { Campaign } from '../campaigns/repository';
 import { pick, type CampaignsService } from '../campaigns/service';
 import {
-  APPROVED_POST_STATUSES, AUTHOR_MOVABLE_POST_STATUSES, AUTHOR_POST_STATUSES, POST_FIELDS, POST_STATUSES, type Platform, type PostEventKind, type PostField, type PostStatus,
+  APPROVED_POST_STATUSES, AUTHOR_MOVABLE_POST_STATUSES, AUTHOR_POST_STATUSES, POST_FIELDS, POST_STATUSES, REVIEWED_POST_STATUSES, SENT_BACK_POST_STATUSES, type Platform, type PostEventKind, type PostField, type PostStatus,
 } from '../domain';
 import type { NewPostEvent, Post, PostEvent, PostRepository, PostWrite } from './repository';
 
@@ -173,7 +173,7 @@ export function permissionsOf(actor: Actor, post: Post): PostPermissions {
 
 /** Sent back: a manager returns someone else's post from review or later to idea or draft. */
 function isSendingBack(actor: Actor, post: Post, to: PostStatus): boolean {
-  return isManagerOrAbove(actor) && post.ownerId !== actor.id && among(['review', 'approved', 'scheduled'], post.status) && among(['idea', 'draft'], to);
+  return isManagerOrAbove(actor) && post.ownerId !== actor.id && among(REVIEWED_POST_STATUSES, post.status) && among(SENT_BACK_POST_STATUSES, to);
 }
 
 /** What the audience sees of a post. */
