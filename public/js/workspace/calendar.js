@@ -12,6 +12,7 @@ import { newestOnly } from '../core/api.js';
 import { dropTarget, element, findElement, requireElement } from '../core/dom.js';
 import { t, tIsolated, tn } from '../core/i18n.js';
 import { isRtl, lang } from '../core/page.js';
+import { addDays, dayKey, momentOf, movedTo, parseDay, PUBLISHED, startOfWeek, today } from './calendar-days.js';
 import { announce, call, callAll, errorMessage, options } from './common.js';
 import { byOther, highlights, keepingFocus, subscribe, tell } from './live.js';
 
@@ -21,13 +22,7 @@ import { byOther, highlights, keepingFocus, subscribe, tell } from './live.js';
 /** A post as the API answers it, with what the user may do with it (`can`). @typedef {import('../../../src/workspace/posts/service').PostBody} Post */
 
 /** @type {PostStatus} */
-const PUBLISHED = 'published';
-/** @type {PostStatus} */
 const SCHEDULED = 'scheduled';
-/** The first day of the week (0 Sunday, 1 Monday), by the page's language. */
-const FIRST_DAY = lang === 'ar' ? 0 : 1;
-/** The time of day a post without one gets when it is put on a day. */
-const DEFAULT_HOUR = 9;
 
 const grid = requireElement('[data-calendar]', HTMLOListElement);
 const weekdays = requireElement('[data-weekdays]', HTMLElement);
@@ -77,43 +72,6 @@ const postLoads = newestOnly();
 const changed = highlights(requireElement('#main', HTMLElement), 'data-post-id');
 
 // ## Days
-// A day travels as YYYY-MM-DD in the reader's time zone; a Date for one is at local noon, so
-// adding days never trips over a change of clocks.
-
-function today() {
-  const now = new Date();
-  return new Date(now.getFullYear(), now.getMonth(), now.getDate(), 12);
-}
-
-/** @param {Date} date */
-function dayKey(date) {
-  const pad = (/** @type {number} */ n) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-}
-
-/**
- * @param {string | null | undefined} key
- * @returns {Date | null}
- */
-function parseDay(key) {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(key ?? '');
-  if (!match) return null;
-  const date = new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3]), 12);
-  return dayKey(date) === key ? date : null;
-}
-
-/**
- * @param {Date} date
- * @param {number} days
- */
-function addDays(date, days) {
-  return new Date(date.getFullYear(), date.getMonth(), date.getDate() + days, 12);
-}
-
-/** @param {Date} date */
-function startOfWeek(date) {
-  return addDays(date, -((date.getDay() - FIRST_DAY + 7) % 7));
-}
 
 /** The days shown: whole weeks around the anchor's month, or the anchor's week. */
 function shownDays() {
@@ -125,34 +83,11 @@ function shownDays() {
   return days;
 }
 
-/**
- * The moment a post stands for on the calendar: its scheduled one, or for a published post
- * without one, its last change (the closest the records come to when it went out).
- * @param {Post} post
- */
-function momentOf(post) {
-  if (post.scheduledAt) return post.scheduledAt;
-  return post.status === PUBLISHED ? post.updatedAt : null;
-}
-
 /** @param {Post} post */
 function dayOf(post) {
   if (held && held.post.id === post.id) return held.day;
   const moment = momentOf(post);
   return moment ? dayKey(new Date(moment)) : null;
-}
-
-/**
- * The post's moment moved to `day`, at the same time of day here; a post without a time gets the default hour.
- * @param {Post} post
- * @param {string} day
- */
-function movedTo(post, day) {
-  const target = /** @type {Date} */ (parseDay(day));
-  const moment = momentOf(post);
-  const date = moment ? new Date(moment) : new Date(target.getFullYear(), target.getMonth(), target.getDate(), DEFAULT_HOUR);
-  date.setFullYear(target.getFullYear(), target.getMonth(), target.getDate());
-  return date.toISOString();
 }
 
 /** @param {string} day */
