@@ -4,6 +4,7 @@ import { image } from '../support/files';
 import { buildTeam, type TestUser } from '../support/workspace';
 import { pageCapabilities } from '../../src/workspace/pages/context';
 import { POST_STATUSES, type PostStatus } from '../../src/workspace/domain';
+import type { PostPermissions } from '../../src/workspace/posts/service';
 
 /**
  * Every `can` the API hands out is checked against what the API then does: each action it
@@ -46,17 +47,7 @@ async function postIn(t: Cast, status: PostStatus): Promise<number> {
   return id;
 }
 
-interface PostCan {
-  edit: boolean;
-  delete: boolean;
-  comment: boolean;
-  moves: PostStatus[];
-  reasonFor: PostStatus[];
-  reschedule: boolean;
-  editReopens: boolean;
-  approve: boolean;
-  sendBack: boolean;
-}
+type PostCan = PostPermissions;
 
 async function postCan(t: Cast, who: TestUser, id: number): Promise<PostCan> {
   const res = await t.ws.as(who).get(`/api/posts/${id}`);

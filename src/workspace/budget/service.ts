@@ -1,6 +1,6 @@
 import type { Clock } from '../../platform/clock';
 import { Conflict, NotFound } from '../../platform/errors';
-import { isManagerOrAbove, isoTime, listedBrands, requireRole, visibleOrNotFound, type Actor } from '../access';
+import { isManagerOrAbove, isoTime, listedBrands, recordPermissions, requireRole, visibleOrNotFound, type Actor, type RecordPermissions } from '../access';
 import type { CampaignsService } from '../campaigns/service';
 import type { BudgetKind } from '../domain';
 import type { BudgetEntry, BudgetPatch, BudgetRepository, BudgetSummary, CurrencyMismatch } from './repository';
@@ -32,21 +32,10 @@ export function mayWriteBudget(actor: Actor): boolean {
   return isManagerOrAbove(actor);
 }
 
-/** What the reader may do with a budget entry, by the rule that refuses what they may not. */
-export interface BudgetEntryPermissions {
-  edit: boolean;
-  delete: boolean;
-}
+/** A budget entry as the API answers it: with what the one asking may do to it, by `mayWriteBudget`. */
+export type BudgetEntryView = BudgetEntry & { can: RecordPermissions };
 
-/** A budget entry as the API answers it: with what the one asking may do to it. */
-export type BudgetEntryView = BudgetEntry & { can: BudgetEntryPermissions };
-
-export function budgetEntryPermissions(actor: Actor): BudgetEntryPermissions {
-  const writes = mayWriteBudget(actor);
-  return { edit: writes, delete: writes };
-}
-
-const shown = (actor: Actor, entry: BudgetEntry): BudgetEntryView => ({ ...entry, can: budgetEntryPermissions(actor) });
+const shown = (actor: Actor, entry: BudgetEntry): BudgetEntryView => ({ ...entry, can: recordPermissions(mayWriteBudget(actor)) });
 
 function checkedCurrency<T>(result: T | CurrencyMismatch): T {
   if (result === 'currency-mismatch') throw new Conflict("The amount is not in the currency of the campaign's budget", 'CURRENCY_MISMATCH');

@@ -1,6 +1,6 @@
 import type { Clock } from '../../platform/clock';
 import { BadRequest, NotFound } from '../../platform/errors';
-import { isManagerOrAbove, isoTime, listedBrands, requireRole, visibleOrNotFound, type Actor } from '../access';
+import { isManagerOrAbove, isoTime, listedBrands, recordPermissions, requireRole, visibleOrNotFound, type Actor, type RecordPermissions } from '../access';
 import type { BrandsService } from '../brands/service';
 import { daysInOrder } from '../schemas';
 import type { CampaignStatus } from '../domain';
@@ -35,20 +35,15 @@ export function mayRunCampaigns(actor: Actor): boolean {
   return isManagerOrAbove(actor);
 }
 
-/** What the reader may do with a campaign, by the rule that refuses what they may not. */
-export interface CampaignPermissions {
-  edit: boolean;
-  delete: boolean;
-  /** Add, change and delete its tracks. */
-  tracks: boolean;
-}
+/** What the reader may do with a campaign, by `mayRunCampaigns`: change it, delete it, and (`tracks`) add, change and delete its tracks. */
+export type CampaignPermissions = RecordPermissions & { tracks: boolean };
 
 /** A campaign as the API answers it: with what the one asking may do to it. */
 export type CampaignView = Campaign & { can: CampaignPermissions };
 
-export function campaignPermissions(actor: Actor): CampaignPermissions {
+function campaignPermissions(actor: Actor): CampaignPermissions {
   const runs = mayRunCampaigns(actor);
-  return { edit: runs, delete: runs, tracks: runs };
+  return { ...recordPermissions(runs), tracks: runs };
 }
 
 const shown = (actor: Actor, campaign: Campaign): CampaignView => ({ ...campaign, can: campaignPermissions(actor) });

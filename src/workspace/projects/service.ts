@@ -1,6 +1,6 @@
 import type { Clock } from '../../platform/clock';
 import { NotFound } from '../../platform/errors';
-import { isManagerOrAbove, isoTime, listedBrands, requireRole, visibleOrNotFound, type Actor } from '../access';
+import { isManagerOrAbove, isoTime, listedBrands, recordPermissions, requireRole, visibleOrNotFound, type Actor, type RecordPermissions } from '../access';
 import type { BrandsService } from '../brands/service';
 import { assertDaysInOrder, pick } from '../campaigns/service';
 import type { ProjectStatus } from '../domain';
@@ -24,21 +24,10 @@ export function mayRunProjects(actor: Actor): boolean {
   return isManagerOrAbove(actor);
 }
 
-/** What the reader may do with a project, by the rule that refuses what they may not. */
-export interface ProjectPermissions {
-  edit: boolean;
-  delete: boolean;
-}
+/** A project as the API answers it: with what the one asking may do to it, by `mayRunProjects`. */
+export type ProjectView = Project & { can: RecordPermissions };
 
-/** A project as the API answers it: with what the one asking may do to it. */
-export type ProjectView = Project & { can: ProjectPermissions };
-
-export function projectPermissions(actor: Actor): ProjectPermissions {
-  const runs = mayRunProjects(actor);
-  return { edit: runs, delete: runs };
-}
-
-const shown = (actor: Actor, project: Project): ProjectView => ({ ...project, can: projectPermissions(actor) });
+const shown = (actor: Actor, project: Project): ProjectView => ({ ...project, can: recordPermissions(mayRunProjects(actor)) });
 
 /** Everyone reads their brands' projects; managers and superadmins run them. */
 export class ProjectsService {
