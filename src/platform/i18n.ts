@@ -6,13 +6,10 @@ import { cookieOf } from './cookies';
 import { isApiPath } from './errors';
 import { LOCALES_DIR } from './paths';
 
-export const LANGUAGES = ['en', 'ar'] as const;
-export type Language = (typeof LANGUAGES)[number];
-export const LANG_COOKIE = 'lang';
+import { isLanguage, LANGUAGES, type Language } from './languages';
 
-export function isLanguage(value: unknown): value is Language {
-  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
-}
+export { isLanguage, LANGUAGES, type Language };
+export const LANG_COOKIE = 'lang';
 
 export function loadLocales(): Record<Language, Record<string, unknown>> {
   const read = (lang: Language) => JSON.parse(fs.readFileSync(path.join(LOCALES_DIR, `${lang}.json`), 'utf8')) as Record<string, unknown>;

@@ -17,6 +17,16 @@ export function isManagerOrAbove(actor: Actor): boolean {
   return actor.role === 'superadmin' || actor.role === 'manager';
 }
 
+/** What the reader may do with a record that one rule decides as a whole: change it, and delete it. */
+export interface RecordPermissions {
+  edit: boolean;
+  delete: boolean;
+}
+
+export function recordPermissions(allowed: boolean): RecordPermissions {
+  return { edit: allowed, delete: allowed };
+}
+
 export function requireRole(actor: Actor, allowed: (actor: Actor) => boolean, message: string): void {
   if (!allowed(actor)) throw new Forbidden(message, 'FORBIDDEN_ROLE');
 }

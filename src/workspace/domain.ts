@@ -3,6 +3,12 @@
  * (which receive it with each page, see pages/render.ts) all read these lists.
  */
 
+import { LANGUAGES, type Language } from '../platform/languages';
+
+/** The languages of the workspace's pages and mail: those of the platform, named here with the rest of the vocabulary. */
+export { LANGUAGES, type Language };
+
+/** From the most powerful down: a new member's form starts at the last. */
 export const ROLES = ['superadmin', 'manager', 'contributor'] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -24,6 +30,12 @@ export const AUTHOR_MOVABLE_POST_STATUSES = [...AUTHOR_POST_STATUSES, 'approved'
 
 /** The statuses a reviewer has passed: what the audience will see is settled. */
 export const APPROVED_POST_STATUSES = ['approved', 'scheduled'] as const satisfies readonly PostStatus[];
+
+/** The statuses a reviewer sends a post back from (to its author's working statuses, `idea` and `draft`). */
+export const REVIEWED_POST_STATUSES = ['review', ...APPROVED_POST_STATUSES] as const satisfies readonly PostStatus[];
+
+/** Where a post sent back to its author goes: the statuses of its author's work before review. */
+export const SENT_BACK_POST_STATUSES = ['idea', 'draft'] as const satisfies readonly PostStatus[];
 
 /**
  * What a post's history records: who did it and when, for moves the two statuses, and for
@@ -80,6 +92,9 @@ export type TaskVisibility = (typeof TASK_VISIBILITIES)[number];
 export const TASK_SCOPES = ['mine', 'assigned', 'created', 'all'] as const;
 export type TaskScope = (typeof TASK_SCOPES)[number];
 
+/** The tabs of the Tasks page (my tasks, assigned by me, all: docs/decisions.md), the first its default. */
+export const TASKS_PAGE_SCOPES = ['assigned', 'created', 'all'] as const satisfies readonly TaskScope[];
+
 /** When a task is due, as lists filter it: late and not done, within the next seven days, or undated. */
 export const TASK_DUE_FILTERS = ['overdue', 'week', 'none'] as const;
 export type TaskDueFilter = (typeof TASK_DUE_FILTERS)[number];
@@ -101,10 +116,10 @@ export type LinkPurpose = (typeof LINK_PURPOSES)[number];
 
 /** What page scripts receive of the vocabulary. */
 export const DOMAIN = {
+  languages: LANGUAGES,
   roles: ROLES,
   campaignStatuses: CAMPAIGN_STATUSES,
   postStatuses: POST_STATUSES,
-  authorPostStatuses: AUTHOR_POST_STATUSES,
   postEventKinds: POST_EVENT_KINDS,
   notificationKinds: NOTIFICATION_KINDS,
   notificationDeliveries: NOTIFICATION_DELIVERIES,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { multiLine, singleLine } from '../platform/text';
 import { canonicalTimeZone } from '../platform/time-zone';
+import { LANGUAGES } from './domain';
 
 /** Input pieces shared by the workspace's routes (the input limits of docs/decisions.md). */
 export const NAME_MAX = 200;
@@ -92,3 +93,6 @@ export function pageQuery(defaultLimit: number, max: number) {
     offset: queryCount(1_000_000).default(0),
   };
 }
+
+/** A language the workspace speaks. */
+export const language = z.enum(LANGUAGES);

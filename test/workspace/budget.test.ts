@@ -85,6 +85,7 @@ describe('POST /api/budget-entries', () => {
       createdBy: t.manager.id,
       createdAt: '2026-01-15T12:00:00.000Z',
       updatedAt: '2026-01-15T12:00:00.000Z',
+      can: { edit: true, delete: true },
     });
   });
 

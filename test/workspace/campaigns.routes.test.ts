@@ -31,6 +31,7 @@ describe('POST /api/campaigns', () => {
       ownerId: t[who].id,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
+      can: { edit: true, delete: true, tracks: true },
     });
   });
 

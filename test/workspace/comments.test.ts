@@ -30,6 +30,7 @@ describe('POST /api/posts/:id/comments', () => {
       authorName: expect.any(String),
       body: 'Looks good\nOne thing: the date',
       createdAt: expect.any(String),
+      can: { delete: true },
     });
     await t.ws.as(t.manager).post(`/api/posts/${t.post.id}/comments`).send({ body: 'مرحبا، أوافق' });
     const thread = await t.ws.as(t.contributor).get(`/api/posts/${t.post.id}/comments`);

@@ -193,6 +193,20 @@ describe('GET /api/events', () => {
       expect((await stream.next()).data).toEqual({ id: asset.id, action: 'deleted', by: t.manager.id });
       expect((await stream.next()).data).toMatchObject({ id: post.id, action: 'updated', post: { attachments: [] } });
     });
+
+    it("when a contributor uploads an asset and comments, then a colleague hears both with the colleague's own can (theirs to delete: no)", async () => {
+      const t = await live();
+      const post = await createPost(t, t.contributor, t.brand.id, 'Shared');
+      const colleague = await t.byToken(t.colleague);
+      const up = await t.ws.as(t.contributor).post('/api/assets').field('brandId', String(t.brand.id)).attach('files', pdf(), 'brief.pdf');
+      expect(up.body.assets[0].can).toEqual({ delete: true });
+      const heard = (await colleague.next((e) => e.event === 'asset')).data.asset;
+      expect(heard).toEqual((await t.ws.as(t.colleague).get(`/api/assets/${up.body.assets[0].id}`)).body.asset);
+      expect(heard.can).toEqual({ delete: false });
+      const said = await t.ws.as(t.contributor).post(`/api/posts/${post.id}/comments`).send({ body: 'Mine' });
+      expect(said.body.comment.can).toEqual({ delete: true });
+      expect((await colleague.next((e) => e.event === 'comment')).data.comment).toEqual({ ...said.body.comment, can: { delete: false } });
+    });
   });
 
   describe('access', () => {

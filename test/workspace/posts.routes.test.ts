@@ -45,6 +45,10 @@ describe('POST /api/posts', () => {
         comment: true,
         moves: who === 'contributor' ? ['draft', 'review'] : ['draft', 'review', 'approved', 'scheduled', 'published'],
         reasonFor: [],
+        reschedule: true,
+        editReopens: false,
+        approve: false,
+        sendBack: false,
       },
     });
   });

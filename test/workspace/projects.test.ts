@@ -20,6 +20,7 @@ describe('POST /api/projects', () => {
       ownerId: t[who].id,
       createdAt: '2026-01-15T12:00:00.000Z',
       updatedAt: '2026-01-15T12:00:00.000Z',
+      can: { edit: true, delete: true },
     });
   });
 

@@ -1,7 +1,7 @@
 // What the server rendered into the page for its scripts: the page's language and reading
 // direction, and JSON held in data attributes (EJS escapes them, so no value can break out).
 
-/** @typedef {'en' | 'ar'} Language */
+/** @typedef {import('../../../src/platform/languages').Language} Language */
 
 /** @type {Language} */
 export const lang = document.documentElement.lang === 'ar' ? 'ar' : 'en';

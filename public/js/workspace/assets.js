@@ -10,7 +10,7 @@ import { element, requireElement } from '../core/dom.js';
 import { formatDay, formatNumber, formatPercent } from '../core/format.js';
 import { t, tIsolated, tn } from '../core/i18n.js';
 import { openModal } from '../core/modal.js';
-import { announce, avatar, byId, call, callAll, context, errorMessage, formatMb, isManager, me, options, revealTarget, targetOf } from './common.js';
+import { announce, avatar, byId, call, callAll, context, errorMessage, formatMb, me, options, revealTarget, targetOf } from './common.js';
 import { actionButton, icon } from './icons.js';
 import { fileIcon, openLightbox } from './lightbox.js';
 import { deleteWithConfirmation } from './records.js';
@@ -70,7 +70,7 @@ let anchorId = /** @type {number | null} */ (null);
 const changed = highlights(grid, 'data-asset-id');
 
 /** @param {Asset} asset */
-const canDelete = (asset) => isManager() || asset.uploadedBy === me.id;
+const canDelete = (asset) => asset.can.delete;
 
 /** @param {Asset} asset */
 function uploaderName(asset) {

@@ -1,40 +1,21 @@
 // Budget: a campaign's planned and spent money, by category (a Chart.js bar chart with the
 // same figures in a table), and its entries. Amounts travel in minor units (cents, fils);
-// managers and superadmins write, contributors read.
+// what each reader may change the server says with each entry.
 import { newestOnly } from '../core/api.js';
 import { Chart, direction } from '../core/chart.js';
 import { element, findElement, requireElement } from '../core/dom.js';
 import { formatCompactCurrency, formatCurrency, formatDay } from '../core/format.js';
 import { t, tIsolated } from '../core/i18n.js';
 import { isRtl } from '../core/page.js';
-import { announce, call, callAll, domain, errorMessage, isManager, vocabularyOptions } from './common.js';
+import { announce, call, callAll, domain, errorMessage, vocabularyOptions } from './common.js';
 import { iconButton } from './icons.js';
 import { deleteWithConfirmation, editInModal, orNull } from './records.js';
 
 /** @typedef {import('../../../src/workspace/domain').BudgetKind} BudgetKind */
 
-/**
- * A budget entry as the API answers it; `amount` is in minor units of `currency`.
- * @typedef {object} Entry
- * @property {number} id
- * @property {number} campaignId
- * @property {BudgetKind} kind
- * @property {string} category
- * @property {string | null} description
- * @property {number} amount
- * @property {string} currency
- * @property {string} date
- */
+/** A budget entry as the API answers it; `amount` is in minor units of `currency`. @typedef {import('../../../src/workspace/budget/service').BudgetEntryView} Entry */
 
-/**
- * The answer of GET /api/budget-entries/summary; `currency` is null while there is no entry.
- * @typedef {object} Summary
- * @property {string | null} currency
- * @property {number} planned
- * @property {number} spent
- * @property {number} remaining
- * @property {{ category: string, planned: number, spent: number }[]} byCategory
- */
+/** The answer of GET /api/budget-entries/summary. @typedef {import('../../../src/workspace/budget/repository').BudgetSummary} Summary */
 
 const DEFAULT_CURRENCY = 'QAR';
 /** @type {BudgetKind} */
@@ -49,7 +30,6 @@ const addButton = findElement('[data-new-entry]', HTMLButtonElement);
 const categoriesBody = requireElement('[data-categories] tbody', HTMLTableSectionElement);
 const entriesBody = requireElement('[data-entries] tbody', HTMLTableSectionElement);
 const canvas = requireElement('[data-chart]', HTMLCanvasElement);
-const manager = isManager();
 
 /** @type {import('./common.js').Campaign[]} */
 let campaigns = [];
@@ -104,12 +84,10 @@ function numberCell(text, label) {
 
 /** @param {Entry} entry */
 function entryRow(entry) {
-  const actions = manager
-    ? [
-        iconButton({ label: t('budget.editNamed', { category: entry.category }), icon: 'edit', onClick: () => saveEntry(entry) }),
-        iconButton({ label: t('budget.deleteNamed', { category: entry.category }), icon: 'trash', danger: true, onClick: () => deleteEntry(entry) }),
-      ]
-    : [];
+  const actions = [
+    entry.can.edit ? iconButton({ label: t('budget.editNamed', { category: entry.category }), icon: 'edit', onClick: () => saveEntry(entry) }) : null,
+    entry.can.delete ? iconButton({ label: t('budget.deleteNamed', { category: entry.category }), icon: 'trash', danger: true, onClick: () => deleteEntry(entry) }) : null,
+  ];
   return element('tr', { 'data-entry-id': entry.id }, [
     element('td', { 'data-label': t('budget.date'), text: formatDay(entry.date) }),
     element('td', { className: 'cell-wide', 'data-label': t('budget.category') }, [

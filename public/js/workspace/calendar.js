@@ -3,8 +3,8 @@
 // A card moves to another day by drag and drop, or from the keyboard: Space picks it up, the
 // arrow keys move it by a day or a week, Enter (or Space) drops it, Escape puts it back. The
 // time of day stays as it was, in the reader's own time zone; the server's answer decides,
-// and what the page offers is what the server says the user may do (`post.can`). A manager
-// who puts an approved post on a day schedules it. Dropped on Unscheduled (or Delete while
+// and what the page offers is what the server says the user may do (`post.can`). Someone who
+// may schedule an approved post schedules it by putting it on a day. Dropped on Unscheduled (or Delete while
 // held), a post loses its date, unless it is scheduled: a scheduled post keeps one.
 // Colleagues' changes arrive as live events: a post moves to its new day, comes or goes,
 // marked for a moment.
@@ -12,35 +12,17 @@ import { newestOnly } from '../core/api.js';
 import { dropTarget, element, findElement, requireElement } from '../core/dom.js';
 import { t, tIsolated, tn } from '../core/i18n.js';
 import { isRtl, lang } from '../core/page.js';
+import { addDays, dayKey, momentOf, movedTo, parseDay, PUBLISHED, startOfWeek, today } from './calendar-days.js';
 import { announce, call, callAll, errorMessage, options } from './common.js';
 import { byOther, highlights, keepingFocus, subscribe, tell } from './live.js';
 
 /** @typedef {import('../../../src/workspace/domain').PostStatus} PostStatus */
 /** @typedef {'month' | 'week'} View */
 
-/**
- * A post as the API answers it (the fields this page reads).
- * @typedef {object} Post
- * @property {number} id
- * @property {number} brandId
- * @property {number | null} campaignId
- * @property {{ id: number, name: string } | null} campaign
- * @property {string} title
- * @property {PostStatus} status
- * @property {string | null} scheduledAt
- * @property {number | null} ownerId
- * @property {string} updatedAt
- * @property {{ edit: boolean, moves: PostStatus[] }} can what the user may do with it, as the server decides
- */
+/** A post as the API answers it, with what the user may do with it (`can`). @typedef {import('../../../src/workspace/posts/service').PostBody} Post */
 
 /** @type {PostStatus} */
-const PUBLISHED = 'published';
-/** @type {PostStatus} */
 const SCHEDULED = 'scheduled';
-/** The first day of the week (0 Sunday, 1 Monday), by the page's language. */
-const FIRST_DAY = lang === 'ar' ? 0 : 1;
-/** The time of day a post without one gets when it is put on a day. */
-const DEFAULT_HOUR = 9;
 
 const grid = requireElement('[data-calendar]', HTMLOListElement);
 const weekdays = requireElement('[data-weekdays]', HTMLElement);
@@ -90,43 +72,6 @@ const postLoads = newestOnly();
 const changed = highlights(requireElement('#main', HTMLElement), 'data-post-id');
 
 // ## Days
-// A day travels as YYYY-MM-DD in the reader's time zone; a Date for one is at local noon, so
-// adding days never trips over a change of clocks.
-
-function today() {
-  const now = new Date();
-  return new Date(now.getFullYear(), now.getMonth(), now.getDate(), 12);
-}
-
-/** @param {Date} date */
-function dayKey(date) {
-  const pad = (/** @type {number} */ n) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-}
-
-/**
- * @param {string | null | undefined} key
- * @returns {Date | null}
- */
-function parseDay(key) {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(key ?? '');
-  if (!match) return null;
-  const date = new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3]), 12);
-  return dayKey(date) === key ? date : null;
-}
-
-/**
- * @param {Date} date
- * @param {number} days
- */
-function addDays(date, days) {
-  return new Date(date.getFullYear(), date.getMonth(), date.getDate() + days, 12);
-}
-
-/** @param {Date} date */
-function startOfWeek(date) {
-  return addDays(date, -((date.getDay() - FIRST_DAY + 7) % 7));
-}
 
 /** The days shown: whole weeks around the anchor's month, or the anchor's week. */
 function shownDays() {
@@ -138,16 +83,6 @@ function shownDays() {
   return days;
 }
 
-/**
- * The moment a post stands for on the calendar: its scheduled one, or for a published post
- * without one, its last change (the closest the records come to when it went out).
- * @param {Post} post
- */
-function momentOf(post) {
-  if (post.scheduledAt) return post.scheduledAt;
-  return post.status === PUBLISHED ? post.updatedAt : null;
-}
-
 /** @param {Post} post */
 function dayOf(post) {
   if (held && held.post.id === post.id) return held.day;
@@ -155,26 +90,13 @@ function dayOf(post) {
   return moment ? dayKey(new Date(moment)) : null;
 }
 
-/**
- * The post's moment moved to `day`, at the same time of day here; a post without a time gets the default hour.
- * @param {Post} post
- * @param {string} day
- */
-function movedTo(post, day) {
-  const target = /** @type {Date} */ (parseDay(day));
-  const moment = momentOf(post);
-  const date = moment ? new Date(moment) : new Date(target.getFullYear(), target.getMonth(), target.getDate(), DEFAULT_HOUR);
-  date.setFullYear(target.getFullYear(), target.getMonth(), target.getDate());
-  return date.toISOString();
-}
-
 /** @param {string} day */
 const dayLabel = (day) => dayName.format(/** @type {Date} */ (parseDay(day)));
 
 // ## Cards
 
-/** Published posts keep the day they went out; others move if the user may change them. @param {Post} post */
-const movable = (post) => post.status !== PUBLISHED && post.can.edit;
+/** A card moves to another day when the server lets the user change its moment (a published post keeps the day it went out). @param {Post} post */
+const movable = (post) => post.can.reschedule;
 
 /** A dated post may lose its date, unless it is scheduled: scheduled means it has one. @param {Post} post */
 const undatable = (post) => movable(post) && post.status !== SCHEDULED && post.scheduledAt !== null;

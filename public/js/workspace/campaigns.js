@@ -1,29 +1,18 @@
-// Campaigns and the tracks inside each. Managers and superadmins create, edit and delete;
-// deleting a campaign takes its posts and tracks with it, so the red confirmation counts them
-// from the API first. Contributors only read (and the server refuses them anyway).
+// Campaigns and the tracks inside each. What the user may create comes with the page, what they
+// may change or delete with each campaign (`campaign.can`); deleting a campaign takes its posts
+// and tracks with it, so the red confirmation counts them from the API first.
 import { element, findElement, requireElement } from '../core/dom.js';
 import { t, tIsolated, tn } from '../core/i18n.js';
-import { announce, byId, call, callAll, dateRange, domain, errorMessage, isManager, revealTarget, targetOf, vocabularyOptions } from './common.js';
+import { announce, byId, call, callAll, can, dateRange, domain, errorMessage, revealTarget, targetOf, vocabularyOptions } from './common.js';
 import { actionButton } from './icons.js';
 import { brandField, checkDays, chosenBrand, confirmDelete, deleteWithConfirmation, editInModal, orNull } from './records.js';
 
 /** @typedef {import('./common.js').Campaign} Campaign */
 
-/**
- * A track of a campaign, as the API answers it.
- * @typedef {object} Track
- * @property {number} id
- * @property {number} campaignId
- * @property {string} name
- * @property {string | null} channel
- * @property {string | null} startDate
- * @property {string | null} endDate
- * @property {string | null} goal
- */
+/** A track of a campaign, as the API answers it. @typedef {import('../../../src/workspace/campaigns/repository').Track} Track */
 
 const list = requireElement('[data-campaigns]', HTMLElement);
 const state = requireElement('[data-state]', HTMLElement);
-const manager = isManager();
 
 /** @type {Campaign[]} */
 let campaigns = [];
@@ -41,7 +30,7 @@ function trackItem(campaign, track) {
     element('span', { className: 'track-name', text: track.name }),
     track.channel ? element('span', { className: 'badge badge-muted', text: track.channel }) : null,
     element('span', { className: 'record-meta', text: dateRange(track.startDate, track.endDate) }),
-    manager
+    campaign.can.tracks
       ? element('div', { className: 'record-actions' }, [
           actionButton({ text: t('common.edit'), label: t('tracks.editNamed', { name: track.name }), onClick: () => saveTrack(campaign, track) }),
           actionButton({ text: t('common.delete'), label: t('tracks.deleteNamed', { name: track.name }), danger: true, onClick: () => deleteTrack(campaign, track) }),
@@ -67,8 +56,8 @@ function campaignItem(campaign) {
       ]),
       element('div', { className: 'record-actions' }, [
         element('a', { className: 'button button-small', href: `/workspace?campaignId=${campaign.id}`, 'aria-label': t('campaigns.postsNamed', { name: campaign.name }) }, [t('campaigns.posts')]),
-        manager ? actionButton({ text: t('common.edit'), label: t('campaigns.editNamed', { name: campaign.name }), icon: 'edit', onClick: () => saveCampaign(campaign) }) : null,
-        manager
+        campaign.can.edit ? actionButton({ text: t('common.edit'), label: t('campaigns.editNamed', { name: campaign.name }), icon: 'edit', onClick: () => saveCampaign(campaign) }) : null,
+        campaign.can.delete
           ? actionButton({ text: t('common.delete'), label: t('campaigns.deleteNamed', { name: campaign.name }), icon: 'trash', danger: true, onClick: () => deleteCampaign(campaign) })
           : null,
       ]),
@@ -77,7 +66,7 @@ function campaignItem(campaign) {
     element('section', { className: 'record-sub', 'aria-label': t('tracks.ofNamed', { name: campaign.name }) }, [
       element('div', { className: 'ws-section-head' }, [
         element('h3', { text: `${t('tracks.title')} (${own.length})` }),
-        manager ? actionButton({ text: t('tracks.add'), label: t('tracks.addNamed', { name: campaign.name }), icon: 'plus', onClick: () => saveTrack(campaign, null) }) : null,
+        campaign.can.tracks ? actionButton({ text: t('tracks.add'), label: t('tracks.addNamed', { name: campaign.name }), icon: 'plus', onClick: () => saveTrack(campaign, null) }) : null,
       ]),
       own.length
         ? element('ul', { className: 'track-list' }, own.map((track) => trackItem(campaign, track)))
@@ -89,7 +78,7 @@ function campaignItem(campaign) {
 /** @param {string} [focusSelector] */
 function render(focusSelector) {
   list.replaceChildren(...campaigns.map(campaignItem));
-  state.textContent = campaigns.length ? '' : manager ? t('campaigns.empty') : t('campaigns.emptyReadOnly');
+  state.textContent = campaigns.length ? '' : can.createCampaign ? t('campaigns.empty') : t('campaigns.emptyReadOnly');
   if (focusSelector) findElement(focusSelector, HTMLElement, list)?.focus();
 }
 

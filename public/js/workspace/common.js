@@ -11,49 +11,13 @@ import { readJsonAttribute } from '../core/page.js';
 /** @typedef {Vocabulary['DOMAIN']} Domain */
 /** @typedef {import('../../../src/workspace/domain').Role} Role */
 
-/**
- * The signed-in user, as the server hands it to the page.
- * @typedef {object} Me
- * @property {number} id
- * @property {string} name
- * @property {Role} role
- * @property {string | null} avatar
- * @property {string | null} jobTitle
- * @property {string | null} phone
- * @property {string} email
- * @property {'en' | 'ar'} language
- * @property {number[]} brandIds
- * @property {boolean} onboardingCompleted
- */
+/** The signed-in user, as the server hands it to the page. @typedef {import('../../../src/workspace/pages/context').PageUser} Me */
 
-/**
- * A member as GET /api/members answers.
- * @typedef {object} Member
- * @property {number} id
- * @property {string} name
- * @property {string} email
- * @property {Role} role
- * @property {string | null} avatar
- * @property {string | null} jobTitle
- * @property {string | null} phone
- * @property {number[]} brandIds
- * @property {string} createdAt
- * @property {import('../../../src/workspace/members/invitations').InvitationBody | null} invitation while they have
- *   not joined (shown to managers and superadmins only)
- */
+/** A member as GET /api/members answers. @typedef {import('../../../src/workspace/members/service').MemberBody} Member */
 
 /** @typedef {{ id: number, name: string }} Brand */
 
-/**
- * @typedef {object} Campaign
- * @property {number} id
- * @property {number} brandId
- * @property {string} name
- * @property {string | null} description
- * @property {string | null} startDate
- * @property {string | null} endDate
- * @property {import('../../../src/workspace/domain').CampaignStatus} status
- */
+/** A campaign as GET /api/campaigns answers. @typedef {import('../../../src/workspace/campaigns/service').CampaignView} Campaign */
 
 /**
  * What the server renders into the page for its scripts (src/workspace/pages/render.ts).
@@ -61,13 +25,15 @@ import { readJsonAttribute } from '../core/page.js';
  * @property {Me | null} [user]
  * @property {{ maxBytes: number, maxFiles: number } | null} [uploads]
  * @property {Domain} domain the workspace's vocabulary: statuses, roles, platforms, kinds…
- * @property {{ manage: boolean, administer: boolean }} can what the user's role allows (managers and
- *   superadmins manage campaigns, projects, budgets and everyone's posts; superadmins administer users)
+ * @property {import('../../../src/workspace/pages/context').PageCapabilities} can what the user may do before
+ *   there is a record to ask (each record the API answers carries its own `can`)
  * @property {number} passwordMinLength the shortest password the server accepts
  */
 
 export const context = /** @type {PageContext} */ (readJsonAttribute('data-context'));
 export const domain = context.domain;
+/** What the user may do before there is a record to ask, by the server's rules. */
+export const can = context.can;
 
 /**
  * The signed-in user, on every page with the sidebar; the forced password page has none, and
@@ -216,16 +182,6 @@ export function avatar(person, size = 'small', label) {
   if (person?.avatar) return element('img', { className: `avatar avatar-${size}`, src: person.avatar, alt: label ?? '', width: 40, height: 40 });
   const tone = person ? person.id % 8 : 'none';
   return element('span', { className: `avatar avatar-${size} avatar-tone-${tone}`, ...a11y, text: person ? initials(person.name) : '?' });
-}
-
-/** Whether the user manages campaigns, projects, budgets, the team and everyone's posts. */
-export function isManager() {
-  return context.can.manage;
-}
-
-/** Whether the user administers users and brands. */
-export function isSuperadmin() {
-  return context.can.administer;
 }
 
 /** @typedef {{ value: string, label: string }} Option */

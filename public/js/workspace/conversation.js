@@ -6,35 +6,14 @@ import { element } from '../core/dom.js';
 import { formatMoment } from '../core/format.js';
 import { t } from '../core/i18n.js';
 import { lang } from '../core/page.js';
-import { announce, avatar, call, domain, errorMessage, isManager, me } from './common.js';
+import { announce, avatar, call, domain, errorMessage } from './common.js';
 import { iconButton } from './icons.js';
 import { byOther, flash, subscribeWhileShown } from './live.js';
 import { confirmDelete } from './records.js';
 
-/**
- * A comment as the API answers it.
- * @typedef {object} Comment
- * @property {number} id
- * @property {number | null} postId
- * @property {number | null} taskId
- * @property {number | null} authorId
- * @property {string | null} authorName
- * @property {string} body
- * @property {string} createdAt
- */
+/** A comment as the API answers it, with what the reader may do to it. @typedef {import('../../../src/workspace/comments/service').CommentView} Comment */
 
-/**
- * A line of a post's history.
- * @typedef {object} PostEvent
- * @property {number} id
- * @property {import('../../../src/workspace/domain').PostEventKind} kind
- * @property {number | null} actorId
- * @property {string | null} actorName
- * @property {import('../../../src/workspace/domain').PostStatus | null} from
- * @property {import('../../../src/workspace/domain').PostStatus | null} to
- * @property {import('../../../src/workspace/domain').PostField[]} fields what an edit changed
- * @property {string} createdAt
- */
+/** A line of a post's history. @typedef {import('../../../src/workspace/posts/repository').PostEvent} PostEvent */
 
 let serial = 0;
 
@@ -58,7 +37,6 @@ function historyText(e) {
  */
 function commentItem(comment, onDeleted) {
   const name = comment.authorName ?? t('comments.formerMember');
-  const mayDelete = comment.authorId === me.id || isManager();
   const item = element('li', { className: 'comment', 'data-comment-id': comment.id }, [
     avatar(comment.authorId === null ? null : { id: comment.authorId, name }, 'small'),
     element('div', { className: 'comment-main' }, [
@@ -68,7 +46,7 @@ function commentItem(comment, onDeleted) {
       ]),
       element('p', { className: 'comment-body', dir: 'auto', text: comment.body }),
     ]),
-    mayDelete
+    comment.can.delete
       ? iconButton({
           label: t('comments.delete'),
           icon: 'trash',

@@ -1,4 +1,4 @@
-// The outbox (superadmins only; the server refuses the page and its API to anyone else):
+// The outbox (for those who administer the workspace; the server refuses the page and its API to anyone else):
 // each mail's recipient, subject, kind and fate, newest first, a page at a time. A mail that
 // failed or was not sent can be sent again.
 import { element, requireElement } from '../core/dom.js';

@@ -1,23 +1,18 @@
-// Adding and editing members (the users table): shared by the Team page, where managers add
-// contributors to their brands, and the Users page, where a superadmin manages everyone.
+// Adding and editing members (the users table): shared by the Team page, where the user adds
+// members to their brands, and the Users page, where everyone is managed. The roles offered are
+// those the server says the user may give.
 import { ApiError } from '../core/api.js';
 import { element } from '../core/dom.js';
 import { formatDay } from '../core/format.js';
 import { t, tIsolated } from '../core/i18n.js';
-import { announce, call, context, domain, errorMessage, isSuperadmin, vocabularyOptions } from './common.js';
+import { announce, call, can, context, errorMessage, vocabularyOptions } from './common.js';
 import { actionButton } from './icons.js';
 import { confirmDelete, editInModal } from './records.js';
 
 /** @typedef {import('./common.js').Member} Member */
-/** @typedef {import('./common.js').Role} Role */
 
-/** @type {Role} */
-const CONTRIBUTOR = 'contributor';
-
-/** A superadmin gives any role; a manager only adds contributors. */
-function assignableRoles() {
-  return isSuperadmin() ? domain.roles : [CONTRIBUTOR];
-}
+/** The roles the user gives, from the most powerful down: a new member starts at the last. */
+const roles = can.memberRoles;
 
 /**
  * @param {import('./common.js').Brand[]} brands
@@ -77,7 +72,7 @@ export function memberDialog(member, { brands, defaultBrandIds }) {
     fields: [
       { name: 'name', label: t('members.name'), required: true, maxlength: 200, autocomplete: 'off', value: member?.name ?? '' },
       { name: 'email', label: t('members.email'), type: 'email', required: true, maxlength: 254, dir: 'ltr', autocomplete: 'off', value: member?.email ?? '' },
-      { name: 'role', label: t('members.role'), type: 'select', options: vocabularyOptions(assignableRoles(), 'role'), value: member?.role ?? CONTRIBUTOR },
+      { name: 'role', label: t('members.role'), type: 'select', options: vocabularyOptions(roles, 'role'), value: member?.role ?? roles.at(-1) },
       ...access,
       {
         name: 'password',

@@ -1,23 +1,12 @@
-// Projects: everyone reads their brands' projects with how many of their tasks are open;
-// managers and superadmins create, edit and delete them.
+// Projects: everyone reads their brands' projects with how many of their tasks are open; what
+// the user may create comes with the page, what they may change with each project (`project.can`).
 import { element, findElement, requireElement } from '../core/dom.js';
 import { t, tIsolated, tn } from '../core/i18n.js';
-import { announce, avatar, byId, call, callAll, dateRange, domain, errorMessage, isManager, revealTarget, targetOf, vocabularyOptions } from './common.js';
+import { announce, avatar, byId, call, callAll, can, dateRange, domain, errorMessage, revealTarget, targetOf, vocabularyOptions } from './common.js';
 import { actionButton, icon } from './icons.js';
 import { brandField, checkDays, chosenBrand, deleteWithConfirmation, editInModal, orNull } from './records.js';
 
-/**
- * A project as the API answers it.
- * @typedef {object} Project
- * @property {number} id
- * @property {number} brandId
- * @property {string} name
- * @property {string | null} description
- * @property {import('../../../src/workspace/domain').ProjectStatus} status
- * @property {string | null} startDate
- * @property {string | null} endDate
- * @property {number | null} ownerId
- */
+/** A project as the API answers it. @typedef {import('../../../src/workspace/projects/service').ProjectView} Project */
 
 /** @typedef {{ projectId: number | null, status: import('../../../src/workspace/domain').TaskStatus }} TaskSketch */
 
@@ -26,7 +15,6 @@ const DONE = 'done';
 
 const list = requireElement('[data-projects]', HTMLElement);
 const state = requireElement('[data-state]', HTMLElement);
-const manager = isManager();
 /** @type {Project[]} */
 let projects = [];
 /** @type {import('./common.js').Brand[]} */
@@ -45,13 +33,13 @@ function projectItem(project) {
     icon('tasks'),
     t('projects.viewTasks'),
   ]);
-  const actions = manager
-    ? [
-        tasksLink,
-        actionButton({ text: t('common.edit'), label: t('projects.editNamed', { name: project.name }), icon: 'edit', onClick: () => saveProject(project) }),
-        actionButton({ text: t('common.delete'), label: t('projects.deleteNamed', { name: project.name }), icon: 'trash', danger: true, onClick: () => deleteProject(project) }),
-      ]
-    : [tasksLink];
+  const actions = [
+    tasksLink,
+    project.can.edit ? actionButton({ text: t('common.edit'), label: t('projects.editNamed', { name: project.name }), icon: 'edit', onClick: () => saveProject(project) }) : null,
+    project.can.delete
+      ? actionButton({ text: t('common.delete'), label: t('projects.deleteNamed', { name: project.name }), icon: 'trash', danger: true, onClick: () => deleteProject(project) })
+      : null,
+  ];
   return element('li', { className: 'record', 'data-project-id': project.id, 'aria-labelledby': headingId }, [
     element('div', { className: 'record-head' }, [
       element('div', { className: 'record-title' }, [
@@ -74,7 +62,7 @@ function projectItem(project) {
 /** @param {string} [focusSelector] */
 function render(focusSelector) {
   list.replaceChildren(...projects.map(projectItem));
-  state.textContent = projects.length ? '' : manager ? t('projects.empty') : t('projects.emptyReadOnly');
+  state.textContent = projects.length ? '' : can.createProject ? t('projects.empty') : t('projects.emptyReadOnly');
   if (focusSelector) findElement(focusSelector, HTMLElement, list)?.focus();
 }
 

@@ -2,31 +2,24 @@
 // with one column per status. Filters, sort and view live in the address, so a reload or a
 // shared link shows the same. A project's page (/workspace/projects/:id) is this page fixed to
 // the project. Anyone creates a task and assigns it to any member of the brand; a private task
-// is seen only by its creator, its assignee and superadmins. Colleagues' changes arrive as live
+// is seen only by those the server shows it to (`task.can` says what each may do). Colleagues' changes arrive as live
 // events and are applied where the tasks stand, marked for a moment.
-import { ApiError, newestOnly } from '../core/api.js';
+import { newestOnly } from '../core/api.js';
 import { dropTarget, element, findElement, requireElement } from '../core/dom.js';
-import { formatDay } from '../core/format.js';
 import { t, tIsolated } from '../core/i18n.js';
-import { announce, avatar, byId, call, callAll, domain, errorMessage, linkedRecord, me, options, targetOf, vocabularyOptions } from './common.js';
-import { actionButton, icon } from './icons.js';
-import { menuButton } from './menu.js';
+import { announce, byId, call, callAll, domain, errorMessage, linkedRecord, me, options, targetOf } from './common.js';
 import { openModal } from '../core/modal.js';
-import { brandField, deleteWithConfirmation, editInModal, orNull } from './records.js';
+import { deleteWithConfirmation } from './records.js';
 import { taskPanel } from './task-panel.js';
-import { byOther, formGuard, highlights, keepingFocus, subscribe, tell } from './live.js';
+import { card, statusName, taskItem } from './tasks-cards.js';
+import { editTask } from './tasks-form.js';
+import { byOther, highlights, keepingFocus, subscribe, tell } from './live.js';
 
 /** A task as the API answers it, with what the user may do to it. @typedef {import('./task-panel.js').Task} Task */
 
 /** @typedef {{ id: number, name: string, brandId: number }} Named */
 /** @typedef {import('../../../src/workspace/domain').TaskStatus} TaskStatus */
-/** @typedef {import('../../../src/workspace/domain').TaskPriority} TaskPriority */
-/** @typedef {import('../../../src/workspace/domain').TaskVisibility} TaskVisibility */
 
-/** @type {TaskPriority} */
-const DEFAULT_PRIORITY = 'medium';
-/** @type {TaskVisibility} */
-const DEFAULT_VISIBILITY = 'brand';
 
 const list = requireElement('[data-tasks]', HTMLElement);
 const state = requireElement('[data-state]', HTMLElement);
@@ -85,8 +78,6 @@ const projectsOf = (brandId) => projects.filter((p) => p.brandId === brandId);
 /** @param {number} brandId */
 const campaignsOf = (brandId) => campaigns.filter((c) => c.brandId === brandId);
 
-const today = () => new Date().toISOString().slice(0, 10);
-
 /**
  * @param {Task} task
  * @param {string} status
@@ -101,59 +92,6 @@ async function changeStatus(task, status) {
     requireElement(`#${id}`, HTMLSelectElement).value = task.status;
     announce(errorMessage(err));
   }
-}
-
-/** @param {Task} task */
-function statusControl(task) {
-  const id = `task-status-${task.id}`;
-  const select = element(
-    'select',
-    { id, className: 'task-status-select', disabled: !task.can.edit },
-    domain.taskStatuses.map((s) => element('option', { value: s, text: t(`tasks.status.${s}`), selected: s === task.status })),
-  );
-  select.addEventListener('change', () => void changeStatus(task, select.value));
-  return element('div', { className: 'task-status' }, [element('label', { for: id, className: 'sr-only', text: t('tasks.statusOf', { title: task.title }) }), select]);
-}
-
-/** @param {Task} task */
-function taskItem(task) {
-  const assignee = task.assigneeId === null ? undefined : people.get(task.assigneeId);
-  const project = projects.find((p) => p.id === task.projectId);
-  const campaign = campaigns.find((c) => c.id === task.campaignId);
-  const overdue = task.dueDate !== null && task.status !== 'done' && task.dueDate < today();
-  const actions = [
-    actionButton({ text: t('comments.open'), label: t('comments.openNamed', { title: task.title }), icon: 'comment', onClick: () => openTask(task) }),
-    task.can.edit ? actionButton({ text: t('common.edit'), label: t('tasks.editNamed', { title: task.title }), icon: 'edit', onClick: () => saveTask(task) }) : null,
-    task.can.delete
-      ? actionButton({ text: t('common.delete'), label: t('tasks.deleteNamed', { title: task.title }), icon: 'trash', danger: true, onClick: () => deleteTask(task) })
-      : null,
-  ];
-  return element('li', { className: `record${task.status === 'done' ? ' task-done' : ''}`, 'data-task-id': task.id }, [
-    element('div', { className: 'record-head' }, [
-      element('div', { className: 'record-title' }, [
-        element('h3', { text: task.title }),
-        element('p', { className: 'record-meta' }, [
-          element('span', { className: `badge priority-${task.priority === 'urgent' ? 'high' : task.priority}`, text: t(`tasks.priority.${task.priority}`) }),
-          task.visibility === 'private' ? element('span', { className: 'badge badge-muted', text: t('tasks.private') }) : null,
-          task.dueDate
-            ? element('span', { className: overdue ? 'is-overdue' : '' }, [t(overdue ? 'tasks.overdue' : 'tasks.due', { date: formatDay(task.dueDate) })])
-            : null,
-          // Elsewhere than its project's page, the project is a way to it.
-          project && !pageProject ? element('a', { href: `/workspace/projects/${project.id}`, text: t('tasks.inProject', { name: project.name }) }) : null,
-          campaign ? element('span', { text: t('tasks.inCampaign', { name: campaign.name }) }) : null,
-        ]),
-      ]),
-      statusControl(task),
-    ]),
-    task.description ? element('p', { className: 'record-text', text: task.description }) : null,
-    element('div', { className: 'record-foot record-sub' }, [
-      element('div', { className: 'person' }, [
-        avatar(assignee ?? null, 'small'),
-        element('span', { className: 'person-sub', text: assignee ? (assignee.id === me.id ? t('tasks.assignedToYou') : t('tasks.assignedTo', { name: assignee.name })) : t('tasks.unassigned') }),
-      ]),
-      element('div', { className: 'record-actions' }, actions),
-    ]),
-  ]);
 }
 
 /** @param {Task} saved */
@@ -186,72 +124,35 @@ function showView() {
 
 // ## The board
 
-/** @param {TaskStatus} status */
-const statusName = (status) => t(`tasks.status.${status}`);
+/** What a task's item and card do, and the records they name. @type {import('./tasks-cards.js').CardContext} */
+const cardContext = {
+  get people() {
+    return people;
+  },
+  get projects() {
+    return projects;
+  },
+  get campaigns() {
+    return campaigns;
+  },
+  pageProject,
+  open: (task) => void openTask(task),
+  edit: (task) => void saveTask(task),
+  remove: (task) => void deleteTask(task),
+  changeStatus: (task, status) => void changeStatus(task, status),
+  move: (task, status) => void moveCard(task, status),
+  drag: (task) => {
+    dragging = task;
+  },
+};
 
-/** @param {Task} task */
-function dueNote(task) {
-  if (!task.dueDate) return element('span', { className: 'task-due is-undated' }, [icon('calendar'), t('tasks.noDue')]);
-  const overdue = task.status !== 'done' && task.dueDate < today();
-  return element('time', { className: `task-due${overdue ? ' is-overdue' : ''}`, datetime: task.dueDate }, [
-    icon('calendar'),
-    t(overdue ? 'tasks.overdue' : 'tasks.due', { date: formatDay(task.dueDate) }),
-  ]);
-}
-
-/** @param {Task} task */
-function card(task) {
-  const movable = task.can.edit;
-  const assignee = task.assigneeId === null ? undefined : people.get(task.assigneeId);
-  const open = element('button', { type: 'button', className: 'post-open task-open', text: task.title, 'aria-haspopup': 'dialog', dir: 'auto' });
-  open.addEventListener('click', () => void openTask(task));
-  const moves = movable ? domain.taskStatuses.filter((s) => s !== task.status) : [];
-  const node = element('li', { className: `post-card task-card${task.status === 'done' ? ' task-done' : ''}`, 'data-task-id': task.id, draggable: movable ? 'true' : undefined }, [
-    element('div', { className: 'post-body' }, [
-      element('h3', { className: 'post-title' }, [open]),
-      element('p', { className: 'task-card-meta' }, [
-        element('span', { className: `badge priority-${task.priority === 'urgent' ? 'high' : task.priority}`, text: t(`tasks.priority.${task.priority}`) }),
-        task.visibility === 'private' ? element('span', { className: 'badge badge-muted', text: t('tasks.private') }) : null,
-      ]),
-      dueNote(task),
-      element('div', { className: 'post-foot' }, [
-        avatar(assignee ?? null, 'small', assignee ? t('tasks.assigneeNamed', { name: assignee.name }) : t('tasks.unassigned')),
-        element('span', { className: 'post-owner', 'aria-hidden': 'true', dir: 'auto', text: assignee ? assignee.name.split(/\s+/)[0] : '' }),
-        element('div', { className: 'post-actions' }, [
-          moves.length
-            ? menuButton({
-                content: icon('move'),
-                ariaLabel: t('tasks.moveNamed', { title: task.title }),
-                className: 'task-move',
-                items: moves.map((s) => ({ label: t('tasks.moveTo', { status: statusName(s) }), onSelect: () => moveCard(task, s) })),
-              })
-            : null,
-        ]),
-      ]),
-    ]),
-  ]);
-  if (movable) {
-    node.addEventListener('dragstart', (event) => {
-      if (!event.dataTransfer) return;
-      event.dataTransfer.setData('text/plain', String(task.id));
-      event.dataTransfer.effectAllowed = 'move';
-      node.classList.add('is-dragging');
-      dragging = task;
-    });
-    node.addEventListener('dragend', () => {
-      node.classList.remove('is-dragging');
-      dragging = null;
-    });
-  }
-  return node;
-}
 
 function renderBoard() {
   for (const [status, column] of columns) {
     const inColumn = tasks.filter((task) => task.status === status);
     requireElement('[data-count]', HTMLElement, column).textContent = String(inColumn.length);
     requireElement('[data-cards]', HTMLElement, column).replaceChildren(
-      ...(inColumn.length ? inColumn.map(card) : [element('li', { className: 'kanban-empty', text: t('tasks.emptyColumn') })]),
+      ...(inColumn.length ? inColumn.map((task) => card(task, cardContext)) : [element('li', { className: 'kanban-empty', text: t('tasks.emptyColumn') })]),
     );
   }
 }
@@ -406,7 +307,7 @@ function showState() {
 function render(focusSelector) {
   showView();
   if (view === BOARD) renderBoard();
-  else list.replaceChildren(...tasks.map(taskItem));
+  else list.replaceChildren(...tasks.map((task) => taskItem(task, cardContext)));
   showState();
   clearButton.hidden = !filtering();
   showScope();
@@ -484,125 +385,12 @@ viewSwitch.addEventListener('click', (event) => {
 });
 
 /**
- * The form's fields; the project and campaign choices are those of `brandId`, the brand the
- * task is (or will be) in.
- * @param {Task | null} task
- * @param {number} brandId
- * @returns {import('../core/modal.js').ModalField[]}
- */
-function taskFields(task, brandId) {
-  return [
-    { name: 'title', label: t('tasks.fieldTitle'), required: true, maxlength: 200, value: task?.title ?? '' },
-    { name: 'description', label: t('common.description'), type: 'textarea', rows: 3, maxlength: 10000, value: task?.description ?? '' },
-    {
-      name: 'assigneeId',
-      label: t('tasks.assignee'),
-      type: 'select',
-      options: options([...people.values()], (p) => (p.id === me.id ? t('tasks.you') : p.name), t('tasks.nobody')),
-      value: String(task?.assigneeId ?? ''),
-    },
-    { name: 'status', label: t('common.status'), type: 'select', options: vocabularyOptions(domain.taskStatuses, 'tasks.status'), value: task?.status ?? domain.taskStatuses[0] },
-    { name: 'priority', label: t('tasks.fieldPriority'), type: 'select', options: vocabularyOptions(domain.taskPriorities, 'tasks.priority'), value: task?.priority ?? DEFAULT_PRIORITY },
-    { name: 'dueDate', label: t('tasks.dueDate'), type: 'date', value: task?.dueDate ?? '' },
-    ...(task || pageProject ? [] : brandField(brands, { value: brandId })),
-    {
-      name: 'projectId',
-      label: t('tasks.project'),
-      type: 'select',
-      options: options(projectsOf(brandId), (p) => p.name, t('tasks.noProject')),
-      value: String(task ? (task.projectId ?? '') : (pageProject?.id ?? '')),
-    },
-    {
-      name: 'campaignId',
-      label: t('common.campaign'),
-      type: 'select',
-      options: options(campaignsOf(brandId), (c) => c.name, t('tasks.noCampaign')),
-      value: String(task?.campaignId ?? ''),
-    },
-    // Who sees a task is for those who may change it to decide.
-    ...(task && !task.can.changeVisibility
-      ? []
-      : [
-          {
-            name: 'visibility',
-            label: t('tasks.visibility'),
-            type: /** @type {const} */ ('select'),
-            options: vocabularyOptions(domain.taskVisibilities, 'tasks.visibilities'),
-            value: task?.visibility ?? DEFAULT_VISIBILITY,
-          },
-        ]),
-  ];
-}
-
-/**
- * A select's options replaced, its choice kept when still offered.
- * @param {HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement | undefined} select
- * @param {import('./common.js').Option[]} choices
- */
-function offer(select, choices) {
-  if (!(select instanceof HTMLSelectElement)) return;
-  const kept = select.value;
-  select.replaceChildren(...choices.map((o) => element('option', { value: o.value, text: o.label })));
-  select.value = choices.some((o) => o.value === kept) ? kept : '';
-}
-
-/**
- * A new task's brand changes its project and campaign choices to that brand's, so a task is
- * never placed in another brand's project (the server refuses that too: BRAND_MISMATCH).
- * @param {Map<string, HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>} controls
- */
-function followBrand(controls) {
-  const brand = controls.get('brandId');
-  brand?.addEventListener('change', () => {
-    const brandId = Number(brand.value);
-    offer(controls.get('projectId'), options(projectsOf(brandId), (p) => p.name, t('tasks.noProject')));
-    offer(controls.get('campaignId'), options(campaignsOf(brandId), (c) => c.name, t('tasks.noCampaign')));
-  });
-}
-
-/** The brand a new task starts in: the project's on its page, else the user's first. */
-const firstBrand = () => pageProject?.brandId ?? me.brandIds[0] ?? brands[0]?.id ?? 0;
-
-/** @param {string | undefined} value */
-const idOrNull = (value) => (value ? Number(value) : null);
-
-/**
  * @param {Task | null} task
  * @returns {Promise<void>}
  */
 async function saveTask(task) {
-  const brandId = task?.brandId ?? firstBrand();
-  const guard = task ? formGuard('task', task.id) : null;
-  const saved = await editInModal({
-    notice: guard?.element,
-    title: task ? t('tasks.editTitle') : t('tasks.newTitle'),
-    confirmText: task ? t('common.save') : t('tasks.create'),
-    fields: taskFields(task, brandId),
-    onOpen: followBrand,
-    check: (values) => ({ title: values.title?.trim() ? '' : t('tasks.titleRequired') }),
-    refusedField: (err) => (err instanceof ApiError && err.code === 'ASSIGNEE_NOT_MEMBER' ? { name: 'assigneeId', message: t('errors.ASSIGNEE_NOT_MEMBER') } : null),
-    send: async (values) => {
-      /** @type {Record<string, unknown>} */
-      const body = {
-        title: (values.title ?? '').trim(),
-        description: orNull(values.description),
-        assigneeId: idOrNull(values.assigneeId),
-        status: values.status,
-        priority: values.priority,
-        dueDate: values.dueDate || null,
-        projectId: idOrNull(values.projectId),
-        campaignId: idOrNull(values.campaignId),
-        visibility: values.visibility,
-      };
-      if (task) return /** @type {{ task: Task }} */ (await call('PATCH', `/api/tasks/${task.id}`, body)).task;
-      return /** @type {{ task: Task }} */ (await call('POST', '/api/tasks', { ...body, brandId: values.brandId ? Number(values.brandId) : brandId })).task;
-    },
-  });
-  const latest = /** @type {Task | null} */ (guard?.finish() ?? null);
-  if (!saved) {
-    if (latest) await saveTask(latest);
-    return;
-  }
+  const saved = await editTask(task, { people, brands, projects, campaigns, pageProject });
+  if (!saved) return;
   announce(tIsolated(task ? 'tasks.updated' : 'tasks.created', { title: saved.title }));
   await afterChange(() => {
     if (task) replace(saved);

@@ -1,8 +1,8 @@
-// The team: everyone who shares a brand with the user. Managers add contributors here, and
-// see those invited who have not joined yet in a list of their own, as Plane shows them.
+// The team: everyone who shares a brand with the user. Those the server lets add members do so
+// here, and see those invited who have not joined yet in a list of their own, as Plane shows them.
 import { element, findElement, requireElement } from '../core/dom.js';
 import { t } from '../core/i18n.js';
-import { avatar, call, errorMessage, isManager, me } from './common.js';
+import { avatar, call, can, errorMessage, me } from './common.js';
 import { announceAdded, invitationActions, invitationBadge, invitationLines, memberDialog } from './members.js';
 
 /** @typedef {import('./common.js').Member} Member */
@@ -91,7 +91,7 @@ async function load() {
 }
 
 async function addMember() {
-  if (!isManager()) return;
+  if (!can.addMembers) return;
   const ownBrands = brands.filter((b) => me.brandIds.includes(b.id));
   const created = await memberDialog(null, { brands: ownBrands, defaultBrandIds: me.brandIds });
   if (!created) return;

@@ -3,23 +3,7 @@
 import { upload } from '../core/upload.js';
 import { guard } from './common.js';
 
-/**
- * An asset as the API answers it.
- * @typedef {object} Asset
- * @property {number} id
- * @property {string} name
- * @property {string} mimeType
- * @property {number} size
- * @property {number} sizeMb
- * @property {string} url
- * @property {string | null} thumbnailUrl
- * @property {string} downloadUrl
- * @property {number} brandId
- * @property {number | null} campaignId
- * @property {number | null} postId
- * @property {number | null} uploadedBy
- * @property {string} createdAt
- */
+/** An asset as the API answers it, with what the reader may do to it. @typedef {import('../../../src/workspace/assets/service').AssetBody} Asset */
 
 /**
  * Sends one file with the form fields (brandId, campaignId, postId) and resolves with the

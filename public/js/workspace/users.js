@@ -1,4 +1,4 @@
-// Users (superadmin only; the server refuses the page to anyone else): every account, its
+// Users (for those who administer the workspace; the server refuses the page to anyone else): every account, its
 // role and brands, and the brands themselves. One's own row has no delete button, since the
 // server refuses that too.
 import { element, findElement, requireElement } from '../core/dom.js';

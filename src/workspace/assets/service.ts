@@ -33,6 +33,21 @@ export interface AssetBody {
   postId: number | null;
   uploadedBy: number | null;
   createdAt: string;
+  can: AssetPermissions;
+}
+
+/** What the reader may do with an asset, by the rule that refuses what they may not. */
+export interface AssetPermissions {
+  delete: boolean;
+}
+
+/** Its uploader, managers and superadmins delete an asset. */
+export function mayDeleteAsset(actor: Actor, asset: Pick<Asset, 'uploadedBy'>): boolean {
+  return asset.uploadedBy === actor.id || isManagerOrAbove(actor);
+}
+
+export function assetPermissions(actor: Actor, asset: Pick<Asset, 'uploadedBy'>): AssetPermissions {
+  return { delete: mayDeleteAsset(actor, asset) };
 }
 
 /** The kinds of file the library filters by: PDF apart from the other documents. */
@@ -86,7 +101,7 @@ export function sizeInMb(bytes: number): number {
   return Math.round((bytes / MB) * 10) / 10;
 }
 
-export function toAssetBody(asset: Asset): AssetBody {
+export function toAssetBody(actor: Actor, asset: Asset): AssetBody {
   return {
     id: asset.id,
     name: asset.name,
@@ -101,6 +116,7 @@ export function toAssetBody(asset: Asset): AssetBody {
     postId: asset.postId,
     uploadedBy: asset.uploadedBy,
     createdAt: asset.createdAt,
+    can: assetPermissions(actor, asset),
   };
 }
 
@@ -183,11 +199,11 @@ export class AssetsService {
     const { q, type, ...rest } = query;
     const brandIds = listedBrands(actor, query.brandId);
     const filter = { ...rest, brandIds, nameContains: q || undefined, mimeTypes: type && MIME_TYPES_OF[type] };
-    return (await this.deps.assets.list(filter)).map(toAssetBody);
+    return (await this.deps.assets.list(filter)).map((asset) => toAssetBody(actor, asset));
   }
 
   async get(actor: Actor, id: number): Promise<AssetBody> {
-    return toAssetBody(await this.visible(actor, id));
+    return toAssetBody(actor, await this.visible(actor, id));
   }
 
   /**
@@ -196,9 +212,8 @@ export class AssetsService {
    */
   async sights(readers: readonly Actor[], id: number, was?: BrandSight): Promise<Sight<AssetBody>[]> {
     const asset = await this.deps.assets.get(id);
-    const body = asset && toAssetBody(asset);
     return readers.map((reader) => {
-      if (asset && canSeeBrand(reader, asset.brandId)) return { body: body! };
+      if (asset && canSeeBrand(reader, asset.brandId)) return { body: toAssetBody(reader, asset) };
       return was && canSeeBrand(reader, was.brandId) ? 'gone' : undefined;
     });
   }
@@ -239,7 +254,7 @@ export class AssetsService {
     const changes: Change[] = created.map((asset) => ({ type: 'asset', id: asset.id, action: 'created', by: actor.id }));
     if (placed.postId !== null) changes.push({ type: 'post', id: placed.postId, action: 'updated', by: actor.id });
     await this.deps.live.publish(...changes);
-    return created.map(toAssetBody);
+    return created.map((asset) => toAssetBody(actor, asset));
   }
 
   /**
@@ -248,7 +263,7 @@ export class AssetsService {
    */
   async remove(actor: Actor, id: number): Promise<void> {
     const asset = await this.visible(actor, id);
-    if (asset.uploadedBy !== actor.id && !isManagerOrAbove(actor)) {
+    if (!mayDeleteAsset(actor, asset)) {
       throw new Forbidden('Only its uploader, managers and superadmins delete an asset', 'NOT_ASSET_UPLOADER');
     }
     const posts = await this.deps.posts.deletingAssets(actor, [id]);
@@ -266,7 +281,7 @@ export class AssetsService {
     const unique = [...new Set(ids)];
     const found = new Map((await this.deps.assets.getMany(unique)).map((a) => [a.id, a]));
     const assets = unique.map((id) => visibleOrNotFound(actor, found.get(id), 'asset'));
-    if (!isManagerOrAbove(actor) && assets.some((a) => a.uploadedBy !== actor.id)) {
+    if (!assets.every((asset) => mayDeleteAsset(actor, asset))) {
       throw new Forbidden('Only its uploader, managers and superadmins delete an asset', 'NOT_ASSET_UPLOADER');
     }
     const posts = await this.deps.posts.deletingAssets(actor, unique);

@@ -6,7 +6,7 @@ import type { DeviceCookies } from '../../platform/device-cookie';
 import { attemptLimiter, clientAddress, type AttemptCounter } from '../../platform/rate-limit';
 import { validated } from '../../platform/validate';
 import { toUserBody } from '../members/service';
-import { name, nonEmpty, optionalText, password, timeZone, NAME_MAX } from '../schemas';
+import { language, name, nonEmpty, optionalText, password, timeZone, NAME_MAX } from '../schemas';
 import { requireSignedIn, userOf } from '../request';
 import { LINK_TOKEN_PATTERN } from './links';
 import { SESSION_COOKIE, sessionCookieOptions } from './middleware';
@@ -34,7 +34,7 @@ const profileBody = nonEmpty(
     phone: optionalText(40)
       .refine((v) => v === null || /^[+0-9 ().-]{3,40}$/.test(v), 'must be a phone number')
       .optional(),
-    language: z.enum(['en', 'ar']).optional(),
+    language: language.optional(),
     timeZone: timeZone.optional(),
   }),
 );

@@ -1,6 +1,6 @@
 import type { Clock } from '../../platform/clock';
 import { BadRequest, NotFound } from '../../platform/errors';
-import { isManagerOrAbove, isoTime, listedBrands, requireRole, visibleOrNotFound, type Actor } from '../access';
+import { isManagerOrAbove, isoTime, listedBrands, recordPermissions, requireRole, visibleOrNotFound, type Actor, type RecordPermissions } from '../access';
 import type { BrandsService } from '../brands/service';
 import { daysInOrder } from '../schemas';
 import type { CampaignStatus } from '../domain';
@@ -30,6 +30,24 @@ export type TrackChange = Partial<TrackInput>;
 
 const MANAGERS_ONLY = 'Only managers and superadmins change campaigns and tracks';
 
+/** Everyone in a brand reads its campaigns; managers and superadmins create, change and delete them and their tracks. */
+export function mayRunCampaigns(actor: Actor): boolean {
+  return isManagerOrAbove(actor);
+}
+
+/** What the reader may do with a campaign, by `mayRunCampaigns`: change it, delete it, and (`tracks`) add, change and delete its tracks. */
+export type CampaignPermissions = RecordPermissions & { tracks: boolean };
+
+/** A campaign as the API answers it: with what the one asking may do to it. */
+export type CampaignView = Campaign & { can: CampaignPermissions };
+
+function campaignPermissions(actor: Actor): CampaignPermissions {
+  const runs = mayRunCampaigns(actor);
+  return { ...recordPermissions(runs), tracks: runs };
+}
+
+const shown = (actor: Actor, campaign: Campaign): CampaignView => ({ ...campaign, can: campaignPermissions(actor) });
+
 export function assertDaysInOrder(startDate: string | null, endDate: string | null): void {
   if (!daysInOrder(startDate, endDate)) throw new BadRequest('endDate must not be before startDate', 'INVALID_DATE_RANGE');
 }
@@ -37,22 +55,22 @@ export function assertDaysInOrder(startDate: string | null, endDate: string | nu
 export class CampaignsService {
   constructor(private readonly deps: { campaigns: CampaignRepository; brands: BrandsService; live: ChangeFeed; clock: Clock }) {}
 
-  async list(actor: Actor, filter: { brandId?: number; status?: CampaignStatus }): Promise<Campaign[]> {
+  async list(actor: Actor, filter: { brandId?: number; status?: CampaignStatus }): Promise<CampaignView[]> {
     const brandIds = listedBrands(actor, filter.brandId);
-    return this.deps.campaigns.list({ brandIds, status: filter.status });
+    return (await this.deps.campaigns.list({ brandIds, status: filter.status })).map((campaign) => shown(actor, campaign));
   }
 
-  async get(actor: Actor, id: number): Promise<Campaign> {
-    return visibleOrNotFound(actor, await this.deps.campaigns.get(id), 'campaign');
+  async get(actor: Actor, id: number): Promise<CampaignView> {
+    return shown(actor, visibleOrNotFound(actor, await this.deps.campaigns.get(id), 'campaign'));
   }
 
-  async create(actor: Actor, input: NewCampaignInput): Promise<Campaign> {
-    requireRole(actor, isManagerOrAbove, MANAGERS_ONLY);
+  async create(actor: Actor, input: NewCampaignInput): Promise<CampaignView> {
+    requireRole(actor, mayRunCampaigns, MANAGERS_ONLY);
     await this.deps.brands.assertUsable(actor, input.brandId);
     const startDate = input.startDate ?? null;
     const endDate = input.endDate ?? null;
     assertDaysInOrder(startDate, endDate);
-    return this.deps.campaigns.create({
+    const created = await this.deps.campaigns.create({
       brandId: input.brandId,
       name: input.name,
       description: input.description ?? null,
@@ -62,10 +80,11 @@ export class CampaignsService {
       ownerId: actor.id,
       createdAt: this.now(),
     });
+    return shown(actor, created);
   }
 
-  async update(actor: Actor, id: number, change: CampaignChange): Promise<Campaign> {
-    requireRole(actor, isManagerOrAbove, MANAGERS_ONLY);
+  async update(actor: Actor, id: number, change: CampaignChange): Promise<CampaignView> {
+    requireRole(actor, mayRunCampaigns, MANAGERS_ONLY);
     const current = await this.get(actor, id);
     assertDaysInOrder(pick(change.startDate, current.startDate), pick(change.endDate, current.endDate));
     const updated = await this.deps.campaigns.update(id, { ...change, updatedAt: this.now() });
@@ -75,12 +94,12 @@ export class CampaignsService {
       const postIds = await this.deps.campaigns.postIds(id);
       await this.deps.live.publish(...postIds.map((postId) => ({ type: 'post' as const, id: postId, action: 'updated' as const, by: actor.id })));
     }
-    return updated;
+    return shown(actor, updated);
   }
 
   /** Deletes the campaign with its posts and tracks, in one transaction. */
   async remove(actor: Actor, id: number): Promise<{ posts: number; tracks: number }> {
-    requireRole(actor, isManagerOrAbove, MANAGERS_ONLY);
+    requireRole(actor, mayRunCampaigns, MANAGERS_ONLY);
     const campaign = await this.get(actor, id);
     const deleted = await this.deps.campaigns.deleteWithContent(id);
     if (!deleted) throw new NotFound('No such campaign');
@@ -99,7 +118,7 @@ export class CampaignsService {
   }
 
   async createTrack(actor: Actor, campaignId: number, input: TrackInput): Promise<Track> {
-    requireRole(actor, isManagerOrAbove, MANAGERS_ONLY);
+    requireRole(actor, mayRunCampaigns, MANAGERS_ONLY);
     await this.get(actor, campaignId);
     const startDate = input.startDate ?? null;
     const endDate = input.endDate ?? null;
@@ -116,7 +135,7 @@ export class CampaignsService {
   }
 
   async updateTrack(actor: Actor, id: number, change: TrackChange): Promise<Track> {
-    requireRole(actor, isManagerOrAbove, MANAGERS_ONLY);
+    requireRole(actor, mayRunCampaigns, MANAGERS_ONLY);
     const current = await this.getTrack(actor, id);
     assertDaysInOrder(pick(change.startDate, current.startDate), pick(change.endDate, current.endDate));
     const updated = await this.deps.campaigns.updateTrack(id, { ...change, updatedAt: this.now() });
@@ -125,7 +144,7 @@ export class CampaignsService {
   }
 
   async removeTrack(actor: Actor, id: number): Promise<void> {
-    requireRole(actor, isManagerOrAbove, MANAGERS_ONLY);
+    requireRole(actor, mayRunCampaigns, MANAGERS_ONLY);
     await this.getTrack(actor, id);
     if (!(await this.deps.campaigns.deleteTrack(id))) throw new NotFound('No such track');
   }

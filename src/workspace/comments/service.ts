@@ -7,6 +7,7 @@ import type { PostsService } from '../posts/service';
 import type { TasksService } from '../tasks/service';
 import type { Comment, CommentRepository, CommentSubject } from './repository';
 import type { ChangeFeed, Sight } from '../events/changes';
+import type { TaskVisibility } from '../domain';
 
 const WORD = /[\p{L}\p{N}_]/u;
 
@@ -29,13 +30,32 @@ export function mentionedIn(body: string, members: readonly Pick<UserRecord, 'id
     .map((m) => m.id);
 }
 
+/** What the reader may do with a comment, by the rule that refuses what they may not. */
+export interface CommentPermissions {
+  delete: boolean;
+}
+
+/** A comment as the API answers it: with what the one asking may do to it. */
+export type CommentView = Comment & { can: CommentPermissions };
+
+/** Its author, managers and superadmins delete a comment (of a thread they see). */
+export function mayDeleteComment(actor: Actor, comment: Pick<Comment, 'authorId'>): boolean {
+  return comment.authorId === actor.id || isManagerOrAbove(actor);
+}
+
+export function commentPermissions(actor: Actor, comment: Pick<Comment, 'authorId'>): CommentPermissions {
+  return { delete: mayDeleteComment(actor, comment) };
+}
+
+const shown = (actor: Actor, comment: Comment): CommentView => ({ ...comment, can: commentPermissions(actor, comment) });
+
 /** What a thread hangs on, once the actor is known to see it. */
 interface Seen {
   subject: CommentSubject;
   brandId: number;
   /** Who hears of a new comment besides those it names: a post's owner; a task's owner and assignee. */
   followers: (number | null)[];
-  task?: { visibility: 'private' | 'brand'; ownerId: number | null; assigneeId: number | null };
+  task?: { visibility: TaskVisibility; ownerId: number | null; assigneeId: number | null };
 }
 
 /**
@@ -55,24 +75,24 @@ export class CommentsService {
     },
   ) {}
 
-  async list(actor: Actor, subject: CommentSubject): Promise<Comment[]> {
+  async list(actor: Actor, subject: CommentSubject): Promise<CommentView[]> {
     await this.seen(actor, subject);
-    return this.deps.comments.list(subject);
+    return (await this.deps.comments.list(subject)).map((comment) => shown(actor, comment));
   }
 
   /**
    * What each of `readers` is told of a change to comment `id` on `on`: the comment as its
    * thread lists it, or `gone` once it was deleted; nothing for who may not read the thread.
    */
-  async sights(readers: readonly Actor[], id: number, on: CommentSubject): Promise<Sight<Comment>[]> {
+  async sights(readers: readonly Actor[], id: number, on: CommentSubject): Promise<Sight<CommentView>[]> {
     const [comment, seers] = await Promise.all([
       this.deps.comments.get(id),
       'postId' in on ? this.deps.posts.seenBy(readers, on.postId) : this.deps.tasks.seenBy(readers, on.taskId),
     ]);
-    return seers.map((sees) => (!sees ? undefined : comment ? { body: comment } : 'gone'));
+    return seers.map((sees, i) => (!sees ? undefined : comment ? { body: shown(readers[i], comment) } : 'gone'));
   }
 
-  async add(actor: Actor, subject: CommentSubject, body: string): Promise<Comment> {
+  async add(actor: Actor, subject: CommentSubject, body: string): Promise<CommentView> {
     const seen = await this.seen(actor, subject);
     const comment = await this.deps.comments.add(subject, { authorId: actor.id, body, createdAt: isoTime(this.deps.clock.now()) });
     await this.deps.live.publish({ type: 'comment', id: comment.id, action: 'created', on: subject, by: actor.id });
@@ -82,7 +102,7 @@ export class CommentsService {
     await this.deps.notifier.notify({ kind: 'mentioned', recipients: mentioned, actorId: actor.id, subject: about });
     const followers = seen.followers.filter((id): id is number => id !== null && !mentioned.includes(id));
     await this.deps.notifier.notify({ kind: 'commented', recipients: followers, actorId: actor.id, subject: about });
-    return comment;
+    return shown(actor, comment);
   }
 
   async remove(actor: Actor, id: number): Promise<void> {
@@ -93,7 +113,7 @@ export class CommentsService {
     await this.seen(actor, on).catch(() => {
       throw new NotFound('No such comment');
     });
-    if (comment.authorId !== actor.id && !isManagerOrAbove(actor)) {
+    if (!mayDeleteComment(actor, comment)) {
       throw new Forbidden('Only its author, managers and superadmins delete a comment', 'NOT_COMMENT_AUTHOR');
     }
     if (!(await this.deps.comments.delete(id))) throw new NotFound('No such comment');

@@ -3,12 +3,10 @@ import { flag, isSet } from '../../platform/db/engine';
 import type { NewMail } from '../../platform/mail/outbox';
 import { writeMails } from '../mail/queue';
 import type { Notices } from '../../platform/notices';
-import type { Role } from '../domain';
+import type { Language, Role } from '../domain';
 import { changes, groupPairs, type WorkspaceDb, type WorkspaceRecords } from '../records';
 import { MEMBER_TOPIC, MEMBER_CONFIRM_MS, type MemberCache } from './cache';
 import { outlive } from '../../platform/recent';
-
-export type Language = 'en' | 'ar';
 
 /** A workspace user as stored, without the password hash (that has its own readers). */
 export interface UserRecord {

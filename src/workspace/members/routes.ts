@@ -5,14 +5,14 @@ import { attemptLimiter, type AttemptCounter } from '../../platform/rate-limit';
 import { idParam, validated } from '../../platform/validate';
 import { ROLES } from '../domain';
 import { actorOf } from '../request';
-import { email, id, name, nonEmpty, password } from '../schemas';
+import { email, id, language, name, nonEmpty, password } from '../schemas';
 import type { MembersService } from './service';
 
 const role = z.enum(ROLES);
 const brandIds = z.array(id).max(100);
 
 /** Without a password, the member is invited by mail. */
-const createMember = z.strictObject({ name, email, password: password.optional(), role, brandIds: brandIds.optional(), language: z.enum(['en', 'ar']).optional() });
+const createMember = z.strictObject({ name, email, password: password.optional(), role, brandIds: brandIds.optional(), language: language.optional() });
 const updateMember = nonEmpty(
   z.strictObject({ name: name.optional(), email: email.optional(), role: role.optional(), brandIds: brandIds.optional(), password: password.optional() }),
 );

@@ -1,13 +1,24 @@
 import { BadRequest, Conflict, Forbidden, NotFound } from '../../platform/errors';
 import { brandScope, canSeeBrand, isManagerOrAbove, isoTime, isSuperadmin, requireRole, type Actor } from '../access';
-import type { Role } from '../domain';
+import { ROLES, type Language, type Role } from '../domain';
 import type { Clock } from '../../platform/clock';
 import { hashPassword, unusablePasswordHash } from './passwords';
 import type { BrandRepository } from '../brands/repository';
 import type { MailQueue } from '../mail/queue';
 import { invitationOf, mayManageInvitation, seesInvitations, type InvitationBody, type InvitationLinks } from './invitations';
-import type { Language, UserRecord, UserRepository } from './repository';
+import type { UserRecord, UserRepository } from './repository';
 import type { ChangeFeed } from '../events/changes';
+
+/** Managers and superadmins add members. */
+export function mayAddMembers(actor: Actor): boolean {
+  return isManagerOrAbove(actor);
+}
+
+/** The roles `actor` gives a new member: a superadmin any, a manager contributors only, others none. */
+export function rolesGivenBy(actor: Actor): Role[] {
+  if (isSuperadmin(actor)) return [...ROLES];
+  return mayAddMembers(actor) ? ['contributor'] : [];
+}
 
 /** What any API shows of a user: never the hash, the token version or the token key. */
 export type UserBody = Omit<UserRecord, 'tokenVersion' | 'tokenKey' | 'passwordStamp' | 'profileCompletedAt' | 'onboardingCompletedAt' | 'invitedAt'> & {
@@ -99,10 +110,10 @@ export class MembersService {
    * choose their own password through its link.
    */
   async create(actor: Actor, input: NewMember): Promise<MemberBody> {
-    requireRole(actor, isManagerOrAbove, 'Only managers and superadmins add members');
+    requireRole(actor, mayAddMembers, 'Only managers and superadmins add members');
     const brandIds = input.brandIds ?? actor.brandIds;
     if (!isSuperadmin(actor)) {
-      if (input.role !== 'contributor') throw new Forbidden('A manager may only add contributors', 'FORBIDDEN_ROLE');
+      if (!rolesGivenBy(actor).includes(input.role)) throw new Forbidden('A manager may only add contributors', 'FORBIDDEN_ROLE');
       if (brandIds.length === 0) throw new BadRequest('A new member needs at least one brand', 'BRAND_REQUIRED');
       if (brandIds.some((id) => !actor.brandIds.includes(id))) throw new Forbidden('A manager may only add members to own brands', 'FORBIDDEN_BRAND');
     }

@@ -1,6 +1,6 @@
 import type { NewMail } from '../../platform/mail/outbox';
 import { DEFAULT_NOTIFICATION_DELIVERIES, NOTIFICATION_KINDS, type NotificationDelivery, type NotificationKind, type TaskVisibility } from '../domain';
-import type { Language } from '../members/repository';
+import type { Language } from '../domain';
 import { writeMails } from '../mail/queue';
 import type { WorkspaceDb, WorkspaceRecords } from '../records';
 

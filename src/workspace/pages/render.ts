@@ -1,8 +1,7 @@
 import type { Request, Response } from 'express';
-import { isManagerOrAbove, isSuperadmin } from '../access';
 import { actorOf, userOf } from '../request';
 import type { UserRecord } from '../members/repository';
-import { toUserBody } from '../members/service';
+import { clientUser, pageCapabilities } from './context';
 import { DOMAIN } from '../domain';
 import { PASSWORD_MIN_LENGTH } from '../schemas';
 import { SEARCH_TEXT_MAX, SEARCH_TEXT_MIN } from '../search/routes';
@@ -36,28 +35,9 @@ function clientStrings(res: Response, sections: readonly string[]): string {
   return JSON.stringify(Object.fromEntries(all.map((s) => [s, t(`workspace.${s}`, { returnObjects: true })])));
 }
 
-/** What page scripts may know of the signed-in user: nothing that authenticates. */
-function clientUser(user: UserRecord) {
-  const body = toUserBody(user);
-  return {
-    id: body.id,
-    name: body.name,
-    role: body.role,
-    avatar: body.avatar,
-    jobTitle: body.jobTitle,
-    phone: body.phone,
-    email: body.email,
-    language: body.language,
-    brandIds: body.brandIds,
-    onboardingCompleted: body.onboardingCompleted,
-  };
-}
-
 export function renderWorkspacePage(req: Request, res: Response, spec: PageSpec): void {
   const user = clientUser(userOf(req));
-  const actor = actorOf(req);
-  /** What the user's role allows, by the server's rules, so that pages offer only that. */
-  const can = { manage: isManagerOrAbove(actor), administer: isSuperadmin(actor) };
+  const can = pageCapabilities(actorOf(req));
   res.set('Cache-Control', 'no-store');
   res.page(`workspace/${spec.view}`, {
     ...spec.locals,

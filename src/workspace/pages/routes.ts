@@ -4,7 +4,7 @@ import { cookieOf } from '../../platform/cookies';
 import { isLanguage, LANG_COOKIE } from '../../platform/i18n';
 import { isSuperadmin } from '../access';
 import { actorOf, userOf } from '../request';
-import type { TaskScope } from '../domain';
+import { TASKS_PAGE_SCOPES } from '../domain';
 import { AVATAR_MAX_BYTES } from '../avatars/routes';
 import { ASSET_TYPES } from '../assets/service';
 import type { ProjectsService } from '../projects/service';
@@ -58,8 +58,6 @@ const superadminOnly: RequestHandler = (req, _res, next) => {
 
 const page = (spec: PageSpec): RequestHandler => (req, res) => renderWorkspacePage(req, res, spec);
 
-/** The tabs of the Tasks page (my tasks, assigned by me, all: docs/decisions.md), the first its default. */
-const TASKS_PAGE_SCOPES = ['assigned', 'created', 'all'] as const satisfies readonly TaskScope[];
 
 /** What the Tasks page and a project's page read besides the shared sections. */
 const TASKS_SECTIONS = ['tasks', 'comments', 'taskPanel'] as const;

@@ -1,5 +1,5 @@
 import type { Clock } from '../../platform/clock';
-import { BadRequest, Forbidden, NotFound } from '../../platform/errors';
+import { BadRequest, Conflict, Forbidden, NotFound } from '../../platform/errors';
 import { canSeeBrand, isManagerOrAbove, isoTime, listedBrands, visibleOrNotFound, type Actor } from '../access';
 import type { BrandSight, Change, ChangeFeed, Sight } from '../events/changes';
 import type { UserRepository } from '../members/repository';
@@ -8,7 +8,7 @@ import type { BrandsService } from '../brands/service';
 import type { Campaign } from '../campaigns/repository';
 import { pick, type CampaignsService } from '../campaigns/service';
 import {
-  APPROVED_POST_STATUSES, AUTHOR_MOVABLE_POST_STATUSES, AUTHOR_POST_STATUSES, POST_FIELDS, POST_STATUSES, type Platform, type PostEventKind, type PostField, type PostStatus,
+  APPROVED_POST_STATUSES, AUTHOR_MOVABLE_POST_STATUSES, AUTHOR_POST_STATUSES, POST_FIELDS, POST_STATUSES, REVIEWED_POST_STATUSES, SENT_BACK_POST_STATUSES, type Platform, type PostEventKind, type PostField, type PostStatus,
 } from '../domain';
 import type { NewPostEvent, Post, PostEvent, PostRepository, PostWrite } from './repository';
 
@@ -39,6 +39,14 @@ export interface PostPermissions {
   moves: PostStatus[];
   /** Those of `moves` that send it back to its author, which need a comment saying why. */
   reasonFor: PostStatus[];
+  /** Change its moment while it stays where it is (a published post keeps the moment it went out). */
+  reschedule: boolean;
+  /** Whether an edit of what a reviewer approved, sent with the status it has, takes it back to review. */
+  editReopens: boolean;
+  /** It waits for review, and the reader may approve it. */
+  approve: boolean;
+  /** It waits for review, and the reader may send it back to its author (to the last of `reasonFor`). */
+  sendBack: boolean;
 }
 
 export interface PostBody extends Post {
@@ -124,15 +132,48 @@ export function movesOf(actor: Actor, post: Post): PostStatus[] {
   return POST_STATUSES.filter((to) => to !== post.status && mayMovePost(actor, post.status, to));
 }
 
+/** The statuses `actor` may create a post in: those the approval rule lets them move a new post to. */
+export function newPostStatuses(actor: Actor): PostStatus[] {
+  return POST_STATUSES.filter((to) => mayMovePost(actor, null, to));
+}
+
+/**
+ * What went out stays when it went out: a published post's moment changes only on its way out
+ * of published, not while it stays there.
+ */
+export function mayReschedulePost(actor: Actor, post: Post): boolean {
+  return mayEditPost(actor, post) && post.status !== 'published';
+}
+
+/**
+ * Whether a change that names the status `asked` keeps a post's approval: an author's form
+ * names the status it shows, so only a move, or an approver naming it, keeps it.
+ */
+function keepsApproval(actor: Actor, from: PostStatus, asked: PostStatus | undefined): boolean {
+  return asked !== undefined && (asked !== from || isManagerOrAbove(actor));
+}
+
 export function permissionsOf(actor: Actor, post: Post): PostPermissions {
   const edit = mayEditPost(actor, post);
   const moves = movesOf(actor, post);
-  return { edit, delete: edit, comment: true, moves, reasonFor: moves.filter((to) => isSendingBack(actor, post, to)) };
+  const reasonFor = moves.filter((to) => isSendingBack(actor, post, to));
+  const inReview = post.status === 'review';
+  return {
+    edit,
+    delete: edit,
+    comment: true,
+    moves,
+    reasonFor,
+    approve: inReview && moves.includes('approved'),
+    sendBack: inReview && reasonFor.length > 0,
+    reschedule: mayReschedulePost(actor, post),
+    editReopens: edit && among(APPROVED_POST_STATUSES, post.status) && !keepsApproval(actor, post.status, post.status),
+  };
 }
 
 /** Sent back: a manager returns someone else's post from review or later to idea or draft. */
 function isSendingBack(actor: Actor, post: Post, to: PostStatus): boolean {
-  return isManagerOrAbove(actor) && post.ownerId !== actor.id && among(['review', 'approved', 'scheduled'], post.status) && among(['idea', 'draft'], to);
+  return isManagerOrAbove(actor) && post.ownerId !== actor.id && among(REVIEWED_POST_STATUSES, post.status) && among(SENT_BACK_POST_STATUSES, to);
 }
 
 /** What the audience sees of a post. */
@@ -314,9 +355,10 @@ export class PostsService {
     };
     const edited = changedFields(current, next);
     const asked = change.status ?? current.status;
-    // An author's form names the status it shows; only an approver's naming it keeps the approval.
-    const keepsApproval = change.status !== undefined && (change.status !== current.status || isManagerOrAbove(actor));
-    const reopened = !keepsApproval && among(APPROVED_POST_STATUSES, current.status) && edited.some((f) => reviewedFields(actor).includes(f));
+    if (edited.includes('scheduledAt') && asked === current.status && !mayReschedulePost(actor, current)) {
+      throw new Conflict('A published post keeps the moment it went out', 'PUBLISHED_POST_MOMENT');
+    }
+    const reopened = !keepsApproval(actor, current.status, change.status) && among(APPROVED_POST_STATUSES, current.status) && edited.some((f) => reviewedFields(actor).includes(f));
     const status = reopened ? 'review' : asked;
     // The way back to review is the rule's own doing, whoever edits; any other move is checked.
     if (!reopened) this.assertMayMove(actor, current.status, status);
