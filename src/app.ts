@@ -61,6 +61,7 @@ export function createApp(deps: AppDeps): Express {
     attempts,
     locks: stores.locks,
     currency: config.dashboardCurrency,
+    timeZone: config.dashboardTimeZone,
   });
   app.use(dashboard.router);
   const settings = {

@@ -70,6 +70,11 @@ const schema = z.object({
   // For the project's own tests only (not documented for operators): a lock lease short
   // enough that a test can see a killed holder's lock end without waiting half a minute.
   TEST_LOCK_LEASE_MS: z.coerce.number().int().min(100).max(600_000).optional(),
+  DASHBOARD_TIMEZONE: z
+    .string()
+    .default('Asia/Qatar')
+    .refine(isTimeZone, 'must be an IANA time zone, such as Asia/Qatar or Europe/London')
+    .transform((v) => canonicalTimeZone(v)!),
   DASHBOARD_CURRENCY: z
     .string()
     .default('QAR')
@@ -99,6 +104,8 @@ export interface Config {
   s3: S3Settings | undefined;
   /** ISO 4217 code of the dashboard's revenue figures. */
   dashboardCurrency: string;
+  /** The dashboard's "today": presets, "yesterday", partial buckets, the import's last day, report times. */
+  dashboardTimeZone: string;
   mail: {
     /** The base of every link in a mail, without a trailing slash. */
     publicUrl: string;
@@ -165,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : undefined,
     dashboardCurrency: e.DASHBOARD_CURRENCY,
+    dashboardTimeZone: e.DASHBOARD_TIMEZONE,
     mail: {
       publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
       smtpUrl: e.SMTP_URL,

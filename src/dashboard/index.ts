@@ -39,6 +39,8 @@ export interface DashboardDeps {
   locks: Locks;
   /** ISO 4217 code the pages format revenue in. */
   currency: string;
+  /** IANA zone of the dashboard's "today" (DASHBOARD_TIMEZONE). */
+  timeZone: string;
 }
 
 /** Application A: its routes, under /auth, /api/users, /api/dashboard, /api/seasons and /dashboard, with its own session. */
@@ -51,6 +53,7 @@ export function createDashboard(deps: DashboardDeps) {
     seasons: new SqlSeasonRepository(deps.records),
     logger: deps.logger,
     clock: deps.clock,
+    timeZone: deps.timeZone,
     locks: deps.locks,
     // A version check on SQLite costs microseconds; across the network to PostgreSQL, a round trip per request.
     freshForMs: deps.records.engine.kind === 'postgres' ? FRESH_FOR_MS : 0,

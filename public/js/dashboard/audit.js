@@ -49,13 +49,25 @@ function said(value, field) {
 }
 
 /**
+ * A recorded value as nodes: each name of a list in a <bdi> of its own, so that a list of
+ * Arabic and Latin museum names keeps its order and its commas in either page's direction.
+ * @param {unknown} value
+ * @param {string} [field]
+ * @returns {(string | Node)[]}
+ */
+function isolated(value, field) {
+  if (!Array.isArray(value) || value.length === 0) return [element('bdi', { text: said(value, field) })];
+  return value.flatMap((item, i) => [i > 0 ? t('audit.separator') : '', element('bdi', { text: String(item) })]).filter((part) => part !== '');
+}
+
+/**
  * A change from one value to the other; each side is isolated so that the arrow keeps the
  * page's direction between a Latin name and an Arabic one.
  * @param {unknown} before
  * @param {unknown} after
  * @param {string} [field]
  */
-const fromTo = (before, after, field) => [element('bdi', { text: said(before, field) }), ` ${t('audit.arrow')} `, element('bdi', { text: said(after, field) })];
+const fromTo = (before, after, field) => [...isolated(before, field), ` ${t('audit.arrow')} `, ...isolated(after, field)];
 
 /** @param {string} field */
 const fieldName = (field) => (has(`audit.fields.${field}`) ? t(`audit.fields.${field}`) : field);
@@ -81,7 +93,7 @@ function changeOf(e) {
     fields.map((f) =>
       element('li', {}, [
         element('span', { className: 'audit-field', text: `${fieldName(f)}: ` }),
-        ...(before && after ? fromTo(before[f], after[f], f) : [said((after ?? before)?.[f], f)]),
+        ...(before && after ? fromTo(before[f], after[f], f) : isolated((after ?? before)?.[f], f)),
       ]),
     ),
   );

@@ -26,15 +26,18 @@ function legend(display = true) {
   return { display, position: 'bottom', ...direction, labels: { usePointStyle: true, pointStyle: 'rectRounded', boxWidth: 10, boxHeight: 10, padding: 14 } };
 }
 
-/** @returns {TooltipOptions} */
-function tooltip() {
+/**
+ * @param {string} [currency] the values are money in this currency (ISO 4217), not counts
+ * @returns {TooltipOptions}
+ */
+function tooltip(currency) {
   return {
     ...direction,
     callbacks: {
       label: (ctx) => {
         const parsed = /** @type {number | { x: number, y: number }} */ (ctx.parsed);
         const value = typeof parsed === 'object' ? (ctx.chart.options.indexAxis === 'y' ? parsed.x : parsed.y) : parsed;
-        return `${ctx.dataset.label || ctx.label}: ${formatNumber(value)}`;
+        return `${ctx.dataset.label || ctx.label}: ${currency ? formatMoney(value, currency) : formatNumber(value)}`;
       },
     },
   };
@@ -241,8 +244,10 @@ export function drawDoughnut(canvas, labels, values, name) {
  * @param {HTMLCanvasElement} canvas
  * @param {string[]} labels
  * @param {{ label: string, data: number[] }[]} series
+ * @param {string} [currency] the values are money in this currency, not visitors
  */
-export function drawGrouped(canvas, labels, series) {
+export function drawGrouped(canvas, labels, series, currency) {
+  const ticks = currency ? { callback: (/** @type {number | string} */ v) => formatCompactCurrency(Number(v), currency), maxTicksLimit: window.innerWidth < 600 ? 4 : 6 } : undefined;
   return draw(canvas, {
     type: 'bar',
     data: {
@@ -252,8 +257,8 @@ export function drawGrouped(canvas, labels, series) {
     options: {
       indexAxis: 'y',
       interaction: { mode: 'index', intersect: false },
-      plugins: { legend: legend(), tooltip: tooltip() },
-      scales: { x: valueAxis({ reverse: isRtl }), y: categoryAxis({ reverse: false, position: isRtl ? 'right' : 'left', ticks: { autoSkip: false } }) },
+      plugins: { legend: legend(), tooltip: tooltip(currency) },
+      scales: { x: valueAxis({ reverse: isRtl, ...(ticks ? { ticks } : {}) }), y: categoryAxis({ reverse: false, position: isRtl ? 'right' : 'left', ticks: { autoSkip: false } }) },
     },
   });
 }

@@ -11,9 +11,9 @@ import { cell, currency, deltaNode, money, fillRows, percentChange, resultsView,
 import { createFilterBar, loadFilters } from './filters.js';
 import { createRangePicker } from './range.js';
 
-/** @typedef {{ key: string, a: number, b: number, change: number, changePct: number | null }} ComparedRow */
-/** @typedef {{ label: string, start: string | null, end: string | null, totals: import('./common.js').Totals }} Side */
 /** @typedef {{ a: number, b: number, change: number, changePct: number | null }} MetricChange */
+/** @typedef {{ key: string, a: number, b: number, change: number, changePct: number | null, revenue: MetricChange }} ComparedRow visitors, then revenue */
+/** @typedef {{ label: string, start: string | null, end: string | null, totals: import('./common.js').Totals }} Side */
 
 /**
  * The answer of GET /api/dashboard/compare.
@@ -35,6 +35,7 @@ const rangeRoot = requireElement('[data-range]', HTMLElement);
 const mode = requireElement('#compare-mode', HTMLSelectElement);
 const exportLink = requireElement('#export-link', HTMLAnchorElement);
 const partialNote = requireElement('#partial-note', HTMLElement);
+const metricChoice = requireElement('[data-metric]', HTMLFieldSetElement);
 const MODES = ['year', 'yearWeekday', 'previous', 'sides'];
 /** The labels of the two sides in the last answer: the dates when the sides are ranges. */
 const shownLabels = { a: '', b: '' };
@@ -46,6 +47,14 @@ const view = resultsView(() => (filterBar ? refresh() : start()));
 
 /** @type {ReturnType<typeof createFilterBar> | undefined} */
 let filterBar;
+/** The last answer, drawn again when the reader switches between visitors and revenue. @type {Comparison | undefined} */
+let shown;
+
+/** The figure the breakdowns show: visitors, or revenue. */
+function metric() {
+  const checked = metricChoice.querySelector('input:checked');
+  return checked instanceof HTMLInputElement && checked.value === 'revenue' ? 'revenue' : 'visitors';
+}
 
 /** @param {import('./filters.js').Filters} filters */
 function fillSides(filters) {
@@ -128,11 +137,14 @@ function comparedCells(m, format, formatDifference) {
 }
 
 /**
+ * One breakdown in the chosen figure: each key's visitors, or its revenue.
  * @param {HTMLElement} section
  * @param {ComparedRow[]} rows
  */
 function renderBreakdown(section, rows) {
-  const sorted = [...rows].sort((x, y) => y.b - x.b || y.a - x.a);
+  const revenue = metric() === 'revenue';
+  const figures = rows.map((row) => ({ key: row.key, ...(revenue ? row.revenue : { a: row.a, b: row.b, change: row.change, changePct: row.changePct }) }));
+  const sorted = figures.sort((x, y) => y.b - x.b || y.a - x.a || x.key.localeCompare(y.key));
   const box = requireElement('[data-chart-box]', HTMLElement, section);
   fitRows(box, sorted.length, 46);
   drawGrouped(
@@ -142,9 +154,13 @@ function renderBreakdown(section, rows) {
       { label: labelOf('a'), data: sorted.map((r) => r.a) },
       { label: labelOf('b'), data: sorted.map((r) => r.b) },
     ],
+    revenue ? currency : undefined,
   );
+  requireElement('[data-chart-note]', HTMLElement, section).textContent = t(revenue ? 'comparison.chartNoteRevenue' : 'comparison.chartNote');
   for (const side of SIDES) requireElement(`[data-side-head="${side}"]`, HTMLElement, section).textContent = labelOf(side);
-  fillRows(requireElement('tbody', HTMLTableSectionElement, section), sorted, (row) => comparedCells(row, formatNumber, formatSigned));
+  fillRows(requireElement('tbody', HTMLTableSectionElement, section), sorted, (row) =>
+    revenue ? comparedCells(row, money, moneyChange) : comparedCells(row, formatNumber, formatSigned),
+  );
 }
 
 /** @param {Comparison['metrics']} metrics */
@@ -215,12 +231,31 @@ function render(answer) {
   const pct = percentChange(a.visitors, b.visitors);
   view.setKpi('change', deltaNode(b.visitors - a.visitors, formatSigned(b.visitors - a.visitors)), `${labelOf('a')} ${isRtl ? '←' : '→'} ${labelOf('b')}`);
   view.setKpi('changePct', pct === null ? t('comparison.notAvailable') : pctNode(pct), pct === null ? t('comparison.notAvailableLong') : '');
+  shown = result;
+  renderBreakdowns();
+}
+
+function renderBreakdowns() {
+  if (!shown) return;
   for (const section of view.results.querySelectorAll('[data-breakdown]')) {
     if (!(section instanceof HTMLElement)) continue;
     const name = section.dataset.breakdown;
-    renderBreakdown(section, name === 'byMuseum' || name === 'byChannel' ? result[name] : []);
+    renderBreakdown(section, name === 'byMuseum' || name === 'byChannel' ? shown[name] : []);
   }
 }
+
+/**
+ * The page's address: what the data request asks, and the figure the breakdowns show.
+ * @param {URLSearchParams} params
+ */
+function showAddress(params) {
+  const address = new URLSearchParams(params);
+  if (metric() === 'revenue') address.set('metric', 'revenue');
+  syncAddress(address);
+}
+
+/** The request's query without the page's own choices, as the last refresh built it. */
+let lastAddress = new URLSearchParams();
 
 function refresh() {
   if (!filterBar || !rangePicker) return;
@@ -228,12 +263,13 @@ function refresh() {
   if (!byRange()) {
     const params = new URLSearchParams({ a: sides.a.value, b: sides.b.value });
     filterBar.appendTo(params);
-    syncAddress(params);
+    lastAddress = params;
+    showAddress(params);
     exportLink.href = `/api/dashboard/compare.csv?${params}`;
     return view.load(`/api/dashboard/compare?${params}`, render);
   }
-  const address = rangePicker.appendAddress(filterBar.appendTo(new URLSearchParams({ against: mode.value })));
-  syncAddress(address);
+  lastAddress = rangePicker.appendAddress(filterBar.appendTo(new URLSearchParams({ against: mode.value })));
+  showAddress(lastAddress);
   const query = rangePicker.appendQuery(filterBar.appendTo(new URLSearchParams({ against: mode.value })));
   exportLink.href = `/api/dashboard/compare.csv?${query}`;
   return view.load(`/api/dashboard/compare?${query}`, render);
@@ -263,6 +299,12 @@ async function start() {
   filterBar = createFilterBar(filtersRoot, filters, () => void refresh());
   filterBar.restore(params);
   for (const select of [...Object.values(sides), mode]) select.addEventListener('change', () => void refresh());
+  const wanted = metricChoice.querySelector(`input[value="${params.get('metric') === 'revenue' ? 'revenue' : 'visitors'}"]`);
+  if (wanted instanceof HTMLInputElement) wanted.checked = true;
+  metricChoice.addEventListener('change', () => {
+    renderBreakdowns();
+    showAddress(lastAddress);
+  });
   await refresh();
 }
 

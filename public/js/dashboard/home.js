@@ -3,6 +3,7 @@
 import { element, requireElement } from '../core/dom.js';
 import { formatChange, formatDate, formatDateRange, formatDayMonth, formatDecimal, formatMonth, formatNumber, formatShare } from '../core/format.js';
 import { t, tn } from '../core/i18n.js';
+import { lang } from '../core/page.js';
 import { drawBars, drawDoughnut, drawTrend, fitRows } from './charts.js';
 import { cell, currency, deltaNode, money, fillRows, percentChange, resultsView, syncAddress } from './common.js';
 import { createFilterBar, loadFilters } from './filters.js';
@@ -17,7 +18,7 @@ import { createRangePicker } from './range.js';
  * @typedef {object} Summary
  * @property {{ start: string, end: string } | null} range
  * @property {Totals} totals
- * @property {(Totals & { start: string | null, end: string | null }) | null} [previous] the same filters over as many days just before
+ * @property {(Totals & { kind: 'before' | 'yearEarlier', start: string | null, end: string | null }) | null} [previous] the same filters over as many days just before, or, for days apart, the same days a year earlier
  * @property {{ month: string, visitors: number, revenue: number }[]} monthly
  * @property {'day' | 'week' | 'month'} granularity
  * @property {SeriesPoint[]} series
@@ -72,34 +73,43 @@ function trendPoint(point, unit, range, yearsApart) {
 }
 
 /**
- * The change against the previous period, or `otherwise` when there is none to compare with.
+ * The change against the earlier period, or `otherwise` when there is none to compare with.
  * @param {number} before
  * @param {number} after
  * @param {string} otherwise
+ * @param {string} against what the change is measured against ("vs previous period")
  * @returns {string | (string | Node)[]}
  */
-function versusPrevious(before, after, otherwise) {
+function versusEarlier(before, after, otherwise, against) {
   const pct = percentChange(before, after);
   if (pct === null) return otherwise;
-  return [deltaNode(pct, formatChange(pct)), ` ${t('totals.vsPrevious')}`];
+  return [deltaNode(pct, formatChange(pct)), ` ${against}`];
 }
 
-/** @param {Summary} summary */
+/**
+ * The totals, each against the earlier period the server chose: the days just before for one
+ * run of days, the same days a year earlier for days apart (two seasons, two years apart),
+ * and the change card says which.
+ * @param {Summary} summary
+ */
 function renderTotals({ totals, previous }) {
   const perDay = totals.days > 0 ? totals.visitors / totals.days : 0;
   const before = previous ?? { visitors: 0, revenue: 0, days: 0 };
+  const yearEarlier = previous?.kind === 'yearEarlier';
+  const against = t(yearEarlier ? 'totals.vsYearEarlier' : 'totals.vsPrevious');
   const perVisitor = totals.visitors > 0 ? t('totals.perVisitor', { value: money(totals.revenue / totals.visitors) }) : '';
+  requireElement('[data-kpi-label="change"]', HTMLElement, view.results).textContent = t(yearEarlier ? 'totals.changeYearEarlier' : 'totals.change');
   view.setKpi('visitors', formatNumber(totals.visitors), tn('totals.days', totals.days));
-  view.setKpi('revenue', money(totals.revenue), versusPrevious(before.revenue, totals.revenue, perVisitor));
-  view.setKpi('perDay', perDay >= 100 ? formatNumber(perDay) : formatDecimal(perDay), versusPrevious(before.days > 0 ? before.visitors / before.days : 0, perDay, ''));
+  view.setKpi('revenue', money(totals.revenue), versusEarlier(before.revenue, totals.revenue, perVisitor, against));
+  view.setKpi('perDay', perDay >= 100 ? formatNumber(perDay) : formatDecimal(perDay), versusEarlier(before.days > 0 ? before.visitors / before.days : 0, perDay, '', against));
   const change = percentChange(before.visitors, totals.visitors);
-  view.setKpi(
-    'change',
-    change === null ? '—' : deltaNode(change, formatChange(change)),
-    change === null || !previous?.start || !previous.end
-      ? t('totals.noPrevious')
-      : t('totals.previous', { value: formatNumber(before.visitors), range: formatDateRange(previous.start, previous.end) }),
-  );
+  let note = t('totals.noPrevious');
+  if (change !== null && previous?.start && previous.end) {
+    note = yearEarlier
+      ? t('totals.previousYearEarlier', { value: formatNumber(before.visitors) })
+      : t('totals.previous', { value: formatNumber(before.visitors), range: formatDateRange(previous.start, previous.end) });
+  }
+  view.setKpi('change', change === null ? '—' : deltaNode(change, formatChange(change)), note);
 }
 
 /**
@@ -175,6 +185,8 @@ function refresh() {
   const data = rangePicker.appendQuery(filterBar.appendTo(new URLSearchParams()));
   const exported = new URLSearchParams(data);
   exported.delete('granularity');
+  // Arabic readers' weeks start on Sunday, as the workspace's calendar shows them.
+  if (lang === 'ar') data.set('weekStart', 'sunday');
   exportLink.href = `/api/dashboard/export.csv${queryOf(exported)}`;
   return view.load(`/api/dashboard/summary${queryOf(data)}`, render);
 }

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { sendCsv } from '../../platform/csv';
 import { validated } from '../../platform/validate';
+import { sendExcelCsv } from '../downloads';
 import { AUDIT_ACTIONS, AUDIT_PAGE_MAX, type AuditTrail } from './service';
 
 const auditFilter = {
@@ -38,7 +38,7 @@ export function auditRoutes(trail: AuditTrail) {
   router.get(
     '/export.csv',
     validated({ query: exportQuery }, async ({ query }, _req, res) => {
-      await sendCsv(res, await trail.exportCsv({ action: query.action, actor: query.actor }));
+      await sendExcelCsv(res, await trail.exportCsv({ action: query.action, actor: query.actor }));
     }),
   );
 

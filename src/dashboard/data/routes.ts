@@ -1,13 +1,13 @@
 import { actorOf, type AuditTrail } from '../audit/service';
 import { Router, type Request, type RequestHandler } from 'express';
 import { z } from 'zod';
-import { sendCsv } from '../../platform/csv';
+import { sendExcelCsv } from '../downloads';
 import { singleLine } from '../../platform/text';
 import { idParam, validated } from '../../platform/validate';
 import { requireDashboardAdmin } from '../auth/middleware';
 import type { DashboardSession } from '../auth/session-store';
 import type { DataFilters } from './aggregate';
-import { AGAINST, GRANULARITIES, MAX_YEAR, MIN_YEAR, parseDay } from './dates';
+import { AGAINST, GRANULARITIES, MAX_YEAR, MIN_YEAR, parseDay, WEEK_STARTS } from './dates';
 import type { DashboardDataService, Period } from './service';
 import { currentImport, receiveCsv } from './upload';
 
@@ -53,7 +53,8 @@ const filterFields = {
   lang: z.string().optional(),
 };
 const filtersQuery = orderedRange(z.strictObject(filterFields));
-const summaryQuery = orderedRange(z.strictObject({ ...filterFields, granularity: z.enum(GRANULARITIES).optional() }));
+/** Weeks are ISO weeks (from Monday) unless `weekStart=sunday`, as Arabic pages ask. */
+const summaryQuery = orderedRange(z.strictObject({ ...filterFields, granularity: z.enum(GRANULARITIES).optional(), weekStart: z.enum(WEEK_STARTS).optional() }));
 
 const period = z.union([
   year.transform((y): Period => ({ year: y })),
@@ -102,7 +103,6 @@ const privateAnswer: RequestHandler = (_req, res, next) => {
   next();
 };
 
-/** `/api/dashboard`: mounted behind the dashboard session and the same-origin check. */
 /** `/api/dashboard`: the data each session may see; `currency` names the unit of revenue in exports. */
 export function dashboardDataRoutes(data: DashboardDataService, trail: AuditTrail, currency: string) {
   const router = Router();
@@ -123,7 +123,7 @@ export function dashboardDataRoutes(data: DashboardDataService, trail: AuditTrai
   router.get(
     '/summary',
     validated({ query: summaryQuery }, async ({ query }, req, res) => {
-      res.json(await data.summary(viewer(req), filtersOf(query), query.granularity));
+      res.json(await data.summary(viewer(req), filtersOf(query), { granularity: query.granularity, weekStart: query.weekStart }));
     }),
   );
 
@@ -137,14 +137,14 @@ export function dashboardDataRoutes(data: DashboardDataService, trail: AuditTrai
   router.get(
     '/export.csv',
     validated({ query: filtersQuery }, async ({ query }, req, res) => {
-      await sendCsv(res, await data.exportCsv(viewer(req), filtersOf(query)));
+      await sendExcelCsv(res, await data.exportCsv(viewer(req), filtersOf(query)));
     }),
   );
 
   router.get(
     '/compare.csv',
     validated({ query: compareQuery }, async ({ query }, req, res) => {
-      await sendCsv(res, data.exportComparisonCsv(viewer(req), filtersOf(query), await compareOf(query, req), currency));
+      await sendExcelCsv(res, data.exportComparisonCsv(viewer(req), filtersOf(query), await compareOf(query, req), currency));
     }),
   );
 

@@ -16,11 +16,12 @@ import {
   type Comparison,
   type DataFilters,
   type Summary,
+  type SummaryOptions,
 } from './aggregate';
 import { ColumnsBuilder, type NameSet, type VisitColumns, type VisitRow } from './columns';
 import { csvLine, visitsCsv, readVisitsCsv } from './csv';
 import { fileNamePart } from '../../platform/csv';
-import { dayOf, formatDay, parseDay, presetRanges, yearRange, earlierRange, type Against, type Day, type DayRange, type Granularity, type Preset } from './dates';
+import { formatDay, parseDay, presetRanges, todayIn, yearRange, earlierRange, type Against, type Day, type DayRange, type Preset } from './dates';
 import { accessOf, isRestricted, type Access } from './permissions';
 import type { NewSeason, Season, SeasonRepository, VisitRepository } from './repository';
 import { LocalLocks, type Lease, type Locks } from '../../platform/locks';
@@ -35,7 +36,7 @@ export interface FiltersView {
   years: number[];
   districts: string[];
   seasons: Season[];
-  /** Today by the server's clock; data runs to the day before. */
+  /** Today in the dashboard's time zone (DASHBOARD_TIMEZONE); data runs to the day before. */
   today: string;
   /** The named ranges the page offers, worked out from `today`. */
   presets: Record<Preset, { from: string; to: string }>;
@@ -58,6 +59,8 @@ export interface DataServiceDeps {
   seasons: SeasonRepository;
   logger: Logger;
   clock: Clock;
+  /** IANA zone whose wall clock says what "today" is: presets, "yesterday", partial buckets, the import's last day. */
+  timeZone: string;
   importMaxBytes?: number;
   /** Where the one import slot is held: in this process, or shared by every instance. */
   locks?: Locks;
@@ -84,6 +87,8 @@ export class CsvImport {
     private readonly maxBytes: number,
     /** The one import slot; an import that lost it stops before it writes again, as another may have it now. */
     private readonly lease: Lease,
+    /** The last day a line may be dated: today in the dashboard's time zone. */
+    private readonly lastDay: Day,
   ) {}
 
   /**
@@ -101,7 +106,7 @@ export class CsvImport {
       pending.catch(() => undefined);
     };
     try {
-      this.rows = await readVisitsCsv(source, { maxBytes: this.maxBytes, batchSize: STAGE_BATCH_ROWS, onBatch });
+      this.rows = await readVisitsCsv(source, { maxBytes: this.maxBytes, batchSize: STAGE_BATCH_ROWS, lastDay: this.lastDay, onBatch });
     } catch (err) {
       // The file's own fault comes first; the batch still going in is let finish before anyone clears the staging area.
       await pending.catch(() => undefined);
@@ -162,7 +167,7 @@ export class DashboardDataService {
     const access = accessOf(viewer);
     const options = filterOptions(columns, access);
     const { from, to } = boundedRange(range.from, range.to);
-    const today = dayOf(new Date(this.deps.clock.now()));
+    const today = this.today();
     const presets = Object.fromEntries(
       Object.entries(presetRanges(today)).map(([name, r]) => [name, { from: formatDay(r.from), to: formatDay(r.to) }]),
     ) as FiltersView['presets'];
@@ -182,9 +187,14 @@ export class DashboardDataService {
     };
   }
 
-  async summary(viewer: Viewer, filters: DataFilters, granularity?: Granularity): Promise<Summary> {
+  async summary(viewer: Viewer, filters: DataFilters, options: Omit<SummaryOptions, 'today'> = {}): Promise<Summary> {
     const [columns, seasons] = await Promise.all([this.current(), this.seasons()]);
-    return summarize(columns, selectionOf(accessOf(viewer), filters, seasons), granularity);
+    return summarize(columns, selectionOf(accessOf(viewer), filters, seasons), { ...options, today: this.today() });
+  }
+
+  /** Today in the dashboard's time zone. */
+  today(): Day {
+    return todayIn(this.deps.timeZone, this.deps.clock.now());
   }
 
   async compare(viewer: Viewer, filters: DataFilters, a: Period, b: Period): Promise<Comparison> {
@@ -204,7 +214,7 @@ export class DashboardDataService {
    * the range is a side here, so it does not also narrow the filters.
    */
   async compareAgainst(viewer: Viewer, filters: DataFilters, against: Against): Promise<Comparison> {
-    const today = dayOf(new Date(this.deps.clock.now()));
+    const today = this.today();
     const current =
       filters.from !== undefined || filters.to !== undefined ? boundedRange(filters.from, filters.to) : presetRanges(today).yearToDate;
     const open = { ...filters, from: undefined, to: undefined };
@@ -225,7 +235,7 @@ export class DashboardDataService {
 
   /**
    * The comparison as a table to read (not to import): the key figures, then per museum and
-   * per channel; each line says its unit, visitors or the dashboard's currency (ISO 4217),
+   * per channel its visitors and its revenue; each line says its unit, visitors or the dashboard's currency (ISO 4217),
    * beside the two ranges' figures. The comparison's money is already exact to the cent;
    * percentages are cut to one decimal, as the page shows them, not 4.952801431153057.
    * Its name says both ranges and the values chosen, as the visits export's does
@@ -233,7 +243,7 @@ export class DashboardDataService {
    */
   exportComparisonCsv(viewer: Viewer, filters: DataFilters, comparison: Comparison, currency: string): { fileName: string; chunks: Iterable<string> } {
     // The page's own last day: the end of its year to date.
-    const lastDay = formatDay(presetRanges(dayOf(new Date(this.deps.clock.now()))).yearToDate.to);
+    const lastDay = formatDay(presetRanges(this.today()).yearToDate.to);
     const a = shownDates(comparison.a, lastDay);
     const b = shownDates(comparison.b, lastDay);
     const header = (dates: DateText | null, label: string) => (dates ? `${dates.start}..${dates.end}` : label);
@@ -243,7 +253,10 @@ export class DashboardDataService {
       lines.push(csvLine(['total', key, key === 'visitors' ? 'visitors' : currency, m.a, m.b, m.change, pct(m.changePct)]));
     }
     for (const [section, rows] of [['museum', comparison.byMuseum], ['channel', comparison.byChannel]] as const) {
-      for (const r of rows) lines.push(csvLine([section, r.key, 'visitors', r.a, r.b, r.change, pct(r.changePct)]));
+      for (const r of rows) {
+        lines.push(csvLine([section, r.key, 'visitors', r.a, r.b, r.change, pct(r.changePct)]));
+        lines.push(csvLine([section, r.key, currency, r.revenue.a, r.revenue.b, r.revenue.change, pct(r.revenue.changePct)]));
+      }
     }
     const bounds = (dates: DateText | null) => (dates ? `${dates.start}_${dates.end}` : 'all');
     const name = fileNameOf(`comparison_${bounds(a)}_vs_${bounds(b)}`, null, chosenParts(filters, accessOf(viewer)));
@@ -254,7 +267,7 @@ export class DashboardDataService {
   async startImport(): Promise<CsvImport> {
     const lease = await this.locks.acquire(IMPORT_LOCK);
     if (!lease) throw new Conflict('Another import is running; try again when it has finished', 'IMPORT_RUNNING');
-    return new CsvImport(this, this.deps.visits, this.importMaxBytes, lease);
+    return new CsvImport(this, this.deps.visits, this.importMaxBytes, lease, this.today());
   }
 
   /** Rebuilds the in-memory copy from the store now; reads arriving meanwhile wait for it. */
