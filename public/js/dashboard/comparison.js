@@ -10,6 +10,7 @@ import { drawGrouped, fitRows } from './charts.js';
 import { cell, currency, deltaNode, money, fillRows, percentChange, resultsView, syncAddress } from './common.js';
 import { createFilterBar, loadFilters } from './filters.js';
 import { createRangePicker } from './range.js';
+import { nameHeader, sortRows, sortableTable } from './sortable.js';
 
 /** @typedef {{ a: number, b: number, change: number, changePct: number | null }} MetricChange */
 /** @typedef {{ key: string, a: number, b: number, change: number, changePct: number | null, revenue: MetricChange }} ComparedRow visitors, then revenue */
@@ -49,6 +50,13 @@ const view = resultsView(() => (filterBar ? refresh() : start()));
 let filterBar;
 /** The last answer, drawn again when the reader switches between visitors and revenue. @type {Comparison | undefined} */
 let shown;
+
+/** @typedef {'byMuseum' | 'byChannel'} BreakdownName */
+/** How each breakdown's table is ordered; the chart keeps period B's largest first. @type {Record<BreakdownName, import('./sortable.js').SortOrder>} */
+const orders = {
+  byMuseum: { key: 'b', direction: 'descending' },
+  byChannel: { key: 'b', direction: 'descending' },
+};
 
 /** The figure the breakdowns show: visitors, or revenue. */
 function metric() {
@@ -139,26 +147,27 @@ function comparedCells(m, format, formatDifference) {
 /**
  * One breakdown in the chosen figure: each key's visitors, or its revenue.
  * @param {HTMLElement} section
+ * @param {BreakdownName} name
  * @param {ComparedRow[]} rows
  */
-function renderBreakdown(section, rows) {
+function renderBreakdown(section, name, rows) {
   const revenue = metric() === 'revenue';
   const figures = rows.map((row) => ({ key: row.key, ...(revenue ? row.revenue : { a: row.a, b: row.b, change: row.change, changePct: row.changePct }) }));
-  const sorted = figures.sort((x, y) => y.b - x.b || y.a - x.a || x.key.localeCompare(y.key));
+  const ranked = [...figures].sort((x, y) => y.b - x.b || y.a - x.a || x.key.localeCompare(y.key));
   const box = requireElement('[data-chart-box]', HTMLElement, section);
-  fitRows(box, sorted.length, 46);
+  fitRows(box, ranked.length, 46);
   drawGrouped(
     requireElement('canvas', HTMLCanvasElement, box),
-    sorted.map((r) => r.key),
+    ranked.map((r) => r.key),
     [
-      { label: labelOf('a'), data: sorted.map((r) => r.a) },
-      { label: labelOf('b'), data: sorted.map((r) => r.b) },
+      { label: labelOf('a'), data: ranked.map((r) => r.a) },
+      { label: labelOf('b'), data: ranked.map((r) => r.b) },
     ],
     revenue ? currency : undefined,
   );
   requireElement('[data-chart-note]', HTMLElement, section).textContent = t(revenue ? 'comparison.chartNoteRevenue' : 'comparison.chartNote');
-  for (const side of SIDES) requireElement(`[data-side-head="${side}"]`, HTMLElement, section).textContent = labelOf(side);
-  fillRows(requireElement('tbody', HTMLTableSectionElement, section), sorted, (row) =>
+  for (const side of SIDES) nameHeader(requireElement(`[data-side-head="${side}"]`, HTMLElement, section), labelOf(side));
+  fillRows(requireElement('tbody', HTMLTableSectionElement, section), sortRows(figures, orders[name]), (row) =>
     revenue ? comparedCells(row, money, moneyChange) : comparedCells(row, formatNumber, formatSigned),
   );
 }
@@ -235,12 +244,15 @@ function render(answer) {
   renderBreakdowns();
 }
 
+/** @param {string | undefined} name @returns {BreakdownName | null} */
+const breakdownOf = (name) => (name === 'byMuseum' || name === 'byChannel' ? name : null);
+
 function renderBreakdowns() {
   if (!shown) return;
   for (const section of view.results.querySelectorAll('[data-breakdown]')) {
     if (!(section instanceof HTMLElement)) continue;
-    const name = section.dataset.breakdown;
-    renderBreakdown(section, name === 'byMuseum' || name === 'byChannel' ? shown[name] : []);
+    const name = breakdownOf(section.dataset.breakdown);
+    if (name) renderBreakdown(section, name, shown[name]);
   }
 }
 
@@ -305,6 +317,15 @@ async function start() {
     renderBreakdowns();
     showAddress(lastAddress);
   });
+  for (const section of view.results.querySelectorAll('[data-breakdown]')) {
+    if (!(section instanceof HTMLElement)) continue;
+    const name = breakdownOf(section.dataset.breakdown);
+    if (!name) continue;
+    sortableTable(requireElement('table', HTMLTableElement, section), orders[name], (order) => {
+      orders[name] = order;
+      renderBreakdowns();
+    }, 'hint-sort');
+  }
   await refresh();
 }
 

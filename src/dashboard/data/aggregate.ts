@@ -71,6 +71,20 @@ export interface Summary {
   byMuseum: Breakdown[];
   byChannel: Breakdown[];
   byDistrict: Breakdown[];
+  /** Asked for with `earlier: true`: per point of `series`, the same days a year earlier. */
+  earlier?: EarlierPoint[];
+}
+
+/**
+ * A point of the trend a year earlier: the days of its bucket that the selection covers, each
+ * moved back a year (a day or a month to the same date, 29 February to the 28th; a week 52
+ * weeks, so weekdays meet weekdays). `start`/`end` are the first and last of those days.
+ */
+export interface EarlierPoint {
+  start: string;
+  end: string;
+  visitors: number;
+  revenue: number;
 }
 
 /**
@@ -89,6 +103,8 @@ export interface SummaryOptions {
   weekStart?: WeekStart;
   /** Today in the dashboard's time zone: a bucket that reaches it or later is partial, as its days are not all in. */
   today?: Day;
+  /** Adds `earlier`, the trend's points a year before. */
+  earlier?: boolean;
 }
 
 export interface SeriesPoint {
@@ -286,6 +302,32 @@ function seriesOf(ranges: readonly DayRange[], unit: Granularity, scan: Aggregat
   return out;
 }
 
+/** The trend's points a year earlier, from one scan of the earlier days. */
+function earlierSeries(columns: VisitColumns, keep: Uint8Array, ranges: readonly DayRange[], series: readonly SeriesPoint[], unit: Granularity): EarlierPoint[] {
+  if (ranges.length === 0) return [];
+  const back = unit === 'week' ? (day: Day) => day - 364 : yearEarlier;
+  const firstDay = back(ranges[0].from);
+  const length = back(ranges[ranges.length - 1].to) - firstDay + 1;
+  const daily: DailySums = { firstDay, visitors: new Float64Array(length), revenueCents: new Float64Array(length) };
+  columns.aggregate(keep, [{ from: firstDay, to: firstDay + length - 1 }], 'best', daily);
+  return series.map((point) => {
+    const bucket = { from: parseDay(point.start)!, to: parseDay(point.end)! };
+    const covered = intersectRanges([bucket], ranges);
+    const moved = (covered.length > 0 ? covered : [bucket]).map((r) => ({ from: back(r.from), to: back(r.to) }));
+    let visitors = 0;
+    let cents = 0;
+    if (covered.length > 0) {
+      for (const r of moved) {
+        for (let d = r.from; d <= r.to; d += 1) {
+          visitors += daily.visitors[d - firstDay];
+          cents += daily.revenueCents[d - firstDay];
+        }
+      }
+    }
+    return { ...spanText(moved), visitors, revenue: cents / 100 };
+  });
+}
+
 export function summarize(columns: VisitColumns, selection: Selection, options: SummaryOptions = {}): Summary {
   const keep = columns.keepMask(selection.museums, selection.channels, selection.districts);
   const ranges = datesIn(columns, selection);
@@ -296,6 +338,7 @@ export function summarize(columns: VisitColumns, selection: Selection, options: 
       ? undefined
       : { firstDay: ranges[0].from, visitors: new Float64Array(length), revenueCents: new Float64Array(length) };
   const scan = columns.aggregate(keep, ranges, 'best', daily);
+  const series = seriesOf(ranges, unit, scan, daily, options);
   return {
     range: ranges.length > 0 ? { start: formatDay(ranges[0].from), end: formatDay(ranges[ranges.length - 1].to) } : null,
     totals: totalsOf(scan),
@@ -303,10 +346,11 @@ export function summarize(columns: VisitColumns, selection: Selection, options: 
     // Every month the selected days touch, zeros included, so the series has no holes.
     monthly: scan.months.map((m) => ({ month: monthLabel(m.month), visitors: m.visitors, revenue: m.revenueCents / 100 })),
     granularity: unit,
-    series: seriesOf(ranges, unit, scan, daily, options),
+    series,
     byMuseum: breakdown(scan, columns.comboMuseum, columns.museums),
     byChannel: breakdown(scan, columns.comboChannel, columns.channels),
     byDistrict: breakdown(scan, columns.comboDistrict, columns.districts),
+    ...(options.earlier ? { earlier: earlierSeries(columns, keep, ranges, series, unit) } : {}),
   };
 }
 

@@ -53,8 +53,13 @@ const filterFields = {
   lang: z.string().optional(),
 };
 const filtersQuery = orderedRange(z.strictObject(filterFields));
-/** Weeks are ISO weeks (from Monday) unless `weekStart=sunday`, as Arabic pages ask. */
-const summaryQuery = orderedRange(z.strictObject({ ...filterFields, granularity: z.enum(GRANULARITIES).optional(), weekStart: z.enum(WEEK_STARTS).optional() }));
+/**
+ * Weeks are ISO weeks (from Monday) unless `weekStart=sunday`, as Arabic pages ask;
+ * `earlier=year` adds the trend's points a year before.
+ */
+const summaryQuery = orderedRange(
+  z.strictObject({ ...filterFields, granularity: z.enum(GRANULARITIES).optional(), weekStart: z.enum(WEEK_STARTS).optional(), earlier: z.literal('year').optional() }),
+);
 
 const period = z.union([
   year.transform((y): Period => ({ year: y })),
@@ -123,7 +128,7 @@ export function dashboardDataRoutes(data: DashboardDataService, trail: AuditTrai
   router.get(
     '/summary',
     validated({ query: summaryQuery }, async ({ query }, req, res) => {
-      res.json(await data.summary(viewer(req), filtersOf(query), { granularity: query.granularity, weekStart: query.weekStart }));
+      res.json(await data.summary(viewer(req), filtersOf(query), { granularity: query.granularity, weekStart: query.weekStart, earlier: query.earlier === 'year' }));
     }),
   );
 

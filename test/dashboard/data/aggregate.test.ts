@@ -316,3 +316,43 @@ describe('weeks and the day still running', () => {
     expect(after.series.map((p) => p.partial)).toEqual([false, false, false]);
   });
 });
+
+describe('the trend a year earlier', () => {
+  const rows = [
+    { date: '2024-02-28', museum: ALPHA, channel: 'Online', district: 'North', visitors: 1, revenue: 1 },
+    { date: '2024-02-29', museum: ALPHA, channel: 'Online', district: 'North', visitors: 2, revenue: 2 },
+    { date: '2024-03-04', museum: ALPHA, channel: 'Online', district: 'North', visitors: 4, revenue: 4 },
+    { date: '2024-03-05', museum: BETA, channel: 'Online', district: 'North', visitors: 8, revenue: 8 },
+    { date: '2025-02-28', museum: ALPHA, channel: 'Online', district: 'North', visitors: 16, revenue: 16 },
+    { date: '2025-03-03', museum: ALPHA, channel: 'Online', district: 'North', visitors: 32, revenue: 32 },
+    { date: '2025-03-05', museum: ALPHA, channel: 'Online', district: 'North', visitors: 64, revenue: 64.5 },
+  ];
+  const range = (from: string, to: string, filters: Partial<DataFilters> = {}) => selectionOf(ALL, { ...NONE, ...filters, from: parseDay(from), to: parseDay(to) }, []);
+
+  it('when months are drawn, then each point a year earlier holds the same month, cut to the same days', () => {
+    const s = summarize(columnsOf(rows), range('2025-02-28', '2025-03-05'), { granularity: 'month', earlier: true });
+    expect(s.earlier).toEqual([
+      { start: '2024-02-28', end: '2024-02-28', visitors: 1, revenue: 1 },
+      { start: '2024-03-01', end: '2024-03-05', visitors: 12, revenue: 12 },
+    ]);
+  });
+
+  it('when weeks are drawn, then each point a year earlier is the same week 52 weeks before, weekday for weekday', () => {
+    const s = summarize(columnsOf(rows), range('2025-03-03', '2025-03-09', { museum: [ALPHA] }), { granularity: 'week', earlier: true });
+    expect(s.series.map((p) => p.visitors)).toEqual([96]);
+    // The data runs to 5 March, so the week is covered Monday to Wednesday, and so is its match.
+    expect(s.earlier).toEqual([{ start: '2024-03-04', end: '2024-03-06', visitors: 4, revenue: 4 }]);
+  });
+
+  it('when days are drawn, then each day meets the same date a year earlier', () => {
+    const s = summarize(columnsOf(rows), range('2025-02-28', '2025-03-01'), { granularity: 'day', earlier: true });
+    expect(s.earlier?.map((p) => [p.start, p.visitors])).toEqual([
+      ['2024-02-28', 1],
+      ['2024-03-01', 0],
+    ]);
+  });
+
+  it('when it is not asked for, then the summary has no earlier series', () => {
+    expect(summarize(columnsOf(rows), range('2025-02-28', '2025-03-05')).earlier).toBeUndefined();
+  });
+});

@@ -161,3 +161,20 @@ describe('weeks of the trend', () => {
     expect(res.status).toBe(400);
   });
 });
+
+describe('the trend a year earlier', () => {
+  it('when earlier=year is asked, then each point comes with the same days a year before, under the same filters and permission', async () => {
+    const t = await dataApp([row('2024-03-01', 3), row('2024-03-01', 500, BETA), row('2024-04-10', 4), row('2025-03-01', 30), row('2025-04-10', 40), row('2025-04-10', 900, BETA)]);
+    const viewer = await t.viewer(JSON.stringify([ALPHA]));
+    const res = await t.get('/api/dashboard/summary?from=2025-03-01&to=2025-04-10&granularity=month&earlier=year', viewer);
+    expect(res.status).toBe(200);
+    expect(res.body.series.map((p: { visitors: number }) => p.visitors)).toEqual([30, 40]);
+    expect(res.body.earlier).toEqual([
+      { start: '2024-03-01', end: '2024-03-31', visitors: 3, revenue: 30 },
+      { start: '2024-04-01', end: '2024-04-10', visitors: 4, revenue: 40 },
+    ]);
+    const without = await t.get('/api/dashboard/summary?from=2025-03-01&to=2025-04-10', viewer);
+    expect(without.body).not.toHaveProperty('earlier');
+    expect((await t.get('/api/dashboard/summary?earlier=month', viewer)).status).toBe(400);
+  });
+});
