@@ -30,7 +30,8 @@ export function startBackground(deps: { config: AppConfig; stores: Stores; clock
     timeZone: config.workspaceTimeZone,
     sessionSecret: config.sessionSecret,
   });
-  const worker = new MailWorker({ ...mail, transport, clock, logger, host: new URL(config.mail.publicUrl).hostname });
+  // The project's own tests shorten the outbox's claims with the locks' leases, to see a killed sender's mail go.
+  const worker = new MailWorker({ ...mail, transport, clock, logger, host: new URL(config.mail.publicUrl).hostname, leaseMs: config.lockLeaseMs });
   worker.start();
   const digests = createWorkspaceDigests({ records: stores.records.workspace, clock, i18n, logger, timeZone: config.workspaceTimeZone });
   digests.start();

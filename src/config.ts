@@ -67,8 +67,8 @@ const schema = z.object({
     .refine(isTimeZone, 'must be an IANA time zone, such as Asia/Qatar or Europe/London')
     // Members choose among the zones' usual spellings: the default is one of them.
     .transform((v) => canonicalTimeZone(v)!),
-  // For the project's own tests only (not documented for operators): a lock lease short
-  // enough that a test can see a killed holder's lock end without waiting half a minute.
+  // For the project's own tests only (not documented for operators): a lease short enough
+  // that a test can see a killed holder's lock, or its claim on a mail, end without waiting.
   TEST_LOCK_LEASE_MS: z.coerce.number().int().min(100).max(600_000).optional(),
   DASHBOARD_TIMEZONE: z
     .string()

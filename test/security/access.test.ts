@@ -209,10 +209,12 @@ describe("every workspace route with another brand's ids", () => {
     const covered = new Set(creates.map(([path]) => path.replace(/\/\d+\//, '/:id/')));
     for (const route of world.routes.filter((r) => appOf(r.path) === 'workspace' && r.method === 'POST' && isApi(r.path))) {
       // Not creates; marking notifications touches only the caller's own (test/workspace/notifications.test.ts);
-      // a reset touches only the account of its link, and the outbox is the superadmins' (test/workspace/mail.routes.test.ts);
-      // an unsubscribe link only its member's own settings (test/workspace/notification-mail.test.ts).
+      // a reset or an accepted invitation touches only the account of its link (test/workspace/password-reset.test.ts,
+      // test/workspace/invitations.test.ts), and the outbox is the superadmins' (test/workspace/mail.routes.test.ts);
+      // an unsubscribe link only its member's own settings (test/workspace/notification-mail.test.ts); a resent
+      // invitation names its member in the path, which the checks by id above cover.
       const notCreates = ['/api/auth/login', '/api/auth/logout', '/api/auth/password', '/api/auth/onboarding', '/api/auth/me/avatar', '/api/assets', '/api/notifications/read'];
-      if ([...notCreates, '/api/auth/password-reset', '/api/auth/password-reset/confirm', '/api/mail/:id/retry', '/api/mail/unsubscribe'].includes(route.path)) continue;
+      if ([...notCreates, '/api/auth/password-reset', '/api/auth/password-reset/confirm', '/api/auth/invitations/accept', '/api/members/:id/invitation', '/api/mail/:id/retry', '/api/mail/unsubscribe'].includes(route.path)) continue;
       expect(covered, `add a cross-brand create for ${route.path}`).toContain(route.path);
     }
     const before = await snapshot(world.ws);

@@ -79,6 +79,8 @@ export const PUBLIC: Record<string, number> = {
   'GET /forgot-password': 200,
   // Without a token there is no link to honour.
   'GET /reset-password': 410,
+  'GET /invite/:token': 410,
+  'POST /api/auth/invitations/accept': 400,
   // A mail's one-click unsubscribe link: the signed token in it decides, no sign-in (RFC 8058).
   'GET /api/mail/unsubscribe': 404,
   'POST /api/mail/unsubscribe': 400,
@@ -127,6 +129,8 @@ const PARAMETERS: [RegExp, (ids: Ids) => string | number][] = [
   [/^\/api\/avatars\/:key/, (ids) => ids.avatarKey],
   // Mail is nobody's record but the superadmins': any id stands for one.
   [/^\/api\/mail\/:id/, () => 1],
+  // An invitation link is a token nobody holds here: the page says it no longer works.
+  [/^\/invite\/:token/, () => 'no-such-invitation'],
 ];
 
 /** A concrete path for a route, its parameter filled with `ids` (or with `raw` as sent). */
@@ -135,7 +139,7 @@ export function pathFor(route: Route, ids: Ids, raw?: string): string {
   if (route.path.startsWith('/api/uploads/')) return `/api/uploads/${raw ?? fill![1](ids)}`;
   if (!route.path.includes(':')) return route.path;
   if (!fill) throw new Error(`The security suite has no sample id for ${key(route)}: add one to PARAMETERS in test/security/world.ts`);
-  return route.path.replace(/:(id|key)\b/, () => raw ?? String(fill[1](ids)));
+  return route.path.replace(/:(id|key|token)\b/, () => raw ?? String(fill[1](ids)));
 }
 
 /**

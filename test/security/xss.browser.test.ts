@@ -3,6 +3,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { request, type HttpTest } from '../support/http';
 import { afterEach, expect, it } from 'vitest';
 import { SqlVisitRepository } from '../../src/dashboard/data/repository';
+import { SqlLinkTokens } from '../../src/workspace/auth/links';
 import { cookieFrom } from '../support/app';
 import { describeBrowser, serve } from '../support/browser';
 import { pdf } from '../support/files';
@@ -38,7 +39,7 @@ const text = {
 };
 
 /** Each page, the address it is opened at (a shared link's query, where the default period holds no seeded visit), and the stored text it shows once its data has loaded. */
-const PAGES: Record<string, { shows: (keyof typeof text)[]; query?: string; at?: (ids: { project: number }) => string }> = {
+const PAGES: Record<string, { shows: (keyof typeof text)[]; query?: string; at?: (ids: Seeded) => string }> = {
   '/dashboard': { shows: ['dashboardAdmin', 'museum'] },
   '/dashboard/comparison': { shows: ['dashboardAdmin', 'museum'], query: 'against=year&from=2025-02-01&to=2025-02-28' },
   '/dashboard/settings': { shows: ['viewer', 'season'] },
@@ -58,7 +59,15 @@ const PAGES: Record<string, { shows: (keyof typeof text)[]; query?: string; at?:
   '/workspace/profile': { shows: ['adminName'] },
   // The outbox: subjects come from the locales and addresses are checked as such when stored.
   '/workspace/settings/mail': { shows: [] },
+  // An invitation's page names the account by its address, which is checked as one when stored.
+  '/invite/:token': { shows: [], at: (ids) => `/invite/${ids.invitation}` },
 };
+
+interface Seeded {
+  project: number;
+  /** A working invitation link's token. */
+  invitation: string;
+}
 
 /**
  * Pages that show no stored record: sign-in pages, and the first-login steps, whose only
@@ -72,7 +81,7 @@ afterEach(async () => {
   await Promise.all(contexts.splice(0).map((c) => c.close()));
 });
 
-async function seedHostileData(ws: TestWorkspace): Promise<{ admin: TestUser; dashboardPin: string; project: number }> {
+async function seedHostileData(ws: TestWorkspace): Promise<{ admin: TestUser; dashboardPin: string } & Seeded> {
   const app: Express = ws.app;
   const brand = await ws.brand(text.brand);
   const admin = await ws.user('superadmin', { brandIds: [brand.id], name: text.adminName });
@@ -108,7 +117,9 @@ async function seedHostileData(ws: TestWorkspace): Promise<{ admin: TestUser; da
   const dashboard = `service_session=${cookieFrom(await request(app).post('/auth/login').send({ pin: dashboardPin }), 'service_session')}`;
   const season = await request(app).post('/api/seasons').set({ Cookie: dashboard, 'Sec-Fetch-Site': 'same-origin' }).send({ name: text.season, startDate: '2025-02-01', endDate: '2025-02-28' });
   expect(season.status, season.text).toBe(201);
-  return { admin, dashboardPin, project: project.id };
+  const invited = (await made(as('post', '/api/members').send({ name: `Invited ${SCRIPT}`, email: 'invited@xss.test', role: 'contributor', brandIds: [brand.id] }))).member;
+  const invitation = await new SqlLinkTokens(ws.stores.records.workspace).issue(invited.id, 'invitation', ws.clock.now(), 3600_000);
+  return { admin, dashboardPin, project: project.id, invitation };
 }
 
 /** A page that records Content-Security-Policy violations, as a blocked injection would cause. */
@@ -129,7 +140,7 @@ describeBrowser('stored XSS: hostile names, titles and file names on every page'
       const ws = await buildWorkspace();
       const pageRoutes = routesOf(ws.app).filter((r) => r.method === 'GET' && !isApi(r.path) && !r.path.startsWith('/static/')).map((r) => r.path);
       expect(pageRoutes.filter((path) => !WITHOUT_RECORDS.includes(path) && !PAGES[path]), 'pages the XSS check does not visit').toEqual([]);
-      const { admin, dashboardPin, project } = await seedHostileData(ws);
+      const { admin, dashboardPin, ...seeded } = await seedHostileData(ws);
       const server = await serve(ws.app);
       try {
         const host = new URL(server.url).hostname;
@@ -146,7 +157,7 @@ describeBrowser('stored XSS: hostile names, titles and file names on every page'
         for (const [route, lang] of visits) {
           const { page, dialogs } = await watchedPage(context);
           const query = PAGES[route]?.query;
-          const path = PAGES[route]?.at?.({ project }) ?? route;
+          const path = PAGES[route]?.at?.(seeded) ?? route;
           await page.goto(`${server.url}${path}?lang=${lang}${query ? `&${query}` : ''}`);
           await settled(page);
           const where = `${path} (${lang})`;

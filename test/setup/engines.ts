@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +12,8 @@ declare module 'vitest' {
     postgres: { url: string } | { missing: string };
     /** Endpoint of the run's S3-compatible server (s3rver), or why there is none. */
     s3: { endpoint: string } | { missing: string };
+    /** Names this run, so that the files that run the built server build it once between them. */
+    runId: string;
   }
 }
 
@@ -34,6 +37,7 @@ async function startS3(): Promise<{ endpoint: string; stop: () => Promise<void> 
  * naming it; in CI (CI=true) they fail instead.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  project.provide('runId', randomUUID());
   const s3 = await startS3().catch((err: unknown) => {
     project.provide('s3', { missing: `The S3-compatible test server (s3rver, from npm) could not start: ${String(err)}` });
     return undefined;

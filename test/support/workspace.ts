@@ -1,8 +1,10 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { request, type HttpTest, type HttpResponse } from './http';
 import Database from 'better-sqlite3';
-import { afterEach, beforeAll, expect } from 'vitest';
+import { afterEach, beforeAll, expect, inject, vi } from 'vitest';
 import { AuthService } from '../../src/workspace/auth/service';
 import { SqlLinkTokens } from '../../src/workspace/auth/links';
 import { MailQueue, workspaceOutbox } from '../../src/workspace/mail/queue';
@@ -132,13 +134,29 @@ export async function snapshot(ws: Pick<TestWorkspace, 'stores'>): Promise<strin
 const ROOT = path.resolve(__dirname, '..', '..');
 
 /** Compiles src/ to dist/ once per test file that runs the real server. */
-export function buildDist(): void {
+/**
+ * Builds dist/ once per run: the first file to ask builds it while the others wait for its
+ * mark, since each build costs a busy machine most of a minute.
+ */
+export async function buildDist(): Promise<void> {
+  const runId = inject('runId');
+  const mark = path.join(ROOT, 'dist', '.built-for-run');
+  const built = () => fs.existsSync(mark) && fs.readFileSync(mark, 'utf8') === runId;
+  if (built()) return;
+  try {
+    fs.mkdirSync(path.join(os.tmpdir(), `museum-build-${runId}`));
+  } catch {
+    // Another file of this run is building: the mark appears when it is done.
+    await vi.waitFor(() => expect(built(), 'dist/ built by another test file').toBe(true), { timeout: 150_000, interval: 250 });
+    return;
+  }
   try {
     execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'pipe', timeout: 120_000 });
   } catch (err) {
     const e = err as { stdout?: Buffer; stderr?: Buffer };
     throw new Error(`npm run build failed:\n${e.stdout?.toString() ?? ''}${e.stderr?.toString() ?? ''}`, { cause: err });
   }
+  fs.writeFileSync(mark, runId);
 }
 
 export interface ServerProcess {

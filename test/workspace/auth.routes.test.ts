@@ -24,6 +24,7 @@ const USER_KEYS = [
   'phone',
   'profileCompleted',
   'role',
+  'timeZone',
 ];
 
 describe('POST /api/auth/login', () => {
