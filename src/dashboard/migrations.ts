@@ -116,4 +116,24 @@ export const dashboardMigrations: Record<string, SchemaStep> = {
       .addColumn('ended', 'integer', (c) => c.notNull())
       .execute();
   },
+  /**
+   * Views saved from the Dashboard and Comparison pages: each keeps the page's address, never
+   * figures, so whoever opens it sees what their own access allows. Moments are ISO text.
+   */
+  async '2026_12_10_001_saved_views'(db, kind) {
+    const t = columnTypes(kind);
+    await db.schema
+      .createTable('saved_views')
+      .addColumn('id', 'integer', idColumn(kind))
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('page', 'text', (c) => c.notNull())
+      .addColumn('query', 'text', (c) => c.notNull())
+      .addColumn('shared', t.flag, (c) => c.notNull())
+      .addColumn('owner_user_id', 'integer')
+      .addColumn('owner_name', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('saved_views_owner').on('saved_views').columns(['owner_user_id', 'id']).execute();
+  },
 };

@@ -40,6 +40,19 @@ export interface DashboardTables {
     after: string | null;
     ip: string | null;
   };
+  /** Views saved from the Dashboard and Comparison pages: a name and the page's address. */
+  saved_views: {
+    id: Generated<number>;
+    name: string;
+    page: string;
+    query: string;
+    shared: number | boolean;
+    /** The user record of whoever saved it; null for the administrator PIN, which has none. */
+    owner_user_id: number | null;
+    owner_name: string;
+    created_at: string;
+    updated_at: string;
+  };
 }
 
 interface VisitTable {

@@ -11,6 +11,7 @@ import { cell, currency, deltaNode, money, fillRows, percentChange, resultsView,
 import { createFilterBar, loadFilters } from './filters.js';
 import { createRangePicker } from './range.js';
 import { nameHeader, sortRows, sortableTable } from './sortable.js';
+import { createViewsMenu, viewOfAddress } from './views.js';
 
 /** @typedef {{ a: number, b: number, change: number, changePct: number | null }} MetricChange */
 /** @typedef {{ key: string, a: number, b: number, change: number, changePct: number | null, revenue: MetricChange }} ComparedRow visitors, then revenue */
@@ -37,6 +38,11 @@ const mode = requireElement('#compare-mode', HTMLSelectElement);
 const exportLink = requireElement('#export-link', HTMLAnchorElement);
 const partialNote = requireElement('#partial-note', HTMLElement);
 const metricChoice = requireElement('[data-metric]', HTMLFieldSetElement);
+const viewNotice = requireElement('#view-notice', HTMLElement);
+/** The saved view shown as it was saved, whose figures the server reads by its id; null once anything changes. @type {import('./views.js').SavedView | null} */
+let openView = null;
+/** @type {ReturnType<typeof createViewsMenu> | undefined} */
+let viewsMenu;
 const MODES = ['year', 'yearWeekday', 'previous', 'sides'];
 /** The labels of the two sides in the last answer: the dates when the sides are ranges. */
 const shownLabels = { a: '', b: '' };
@@ -64,8 +70,11 @@ function metric() {
   return checked instanceof HTMLInputElement && checked.value === 'revenue' ? 'revenue' : 'visitors';
 }
 
-/** @param {import('./filters.js').Filters} filters */
-function fillSides(filters) {
+/**
+ * @param {import('./filters.js').Filters} filters
+ * @param {URLSearchParams} params the address, or the saved view's
+ */
+function fillSides(filters, params) {
   const years = [...filters.years].map(Number).sort((x, y) => y - x);
   for (const select of Object.values(sides)) {
     select.replaceChildren(
@@ -84,7 +93,6 @@ function fillSides(filters) {
    * @returns {value is string}
    */
   const offered = (select, value) => [...select.options].some((o) => o.value === value);
-  const params = new URLSearchParams(window.location.search);
   const wantedA = params.get('a');
   const wantedB = params.get('b');
   const fallbackB = sides.b.options[0]?.value ?? '';
@@ -257,11 +265,12 @@ function renderBreakdowns() {
 }
 
 /**
- * The page's address: what the data request asks, and the figure the breakdowns show.
+ * The page's address: what the data request asks, and the figure the breakdowns show; while a
+ * saved view is shown as saved, its id instead of what it asks.
  * @param {URLSearchParams} params
  */
 function showAddress(params) {
-  const address = new URLSearchParams(params);
+  const address = openView ? new URLSearchParams({ view: String(openView.id) }) : new URLSearchParams(params);
   if (metric() === 'revenue') address.set('metric', 'revenue');
   syncAddress(address);
 }
@@ -269,22 +278,43 @@ function showAddress(params) {
 /** The request's query without the page's own choices, as the last refresh built it. */
 let lastAddress = new URLSearchParams();
 
+/** What is shown is no longer the saved view as it was saved. */
+function leaveView() {
+  if (!openView) return;
+  openView = null;
+  viewsMenu?.changed();
+  viewNotice.hidden = true;
+}
+
+/** The page's address as a view would keep it: the request and the figure shown. */
+function viewAddress() {
+  const address = new URLSearchParams(lastAddress);
+  if (metric() === 'revenue') address.set('metric', 'revenue');
+  return address;
+}
+
 function refresh() {
   if (!filterBar || !rangePicker) return;
   showMode();
+  let query;
   if (!byRange()) {
-    const params = new URLSearchParams({ a: sides.a.value, b: sides.b.value });
-    filterBar.appendTo(params);
-    lastAddress = params;
-    showAddress(params);
-    exportLink.href = `/api/dashboard/compare.csv?${params}`;
-    return view.load(`/api/dashboard/compare?${params}`, render);
+    query = new URLSearchParams({ a: sides.a.value, b: sides.b.value });
+    filterBar.appendTo(query);
+    lastAddress = query;
+  } else {
+    lastAddress = rangePicker.appendAddress(filterBar.appendTo(new URLSearchParams({ against: mode.value })));
+    query = rangePicker.appendQuery(filterBar.appendTo(new URLSearchParams({ against: mode.value })));
   }
-  lastAddress = rangePicker.appendAddress(filterBar.appendTo(new URLSearchParams({ against: mode.value })));
   showAddress(lastAddress);
-  const query = rangePicker.appendQuery(filterBar.appendTo(new URLSearchParams({ against: mode.value })));
+  if (openView) query = new URLSearchParams({ view: String(openView.id) });
   exportLink.href = `/api/dashboard/compare.csv?${query}`;
   return view.load(`/api/dashboard/compare?${query}`, render);
+}
+
+/** The reader changed what is compared: the figures follow the page from now on. */
+function changed() {
+  leaveView();
+  void refresh();
 }
 
 async function start() {
@@ -295,28 +325,46 @@ async function start() {
     return;
   }
   lastDay = filters.presets.yearToDate.to;
-  if (!fillSides(filters)) {
+  const address = new URLSearchParams(window.location.search);
+  const saved = address.has('view') ? await viewOfAddress(address).catch(() => null) : null;
+  viewNotice.hidden = !address.has('view') || (saved !== null && saved.unseen === 0);
+  if (address.has('view')) viewNotice.textContent = saved ? tn('views.unseen', saved.unseen) : t('views.gone');
+  // A saved view reads its own address, with the figure the page's address may add.
+  const params = saved ? new URLSearchParams(saved.query) : address;
+  if (saved && address.has('metric')) params.set('metric', address.get('metric') ?? '');
+  openView = saved;
+  if (!fillSides(filters, params)) {
     sidesCard.hidden = true;
     filtersRoot.hidden = true;
     view.showState('noSides');
     return;
   }
-  const params = new URLSearchParams(window.location.search);
   const chosen = params.get('against') ?? (params.has('a') ? 'sides' : 'year');
   mode.value = MODES.includes(chosen) ? chosen : 'year';
-  rangePicker = createRangePicker(rangeRoot, filters, () => void refresh());
+  rangePicker = createRangePicker(rangeRoot, filters, changed);
   // Year to date unless the address names other dates.
   if (!params.has('range') && !params.has('from')) params.set('range', 'yearToDate');
   rangePicker.restore(params);
-  filterBar = createFilterBar(filtersRoot, filters, () => void refresh());
+  filterBar = createFilterBar(filtersRoot, filters, changed);
   filterBar.restore(params);
-  for (const select of [...Object.values(sides), mode]) select.addEventListener('change', () => void refresh());
+  for (const select of [...Object.values(sides), mode]) select.addEventListener('change', changed);
   const wanted = metricChoice.querySelector(`input[value="${params.get('metric') === 'revenue' ? 'revenue' : 'visitors'}"]`);
   if (wanted instanceof HTMLInputElement) wanted.checked = true;
   metricChoice.addEventListener('change', () => {
+    viewsMenu?.changed();
     renderBreakdowns();
     showAddress(lastAddress);
   });
+  viewsMenu = createViewsMenu(requireElement('[data-views]', HTMLElement), {
+    page: 'comparison',
+    address: viewAddress,
+    onSaved: (savedView) => {
+      openView = savedView;
+      viewsMenu?.showing(savedView);
+      void refresh();
+    },
+  });
+  viewsMenu.showing(saved);
   for (const section of view.results.querySelectorAll('[data-breakdown]')) {
     if (!(section instanceof HTMLElement)) continue;
     const name = breakdownOf(section.dataset.breakdown);

@@ -3,6 +3,8 @@
 // asked), and the breakdowns by museum, channel and district (each a chart and a sortable
 // table, the top ten and the rest as "Other"). A bar, slice, row or point drills down: it
 // adds that filter or period as a step, the address keeps the steps, breadcrumbs lead back.
+// A saved view opens by its id (`view=<id>`): the server reads its address under the
+// reader's own access, until the reader changes something.
 import { element, requireElement } from '../core/dom.js';
 import { formatChange, formatDate, formatDateRange, formatDayMonth, formatDecimal, formatMonth, formatNumber, formatShare } from '../core/format.js';
 import { t, tn } from '../core/i18n.js';
@@ -13,6 +15,7 @@ import { baseOf, effective, periodStep, readSteps, withSteps } from './drill.js'
 import { createFilterBar, loadFilters } from './filters.js';
 import { createRangePicker } from './range.js';
 import { sortRows, sortableTable } from './sortable.js';
+import { createViewsMenu, viewOfAddress } from './views.js';
 
 /** @typedef {import('./common.js').Totals} Totals */
 /** @typedef {{ key: string, visitors: number, revenue: number }} Breakdown */
@@ -42,6 +45,7 @@ const crumbs = requireElement('[data-crumbs]', HTMLElement);
 const metricChoice = requireElement('[data-metric]', HTMLFieldSetElement);
 const earlierChoice = requireElement('#trend-earlier', HTMLInputElement);
 const averageChoice = requireElement('#trend-average', HTMLInputElement);
+const viewNotice = requireElement('#view-notice', HTMLElement);
 const view = resultsView(() => (filterBar ? refresh() : start()));
 
 /** Breakdowns show this many values, the rest summed as "Other" until the reader shows them all. */
@@ -57,6 +61,10 @@ let base = new URLSearchParams();
 let steps = [];
 /** The last answer, drawn again when a chart choice or a table's order changes. @type {Summary | undefined} */
 let shown;
+/** The saved view shown as it was saved, whose figures the server reads by its id; null once anything changes. @type {import('./views.js').SavedView | null} */
+let openView = null;
+/** @type {ReturnType<typeof createViewsMenu> | undefined} */
+let viewsMenu;
 /** Breakdowns whose every value is shown, not only the top ten. */
 const expanded = new Set();
 /** @type {Record<BreakdownName, import('./sortable.js').SortOrder>} */
@@ -165,7 +173,16 @@ function drill(step) {
   const now = effective(withSteps(base, steps));
   if (step.kind === 'range' ? now.get('from') === step.from && now.get('to') === step.to : now.getAll(step.kind).join('\n') === step.value) return;
   steps = [...steps, step];
+  leaveView();
   void apply(true);
+}
+
+/** What is shown is no longer the saved view as it was saved: the figures follow the bars from now on. */
+function leaveView() {
+  if (!openView) return;
+  openView = null;
+  viewsMenu?.changed();
+  viewNotice.hidden = true;
 }
 
 /** Shows the filters and dates the steps lead to in the bars, then loads the figures. @param {boolean} push */
@@ -194,6 +211,7 @@ function renderCrumbs() {
       link.addEventListener('click', (event) => {
         event.preventDefault();
         steps = steps.slice(0, depth);
+        leaveView();
         void apply(true);
       });
       return element('li', {}, link);
@@ -337,7 +355,9 @@ function renderBreakdowns() {
 function render(answer) {
   const summary = /** @type {Summary} */ (answer);
   rangePicker?.describe(summary.range, summary.granularity);
-  if (summary.totals.visitors === 0 && summary.monthly.length === 0) {
+  // No row matches at all (a saved view of a museum out of reach, filters that exclude each
+  // other): the empty state says so, rather than charts of zeros.
+  if (summary.totals.days === 0) {
     // A period and a year or season are both kept: say so when they share no day at all.
     const params = new URLSearchParams(window.location.search);
     const apart = summary.range === null && rangePicker?.current() && (params.has('year') || params.has('season'));
@@ -359,14 +379,29 @@ function selectionOf() {
   return rangePicker.appendAddress(filterBar.appendTo(new URLSearchParams()));
 }
 
+/** The chart choices alone, as the address holds them beside a view. */
+function choicesOf() {
+  const params = addressOf([]);
+  for (const name of [...params.keys()]) if (!CHOICES.includes(name)) params.delete(name);
+  return params;
+}
+
 /** @param {boolean} [push] a new entry in the browser's history (a drill-down step), so Back undoes it */
 function refresh(push = false) {
   if (!filterBar || !rangePicker) return;
-  syncAddress(addressOf(steps), { push });
   renderCrumbs();
-  const data = rangePicker.appendQuery(filterBar.appendTo(new URLSearchParams()));
-  const exported = new URLSearchParams(data);
-  exported.delete('granularity');
+  let data;
+  let exported;
+  if (openView) {
+    syncAddress(new URLSearchParams([['view', String(openView.id)], ...choicesOf()]), { push });
+    data = new URLSearchParams({ view: String(openView.id) });
+    exported = new URLSearchParams(data);
+  } else {
+    syncAddress(addressOf(steps), { push });
+    data = rangePicker.appendQuery(filterBar.appendTo(new URLSearchParams()));
+    exported = new URLSearchParams(data);
+    exported.delete('granularity');
+  }
   // Arabic readers' weeks start on Sunday, as the workspace's calendar shows them.
   if (lang === 'ar') data.set('weekStart', 'sunday');
   if (earlierChoice.checked) data.set('earlier', 'year');
@@ -378,19 +413,20 @@ function refresh(push = false) {
 function selectionChanged() {
   base = selectionOf();
   steps = [];
+  leaveView();
   void refresh();
 }
 
 /**
- * Reads the address: the selection (normalised by the bars, which keep only what they offer)
- * and the steps after it, then shows where they lead.
+ * Reads an address: the selection (normalised by the bars, which keep only what they offer)
+ * and the steps after it, and the chart choices.
  * @param {URLSearchParams} params
  */
-function readAddress(params) {
+function readSelection(params) {
   if (!filterBar || !rangePicker) return;
   steps = readSteps(params);
   const own = baseOf(params);
-  for (const name of CHOICES) own.delete(name);
+  for (const name of [...CHOICES, 'view']) own.delete(name);
   rangePicker.restore(own);
   filterBar.restore(own);
   base = selectionOf();
@@ -398,6 +434,27 @@ function readAddress(params) {
   if (metricInput instanceof HTMLInputElement) metricInput.checked = true;
   earlierChoice.checked = params.get('yearEarlier') === '1';
   averageChoice.checked = params.get('average') === '1';
+}
+
+/**
+ * Shows what an address holds: a saved view (`view=<id>`, its own address read with the chart
+ * choices the address adds), or a selection and its steps.
+ * @param {URLSearchParams} params
+ */
+async function readAddress(params) {
+  const view = params.has('view') ? await viewOfAddress(params).catch(() => null) : null;
+  viewNotice.hidden = !params.has('view') || (view !== null && view.unseen === 0);
+  if (view) {
+    const held = new URLSearchParams(view.query);
+    for (const name of CHOICES) if (params.has(name)) held.set(name, params.get(name) ?? '');
+    readSelection(held);
+    if (view.unseen > 0) viewNotice.textContent = tn('views.unseen', view.unseen);
+  } else {
+    if (params.has('view')) viewNotice.textContent = t('views.gone');
+    readSelection(params);
+  }
+  openView = view;
+  viewsMenu?.showing(view);
   return apply(false);
 }
 
@@ -423,16 +480,33 @@ async function start() {
       renderBreakdowns();
     });
   }
+  // A chart choice changes how the figures are drawn, not which: a view stays open, marked changed.
+  const choiceChanged = () => {
+    viewsMenu?.changed();
+    syncAddress(openView ? new URLSearchParams([['view', String(openView.id)], ...choicesOf()]) : addressOf(steps));
+  };
   metricChoice.addEventListener('change', () => {
-    syncAddress(addressOf(steps));
+    choiceChanged();
     renderTrend();
     renderBreakdowns();
   });
   averageChoice.addEventListener('change', () => {
-    syncAddress(addressOf(steps));
+    choiceChanged();
     renderTrend();
   });
-  earlierChoice.addEventListener('change', () => void refresh());
+  earlierChoice.addEventListener('change', () => {
+    viewsMenu?.changed();
+    void refresh();
+  });
+  viewsMenu = createViewsMenu(requireElement('[data-views]', HTMLElement), {
+    page: 'dashboard',
+    address: () => addressOf(steps),
+    onSaved: (view) => {
+      openView = view;
+      viewsMenu?.showing(view);
+      void refresh();
+    },
+  });
   window.addEventListener('popstate', () => void readAddress(new URLSearchParams(window.location.search)));
   await readAddress(new URLSearchParams(window.location.search));
 }

@@ -18,7 +18,7 @@ import {
   type Granularity,
   type WeekStart,
 } from './dates';
-import { narrow, type Access } from './permissions';
+import { narrow, narrowStrictly, type Access } from './permissions';
 import type { Season } from './repository';
 
 /** A user's own filters as given in the query string: within a dimension any value matches. */
@@ -31,6 +31,12 @@ export interface DataFilters {
   /** Inclusive bounds as days (see dates.ts); either may be left open. */
   from?: Day;
   to?: Day;
+  /**
+   * Museums and channels outside the permission still count as chosen, and match nothing,
+   * instead of being dropped: a saved view about a museum its opener may not see shows them
+   * nothing, rather than every museum they may see under the view's name.
+   */
+  strict?: boolean;
 }
 
 /** What one request looks at, after the permission filter: rows pass every part. */
@@ -179,8 +185,8 @@ export function selectionOf(access: Access, filters: DataFilters, seasons: reado
   const dates = chosen.length === 0 ? 'all' : chosen.reduce((a, b) => intersectRanges(a, b));
   return {
     access,
-    museums: narrow(access.museums, filters.museum),
-    channels: narrow(access.channels, filters.channel),
+    museums: (filters.strict ? narrowStrictly : narrow)(access.museums, filters.museum),
+    channels: (filters.strict ? narrowStrictly : narrow)(access.channels, filters.channel),
     districts: filters.district.length > 0 ? new Set(filters.district) : 'all',
     dates,
   };

@@ -39,7 +39,7 @@ function dashboardPage(view: string, titleKey: string, sections: readonly string
   };
 }
 
-const DATA_STRINGS = ['filters', 'range', 'access', 'totals', 'charts', 'state', 'drill'] as const;
+const DATA_STRINGS = ['filters', 'range', 'access', 'totals', 'charts', 'state', 'drill', 'views', 'errors'] as const;
 
 export function dashboardPages(currency: string) {
   const router = Router();
