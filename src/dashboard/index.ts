@@ -21,6 +21,9 @@ import { SqlAccessStamps, type UserRecordStore } from './users/repository';
 import { AccessStamps } from './users/access-stamps';
 import { usersRoutes } from './users/routes';
 import { DashboardUsersService } from './users/service';
+import { SqlAnnotationRepository } from './annotations/repository';
+import { annotationsRoutes } from './annotations/routes';
+import { AnnotationsService } from './annotations/service';
 import { SqlSavedViewRepository } from './views/repository';
 import { savedViewsRoutes } from './views/routes';
 import { SavedViewsService } from './views/service';
@@ -62,12 +65,18 @@ export function createDashboard(deps: DashboardDeps) {
     freshForMs: deps.records.engine.kind === 'postgres' ? FRESH_FOR_MS : 0,
   });
   const views = new SavedViewsService({ views: new SqlSavedViewRepository(deps.records), clock: deps.clock, today: () => data.today() });
+  const notes = new AnnotationsService({
+    notes: new SqlAnnotationRepository(deps.records),
+    clock: deps.clock,
+    museums: () => data.museums(),
+  });
   const trail = new AuditTrail({ audit: new KyselyAuditRepository(deps.records), clock: deps.clock, logger: deps.logger });
   const devices = new DeviceCookies({ name: DEVICE_COOKIE, path: '/auth', secret: deps.secret, secure: deps.cookieSecure, clock: deps.clock });
   const router = Router();
   router.use('/auth', dashboardAccess(auth, 'anyone'), authRoutes({ auth, devices, attempts: deps.attempts, clock: deps.clock, cookieSecure: deps.cookieSecure, trail }));
   router.use('/api/users', dashboardAccess(auth, 'admin'), usersRoutes({ users, attempts: deps.attempts, clock: deps.clock, trail }));
   router.use('/api/dashboard/views', dashboardAccess(auth, 'session'), savedViewsRoutes(views));
+  router.use('/api/dashboard/annotations', dashboardAccess(auth, 'session'), annotationsRoutes(notes, trail));
   router.use('/api/dashboard', dashboardAccess(auth, 'session'), dashboardDataRoutes(data, trail, deps.currency, views));
   router.use('/api/seasons', dashboardAccess(auth, 'session'), seasonsRoutes(data, trail));
   router.use('/api/audit', dashboardAccess(auth, 'admin'), auditRoutes(trail));

@@ -136,4 +136,21 @@ export const dashboardMigrations: Record<string, SchemaStep> = {
       .execute();
     await db.schema.createIndex('saved_views_owner').on('saved_views').columns(['owner_user_id', 'id']).execute();
   },
+  /** Notes that administrators put on the trend (a closure, a campaign, a holiday), read by date. */
+  async '2026_12_10_002_annotations'(db, kind) {
+    const t = columnTypes(kind);
+    await db.schema
+      .createTable('annotations')
+      .addColumn('id', 'integer', idColumn(kind))
+      .addColumn('date', t.day, (c) => c.notNull())
+      .addColumn('end_date', t.day)
+      .addColumn('text', 'text', (c) => c.notNull())
+      .addColumn('museum', 'text')
+      .addColumn('created_by', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .addCheckConstraint('annotations_in_order', sql`end_date IS NULL OR end_date >= date`)
+      .execute();
+    await db.schema.createIndex('annotations_date').on('annotations').columns(['date', 'id']).execute();
+  },
 };

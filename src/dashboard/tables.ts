@@ -53,6 +53,18 @@ export interface DashboardTables {
     created_at: string;
     updated_at: string;
   };
+  /** Notes on the trend: a day or a span of days, about one museum or all of them. Days are YYYY-MM-DD. */
+  annotations: {
+    id: Generated<number>;
+    date: string;
+    end_date: string | null;
+    text: string;
+    /** null: about every museum. */
+    museum: string | null;
+    created_by: string;
+    created_at: string;
+    updated_at: string;
+  };
 }
 
 interface VisitTable {

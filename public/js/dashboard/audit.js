@@ -29,7 +29,9 @@ function filters() {
 const isRecord = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Fields whose stored values are codes, each shown as its translation. @type {Record<string, string>} */
-const CODED = { role: 'role', pinMadeBy: 'audit.pinMadeBy' };
+const CODED = { role: 'role', pinMadeBy: 'audit.pinMadeBy', format: 'audit.formats', against: 'audit.against', action: 'audit.actions' };
+/** Fields that hold calendar days. */
+const DAYS = new Set(['startDate', 'endDate', 'date', 'from', 'to']);
 
 /**
  * A recorded value as a reader says it: an empty list of museums or channels means every one,
@@ -43,7 +45,7 @@ function said(value, field) {
   if (typeof value === 'number') return formatNumber(value);
   if (typeof value === 'boolean') return t(value ? 'audit.yes' : 'audit.no');
   if (typeof value !== 'string') return JSON.stringify(value);
-  if ((field === 'startDate' || field === 'endDate') && /^\d{4}-\d{2}-\d{2}$/.test(value)) return formatDate(value);
+  if (field && DAYS.has(field) && /^\d{4}-\d{2}-\d{2}$/.test(value)) return formatDate(value);
   const code = field && CODED[field] ? `${CODED[field]}.${value}` : '';
   return code && has(code) ? t(code) : value;
 }

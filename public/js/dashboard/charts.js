@@ -137,7 +137,57 @@ function pickable(onPick) {
  * @property {{ label: string, values: number[] }} [earlier] the same days a year earlier, point for point
  * @property {{ label: string, values: (number | null)[] }} [average] a rolling average, null where it has too few days
  * @property {(index: number) => void} [onPick] a point was clicked
+ * @property {NoteMarks} [notes] notes drawn on the trend
  */
+
+/**
+ * Notes drawn on the trend: a dashed line at a day's point, a pale band over several. After
+ * each layout (a new drawing, a resize), `placed` learns where the points now are, to put
+ * what goes over the chart (the notes' pins) in the same places.
+ * @typedef {object} NoteMarks
+ * @property {() => { from: number, to: number }[]} list the points each note spans, by index
+ * @property {(xOf: (index: number) => number, top: number) => void} placed
+ */
+
+/**
+ * @param {NoteMarks | undefined} notes
+ * @returns {import('chart.js').Plugin<'line'>[]}
+ */
+function notePlugin(notes) {
+  if (!notes) return [];
+  return [
+    {
+      id: 'notes',
+      beforeDatasetsDraw(chart) {
+        const { ctx, chartArea, scales } = chart;
+        const step = scales.x.getPixelForValue(1) - scales.x.getPixelForValue(0) || 0;
+        ctx.save();
+        for (const mark of notes.list()) {
+          const from = scales.x.getPixelForValue(mark.from);
+          const to = scales.x.getPixelForValue(mark.to);
+          if (mark.from === mark.to) {
+            ctx.strokeStyle = 'rgba(122, 90, 248, 0.7)';
+            ctx.setLineDash([4, 4]);
+            ctx.lineWidth = 1.5;
+            ctx.beginPath();
+            ctx.moveTo(from, chartArea.top);
+            ctx.lineTo(from, chartArea.bottom);
+            ctx.stroke();
+          } else {
+            ctx.fillStyle = 'rgba(122, 90, 248, 0.1)';
+            const left = Math.min(from, to) - Math.abs(step) / 2;
+            const right = Math.max(from, to) + Math.abs(step) / 2;
+            ctx.fillRect(Math.max(left, chartArea.left), chartArea.top, Math.min(right, chartArea.right) - Math.max(left, chartArea.left), chartArea.bottom - chartArea.top);
+          }
+        }
+        ctx.restore();
+      },
+      afterUpdate(chart) {
+        notes.placed((index) => chart.scales.x.getPixelForValue(index), chart.chartArea.top);
+      },
+    },
+  ];
+}
 
 /**
  * Visitors or revenue per day, week or month (an area), with, when asked, the same days a
@@ -222,6 +272,7 @@ export function drawTrend(canvas, points, options) {
   /** @type {Config<'line'>} */
   const config = {
     type: 'line',
+    plugins: notePlugin(options.notes),
     data: { labels: points.map((p) => p.label), datasets },
     options: {
       interaction: { mode: 'index', intersect: false },

@@ -16,6 +16,8 @@ import { createFilterBar, loadFilters } from './filters.js';
 import { createRangePicker } from './range.js';
 import { sortRows, sortableTable } from './sortable.js';
 import { createViewsMenu, viewOfAddress } from './views.js';
+import { createNotes } from './notes.js';
+import { readJsonAttribute } from '../core/page.js';
 
 /** @typedef {import('./common.js').Totals} Totals */
 /** @typedef {{ key: string, visitors: number, revenue: number }} Breakdown */
@@ -65,6 +67,12 @@ let shown;
 let openView = null;
 /** @type {ReturnType<typeof createViewsMenu> | undefined} */
 let viewsMenu;
+/** @type {ReturnType<typeof createNotes> | undefined} */
+let notes;
+/** The trend as last drawn, redrawn when its notes arrive. @type {import('chart.js').Chart<'line'> | undefined} */
+let trendChart;
+/** What the server says this reader may do on the page. */
+const can = /** @type {{ can?: { writeNotes?: boolean } }} */ (readJsonAttribute('data-context')).can ?? {};
 /** Breakdowns whose every value is shown, not only the top ten. */
 const expanded = new Set();
 /** @type {Record<BreakdownName, import('./sortable.js').SortOrder>} */
@@ -318,13 +326,17 @@ function renderTrend() {
   requireElement('#trend-note', HTMLElement).textContent = t(chosen === 'revenue' ? 'charts.trendNoteRevenue' : 'charts.trendNoteVisitors', { unit: t(UNIT_KEYS[unit]) });
   requireElement('#trend-partial', HTMLElement).hidden = !summary.series.some((p) => p.partial);
   const pickPoint = (/** @type {number} */ i) => drill(periodStep(summary.series[i], summary.range));
-  drawTrend(requireElement('#trend-chart', HTMLCanvasElement), points, {
+  trendChart = drawTrend(requireElement('#trend-chart', HTMLCanvasElement), points, {
     metric: chosen,
     label: t(`charts.${chosen}`),
     currency,
     earlier: earlier ? { label: t('charts.yearEarlier'), values: earlier.map((p) => p[chosen]) } : undefined,
     average: average ? { label: t('charts.average7'), values: average } : undefined,
     onPick: pickPoint,
+    notes: {
+      list: () => notes?.marks(summary.series) ?? [],
+      placed: (xOf, top) => notes?.place(notes.marks(summary.series), xOf, top),
+    },
   });
   requireElement('[data-earlier-column]', HTMLElement).hidden = !earlier;
   requireElement('#trend-rows', HTMLTableSectionElement).replaceChildren(
@@ -368,6 +380,15 @@ function render(answer) {
   renderTotals(summary);
   renderTrend();
   renderBreakdowns();
+  void loadNotes();
+}
+
+/** The notes of the dates shown, for the museums chosen; the trend is redrawn with their marks. */
+async function loadNotes() {
+  if (!shown || !notes) return;
+  const summary = shown;
+  await notes.load(summary.range, effective(withSteps(base, steps)).getAll('museum'));
+  if (shown === summary) trendChart?.update('none');
 }
 
 /** @param {URLSearchParams} params */
@@ -497,6 +518,13 @@ async function start() {
   earlierChoice.addEventListener('change', () => {
     viewsMenu?.changed();
     void refresh();
+  });
+  notes = createNotes({
+    root: requireElement('[data-notes]', HTMLElement),
+    layer: requireElement('[data-marks]', HTMLElement),
+    canWrite: can.writeNotes === true,
+    museums: filters.museums,
+    onChanged: () => void loadNotes(),
   });
   viewsMenu = createViewsMenu(requireElement('[data-views]', HTMLElement), {
     page: 'dashboard',

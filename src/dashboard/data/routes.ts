@@ -59,6 +59,19 @@ function viewer(req: Request): DashboardSession {
   return req.dashboard!.session;
 }
 
+/** Query parameters that say how figures are shown, not which: left out of the record of an export. */
+const PRESENTATION = new Set(['lang', 'granularity', 'weekStart', 'earlier']);
+
+/**
+ * Who exported which figures, and when: the filters as the request named them (or the saved
+ * view it named), and the file it got. Recorded before the file is sent, so an export cut
+ * short still counts.
+ */
+export async function recordExport(trail: AuditTrail, req: Request, target: 'visits' | 'comparison', format: 'csv' | 'xlsx', fileName: string): Promise<void> {
+  const filters = Object.fromEntries(Object.entries(req.query).filter(([name, value]) => !PRESENTATION.has(name) && value !== '' && value !== undefined));
+  await trail.record(actorOf(req), 'dataExported', { target, targetName: fileName, after: { format, ...filters } });
+}
+
 /** Figures differ per user: never kept by a shared cache. */
 const privateAnswer: RequestHandler = (_req, res, next) => {
   res.set('Cache-Control', 'private, no-store');
@@ -115,7 +128,9 @@ export function dashboardDataRoutes(data: DashboardDataService, trail: AuditTrai
     '/export.csv',
     validated({ query: filtersQuery }, async ({ query }, req, res) => {
       const asked = await dashboardAsked(query, req);
-      await sendExcelCsv(res, await data.exportCsv(viewer(req), asked.filters));
+      const file = await data.exportCsv(viewer(req), asked.filters);
+      await recordExport(trail, req, 'visits', 'csv', file.fileName);
+      await sendExcelCsv(res, file);
     }),
   );
 
@@ -123,7 +138,9 @@ export function dashboardDataRoutes(data: DashboardDataService, trail: AuditTrai
     '/compare.csv',
     validated({ query: compareQuery }, async ({ query }, req, res) => {
       const asked = await comparisonAsked(query, req);
-      await sendExcelCsv(res, data.exportComparisonCsv(viewer(req), asked.filters, await compareOf(asked, req), currency));
+      const file = data.exportComparisonCsv(viewer(req), asked.filters, await compareOf(asked, req), currency);
+      await recordExport(trail, req, 'comparison', 'csv', file.fileName);
+      await sendExcelCsv(res, file);
     }),
   );
 

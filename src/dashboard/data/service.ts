@@ -187,6 +187,11 @@ export class DashboardDataService {
     };
   }
 
+  /** Every museum the data holds, whoever may see it: what a note may be about. */
+  async museums(): Promise<readonly string[]> {
+    return (await this.current()).museums;
+  }
+
   async summary(viewer: Viewer, filters: DataFilters, options: Omit<SummaryOptions, 'today'> = {}): Promise<Summary> {
     const [columns, seasons] = await Promise.all([this.current(), this.seasons()]);
     return summarize(columns, selectionOf(accessOf(viewer), filters, seasons), { ...options, today: this.today() });
