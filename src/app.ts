@@ -62,6 +62,7 @@ export function createApp(deps: AppDeps): Express {
     locks: stores.locks,
     currency: config.dashboardCurrency,
     timeZone: config.dashboardTimeZone,
+    i18n,
   });
   app.use(dashboard.router);
   const settings = {

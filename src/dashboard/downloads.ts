@@ -3,6 +3,9 @@ import { sendCsv } from '../platform/csv';
 
 type CsvFile = { fileName: string; chunks: Iterable<string> | AsyncIterable<string> };
 
+/** UTF-8's byte order mark, which Excel needs to read a CSV file as UTF-8. */
+export const BOM = '\uFEFF';
+
 /**
  * A CSV file as Excel opens it: a UTF-8 byte order mark first, without which Excel reads the
  * file in the machine's legacy code page and turns Arabic names into mojibake. The import
@@ -11,7 +14,7 @@ type CsvFile = { fileName: string; chunks: Iterable<string> | AsyncIterable<stri
 function excelCsv(file: CsvFile): CsvFile {
   const chunks = file.chunks;
   async function* withMark() {
-    yield '\uFEFF';
+    yield BOM;
     yield* chunks;
   }
   return { ...file, chunks: withMark() };

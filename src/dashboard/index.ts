@@ -21,6 +21,14 @@ import { SqlAccessStamps, type UserRecordStore } from './users/repository';
 import { AccessStamps } from './users/access-stamps';
 import { usersRoutes } from './users/routes';
 import { DashboardUsersService } from './users/service';
+import type { i18n } from 'i18next';
+import type { Composer } from '../platform/mail/worker';
+import type { OutboxRepository } from '../platform/mail/outbox';
+import { reportComposer } from './reports/mail';
+import { dashboardOutbox, SqlReportRepository } from './reports/repository';
+import { reportsRoutes } from './reports/routes';
+import { ReportScheduler } from './reports/scheduler';
+import { ReportsService } from './reports/service';
 import { SqlAnnotationRepository } from './annotations/repository';
 import { annotationsRoutes } from './annotations/routes';
 import { AnnotationsService } from './annotations/service';
@@ -47,6 +55,40 @@ export interface DashboardDeps {
   currency: string;
   /** IANA zone of the dashboard's "today" (DASHBOARD_TIMEZONE). */
   timeZone: string;
+  /** Reports are written in their recipient's language. */
+  i18n: i18n;
+}
+
+/** The data service of each records store: one in-memory copy of the visits per process, shared by the routes and the reports' mail. */
+const dataServices = new WeakMap<RecordsDb<DashboardTables>, DashboardDataService>();
+
+function dashboardData(deps: Pick<DashboardDeps, 'records' | 'logger' | 'clock' | 'timeZone' | 'locks'>): DashboardDataService {
+  let data = dataServices.get(deps.records);
+  if (!data) {
+    data = new DashboardDataService({
+      visits: new SqlVisitRepository(deps.records),
+      seasons: new SqlSeasonRepository(deps.records),
+      logger: deps.logger,
+      clock: deps.clock,
+      timeZone: deps.timeZone,
+      locks: deps.locks,
+      // A version check on SQLite costs microseconds; across the network to PostgreSQL, a round trip per request.
+      freshForMs: deps.records.engine.kind === 'postgres' ? FRESH_FOR_MS : 0,
+    });
+    dataServices.set(deps.records, data);
+  }
+  return data;
+}
+
+function reportsService(deps: Pick<DashboardDeps, 'records' | 'users' | 'clock' | 'timeZone' | 'i18n'>): ReportsService {
+  return new ReportsService({
+    reports: new SqlReportRepository(deps.records),
+    users: deps.users,
+    views: new SqlSavedViewRepository(deps.records),
+    clock: deps.clock,
+    timeZone: deps.timeZone,
+    i18n: deps.i18n,
+  });
 }
 
 /** Application A: its routes, under /auth, /api/users, /api/dashboard, /api/seasons and /dashboard, with its own session. */
@@ -54,16 +96,7 @@ export function createDashboard(deps: DashboardDeps) {
   const stamps = new AccessStamps(new SqlAccessStamps(deps.records));
   const auth = new DashboardAuthService({ ...deps, stamps });
   const users = new DashboardUsersService({ ...deps, stamps });
-  const data = new DashboardDataService({
-    visits: new SqlVisitRepository(deps.records),
-    seasons: new SqlSeasonRepository(deps.records),
-    logger: deps.logger,
-    clock: deps.clock,
-    timeZone: deps.timeZone,
-    locks: deps.locks,
-    // A version check on SQLite costs microseconds; across the network to PostgreSQL, a round trip per request.
-    freshForMs: deps.records.engine.kind === 'postgres' ? FRESH_FOR_MS : 0,
-  });
+  const data = dashboardData(deps);
   const views = new SavedViewsService({ views: new SqlSavedViewRepository(deps.records), clock: deps.clock, today: () => data.today() });
   const notes = new AnnotationsService({
     notes: new SqlAnnotationRepository(deps.records),
@@ -77,9 +110,41 @@ export function createDashboard(deps: DashboardDeps) {
   router.use('/api/users', dashboardAccess(auth, 'admin'), usersRoutes({ users, attempts: deps.attempts, clock: deps.clock, trail }));
   router.use('/api/dashboard/views', dashboardAccess(auth, 'session'), savedViewsRoutes(views));
   router.use('/api/dashboard/annotations', dashboardAccess(auth, 'session'), annotationsRoutes(notes, trail));
+  router.use('/api/dashboard/reports', dashboardAccess(auth, 'session'), reportsRoutes(reportsService(deps)));
   router.use('/api/dashboard', dashboardAccess(auth, 'session'), dashboardDataRoutes(data, trail, deps.currency, views));
   router.use('/api/seasons', dashboardAccess(auth, 'session'), seasonsRoutes(data, trail));
   router.use('/api/audit', dashboardAccess(auth, 'admin'), auditRoutes(trail));
   router.use('/dashboard', dashboardAccess(auth, 'anyone'), dashboardPages(deps.currency));
   return { router, auth, users, data, trail, views };
+}
+
+/** What the dashboard's mail worker needs: its outbox, and the writer of its reports. */
+export function createDashboardMail(
+  deps: Pick<DashboardDeps, 'records' | 'users' | 'clock' | 'logger' | 'timeZone' | 'locks' | 'i18n' | 'currency'> & { publicUrl: string },
+): { outbox: OutboxRepository; compose: Composer } {
+  return {
+    outbox: dashboardOutbox(deps.records),
+    compose: reportComposer({
+      reports: new SqlReportRepository(deps.records),
+      users: deps.users,
+      views: new SqlSavedViewRepository(deps.records),
+      data: dashboardData(deps),
+      i18n: deps.i18n,
+      publicUrl: deps.publicUrl,
+      timeZone: deps.timeZone,
+      currency: deps.currency,
+    }),
+  };
+}
+
+/** The scheduled reports' scheduler, which each instance runs beside its mail workers. */
+export function createDashboardReports(deps: Pick<DashboardDeps, 'records' | 'users' | 'clock' | 'logger' | 'timeZone' | 'i18n'>): ReportScheduler {
+  return new ReportScheduler({
+    reports: new SqlReportRepository(deps.records),
+    service: reportsService(deps),
+    users: deps.users,
+    clock: deps.clock,
+    logger: deps.logger,
+    timeZone: deps.timeZone,
+  });
 }

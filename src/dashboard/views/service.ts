@@ -32,15 +32,15 @@ export interface NewView {
   shared: boolean;
 }
 
-const isOwner = (actor: ViewActor, view: SavedView) => view.ownerUserId === actor.userId;
+const isOwner = (actor: Pick<ViewActor, 'userId'>, view: SavedView) => view.ownerUserId === actor.userId;
 
 /** A private view is its owner's alone; a shared one every dashboard user reads. */
-export function mayRead(actor: ViewActor, view: SavedView): boolean {
+export function mayRead(actor: Pick<ViewActor, 'userId'>, view: SavedView): boolean {
   return isOwner(actor, view) || view.shared;
 }
 
 /** The owner changes their view; administrators any view they can read (a shared view left by someone gone). */
-export function mayChange(actor: ViewActor, view: SavedView): boolean {
+export function mayChange(actor: Pick<ViewActor, 'userId' | 'role'>, view: SavedView): boolean {
   return isOwner(actor, view) || (actor.role === 'admin' && view.shared);
 }
 
