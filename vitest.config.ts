@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /** The route suites, which a second run proves on PostgreSQL. */
@@ -11,6 +12,10 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Most of a test's time is spent waiting on PostgreSQL, Chromium, a server process or a
+    // socket, so files run side by side beyond the CPU count (vitest's default is one less than
+    // it: a single file at a time on a 2-core machine).
+    maxWorkers: Math.max(3, os.availableParallelism()),
     projects: [
       { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
       {

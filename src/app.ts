@@ -8,6 +8,7 @@ import type { Logger } from './platform/logger';
 import { PUBLIC_DIR } from './platform/paths';
 import { prelude } from './platform/prelude';
 import { setupViews } from './platform/views';
+import { EventStreams } from './platform/sse';
 import { createDashboard } from './dashboard';
 import type { Stores } from './stores';
 import { createWorkspace } from './workspace';
@@ -23,11 +24,14 @@ export interface AppDeps {
   clock: Clock;
   logger: Logger;
   stores: Stores;
+  /** The open event streams, which the server ends when it stops; a set of the app's own when not given. */
+  streams?: EventStreams;
 }
 
 export function createApp(deps: AppDeps): Express {
   const { config, clock, logger, stores } = deps;
   const { attempts } = stores;
+  const streams = deps.streams ?? new EventStreams();
   const app = express();
   app.disable('x-powered-by');
   if (config.trustProxy !== undefined) app.set('trust proxy', config.trustProxy);
@@ -63,6 +67,8 @@ export function createApp(deps: AppDeps): Express {
     currency: config.dashboardCurrency,
     timeZone: config.dashboardTimeZone,
     i18n,
+    events: stores.events.channel('dashboard'),
+    streams,
   });
   app.use(dashboard.router);
   const settings = {
@@ -84,6 +90,8 @@ export function createApp(deps: AppDeps): Express {
       logger,
       attempts,
       i18n,
+      events: stores.events.channel('workspace'),
+      streams,
     })
       .router,
   );

@@ -51,6 +51,7 @@ export function startBackground(deps: { config: AppConfig; stores: Stores; clock
     timeZone: config.dashboardTimeZone,
     locks: stores.locks,
     currency: config.dashboardCurrency,
+    events: stores.events.channel('dashboard'),
   };
   const dashboardWorker = new MailWorker({
     ...createDashboardMail({ ...dashboardDeps, publicUrl: config.mail.publicUrl }),

@@ -12,6 +12,7 @@ import { SqlAssetRepository } from './workspace/assets/repository';
 import { removeOrphanFiles } from './workspace/assets/sweep';
 import { buildStores, type Stores } from './stores';
 import { startBackground } from './background';
+import { EventStreams } from './platform/sse';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const IDLE_CLOSE_POLL_MS = 50;
@@ -58,7 +59,8 @@ async function main(): Promise<void> {
   }
   const appConfig: AppConfig = Object.freeze({ ...config, adminPin, ...secrets });
 
-  const app = createApp({ config: appConfig, clock: systemClock, logger, stores });
+  const streams = new EventStreams();
+  const app = createApp({ config: appConfig, clock: systemClock, logger, stores, streams });
   const stopSweeping = sweepEvery(stores.dashboardSessions, systemClock, 10 * 60 * 1000);
   const background = startBackground({ config: appConfig, stores, clock: systemClock, logger });
 
@@ -77,6 +79,8 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: finishing requests in flight');
+    // Live streams never finish by themselves: each is told to reconnect at once (to another instance) and ended.
+    streams.closeAll();
     stopSweeping();
     const force = setTimeout(() => {
       logger.warn('requests still open after the grace period; closing them');

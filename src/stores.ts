@@ -24,6 +24,7 @@ import { LocalNotices, RedisNotices, type Notices } from './platform/notices';
 import { connectRedis, isRedisUnreachable, RedisUnavailable, type RedisConnection } from './platform/redis';
 import { RedisAttemptCounter } from './platform/redis-attempts';
 import { LocalLocks, RedisLocks, type Locks } from './platform/locks';
+import { LocalEventBus, RedisEventBus, type EventBus } from './platform/events';
 import type { CookieSessionStore } from './workspace/auth/middleware';
 import { RedisCookieSessions } from './workspace/auth/redis-session-store';
 import { randomUUID } from 'node:crypto';
@@ -126,6 +127,8 @@ export interface Stores {
   notices: Notices;
   /** Work that runs once at a time across every instance. */
   locks: Locks;
+  /** Events for the pages' live streams, heard by every instance, the last minutes of them kept. */
+  events: EventBus;
   /** Whether the files are shared by every instance (an object store), rather than this machine's own. */
   filesShared: boolean;
   /** Names the configured engines that do not answer now (empty when all do). */
@@ -139,6 +142,7 @@ export async function buildStores(config: Config, deps: { logger: Logger; clock:
   const records = await openRecords(config, deps.logger);
   let redisNotices: RedisNotices | undefined;
   let redis: RedisConnection | undefined;
+  let events: EventBus;
   try {
     redis = config.redisUrl ? await connectSharedState(config.redisUrl, deps.logger, () => redisNotices?.missedSome()) : undefined;
     if (redis) {
@@ -147,6 +151,9 @@ export async function buildStores(config: Config, deps: { logger: Logger; clock:
       );
       await redisNotices.start();
     }
+    events = redis
+      ? new RedisEventBus(redis.client, await redis.openSubscriber(), (err) => deps.logger.warn({ err }, 'an event for the live pages could not be sent: pages open now miss it until they load again'))
+      : new LocalEventBus(deps.clock);
   } catch (err) {
     await redis?.close();
     await records.close();
@@ -172,6 +179,7 @@ export async function buildStores(config: Config, deps: { logger: Logger; clock:
     filesShared: objects !== undefined,
     notices: redisNotices ?? new LocalNotices(),
     locks: redis ? new RedisLocks(redis.client, config.lockLeaseMs) : new LocalLocks(),
+    events,
     async unreachable() {
       const [database, shared, bucket] = await Promise.all([records.unreachable(), redis?.ping(HEALTH_TIMEOUT_MS), objects?.ping(HEALTH_TIMEOUT_MS)]);
       return [...database, ...(shared === false ? ['redis'] : []), ...(bucket === false ? ['s3'] : [])];

@@ -35,6 +35,10 @@ import { AnnotationsService } from './annotations/service';
 import { SqlSavedViewRepository } from './views/repository';
 import { savedViewsRoutes } from './views/routes';
 import { SavedViewsService } from './views/service';
+import type { EventChannel } from '../platform/events';
+import type { EventStreams } from '../platform/sse';
+import { DashboardLive, figuresFeed } from './events/live';
+import { dashboardEventsRoutes } from './events/routes';
 
 /** How long another instance's import or season change may take to show here, on a shared database. */
 const FRESH_FOR_MS = 250;
@@ -57,27 +61,28 @@ export interface DashboardDeps {
   timeZone: string;
   /** Reports are written in their recipient's language. */
   i18n: i18n;
+  /** Where a change of the figures goes out to every instance's open pages. */
+  events: EventChannel;
+  /** The server's open event streams. */
+  streams: EventStreams;
 }
 
-/** The data service of each records store: one in-memory copy of the visits per process, shared by the routes and the reports' mail. */
-const dataServices = new WeakMap<RecordsDb<DashboardTables>, DashboardDataService>();
-
-function dashboardData(deps: Pick<DashboardDeps, 'records' | 'logger' | 'clock' | 'timeZone' | 'locks'>): DashboardDataService {
-  let data = dataServices.get(deps.records);
-  if (!data) {
-    data = new DashboardDataService({
-      visits: new SqlVisitRepository(deps.records),
-      seasons: new SqlSeasonRepository(deps.records),
-      logger: deps.logger,
-      clock: deps.clock,
-      timeZone: deps.timeZone,
-      locks: deps.locks,
-      // A version check on SQLite costs microseconds; across the network to PostgreSQL, a round trip per request.
-      freshForMs: deps.records.engine.kind === 'postgres' ? FRESH_FOR_MS : 0,
-    });
-    dataServices.set(deps.records, data);
-  }
-  return data;
+/**
+ * The visits' service over a records store. The routes and the reports' mail each hold one: the
+ * mail's is read once a week or month, and the version check brings either up to date.
+ */
+function dashboardData(deps: Pick<DashboardDeps, 'records' | 'logger' | 'clock' | 'timeZone' | 'locks' | 'events'>): DashboardDataService {
+  return new DashboardDataService({
+    visits: new SqlVisitRepository(deps.records),
+    seasons: new SqlSeasonRepository(deps.records),
+    logger: deps.logger,
+    clock: deps.clock,
+    timeZone: deps.timeZone,
+    locks: deps.locks,
+    // A version check on SQLite costs microseconds; across the network to PostgreSQL, a round trip per request.
+    freshForMs: deps.records.engine.kind === 'postgres' ? FRESH_FOR_MS : 0,
+    live: figuresFeed(deps.events),
+  });
 }
 
 function reportsService(deps: Pick<DashboardDeps, 'records' | 'users' | 'clock' | 'timeZone' | 'i18n'>): ReportsService {
@@ -103,6 +108,7 @@ export function createDashboard(deps: DashboardDeps) {
     clock: deps.clock,
     museums: () => data.museums(),
   });
+  const live = new DashboardLive({ channel: deps.events, streams: deps.streams, auth, logger: deps.logger });
   const trail = new AuditTrail({ audit: new KyselyAuditRepository(deps.records), clock: deps.clock, logger: deps.logger });
   const devices = new DeviceCookies({ name: DEVICE_COOKIE, path: '/auth', secret: deps.secret, secure: deps.cookieSecure, clock: deps.clock });
   const router = Router();
@@ -110,6 +116,7 @@ export function createDashboard(deps: DashboardDeps) {
   router.use('/api/users', dashboardAccess(auth, 'admin'), usersRoutes({ users, attempts: deps.attempts, clock: deps.clock, trail }));
   router.use('/api/dashboard/views', dashboardAccess(auth, 'session'), savedViewsRoutes(views));
   router.use('/api/dashboard/annotations', dashboardAccess(auth, 'session'), annotationsRoutes(notes, trail));
+  router.use('/api/dashboard/events', dashboardAccess(auth, 'session'), dashboardEventsRoutes(live));
   router.use('/api/dashboard/reports', dashboardAccess(auth, 'session'), reportsRoutes(reportsService(deps)));
   router.use('/api/dashboard', dashboardAccess(auth, 'session'), dashboardDataRoutes(data, trail, deps.currency, views));
   router.use('/api/seasons', dashboardAccess(auth, 'session'), seasonsRoutes(data, trail));
@@ -120,7 +127,7 @@ export function createDashboard(deps: DashboardDeps) {
 
 /** What the dashboard's mail worker needs: its outbox, and the writer of its reports. */
 export function createDashboardMail(
-  deps: Pick<DashboardDeps, 'records' | 'users' | 'clock' | 'logger' | 'timeZone' | 'locks' | 'i18n' | 'currency'> & { publicUrl: string },
+  deps: Pick<DashboardDeps, 'records' | 'users' | 'clock' | 'logger' | 'timeZone' | 'locks' | 'i18n' | 'currency' | 'events'> & { publicUrl: string },
 ): { outbox: OutboxRepository; compose: Composer } {
   return {
     outbox: dashboardOutbox(deps.records),

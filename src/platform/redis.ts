@@ -40,6 +40,8 @@ export interface RedisConnection {
   client: Redis;
   /** A second connection, which subscribing takes over entirely. */
   subscriber: Redis;
+  /** One more connection for subscribing alone, for a user that wants its own; closed with the others. */
+  openSubscriber(): Promise<Redis>;
   /** Whether Redis answers PING within `timeoutMs`. */
   ping(timeoutMs: number): Promise<boolean>;
   close(): Promise<void>;
@@ -71,6 +73,7 @@ export async function connectRedis(url: string, events: RedisEvents): Promise<Re
       .on('error', (err: Error) => events.onError(err)) as unknown as Redis;
   const client = make();
   const subscriber = make();
+  const others: Redis[] = [];
   let ready = false;
   // A subscriber that was away missed notices: whoever keeps caches must reload them.
   subscriber.on('ready', () => {
@@ -90,10 +93,16 @@ export async function connectRedis(url: string, events: RedisEvents): Promise<Re
   return {
     client: withDeadlines(client, guard),
     subscriber,
+    async openSubscriber() {
+      const another = make();
+      others.push(another);
+      await another.connect();
+      return another;
+    },
     ping: (timeoutMs) => guard.answers(() => client.ping(), timeoutMs),
     async close() {
       guard.close();
-      await Promise.all([client, subscriber].map(quit));
+      await Promise.all([client, subscriber, ...others].map(quit));
     },
   };
 }

@@ -8,6 +8,11 @@ import type { Logger } from '../platform/logger';
 import type { AttemptCounter } from '../platform/rate-limit';
 import type { FileStore } from '../platform/file-store';
 import type { Notices } from '../platform/notices';
+import type { EventChannel } from '../platform/events';
+import type { EventStreams } from '../platform/sse';
+import { channelFeed } from './events/changes';
+import { LiveEvents, sessionDigest } from './events/live';
+import { eventsRoutes } from './events/routes';
 import type { WorkspaceRecords } from './records';
 import { workspaceAccess, type CookieSessionStore } from './auth/middleware';
 import { SqlSessionStore } from './auth/repository';
@@ -88,6 +93,10 @@ export interface WorkspaceDeps {
   attempts: AttemptCounter;
   /** Mail is written in each recipient's language. */
   i18n: i18n;
+  /** Where changes go out to every instance's live streams. */
+  events: EventChannel;
+  /** The server's open event streams. */
+  streams: EventStreams;
 }
 
 /** Application B: the marketing workspace's API and pages. */
@@ -95,10 +104,14 @@ export function createWorkspace(deps: WorkspaceDeps) {
   const { settings, clock, files, records, notices } = deps;
 
   const sessionStore = deps.cookieSessions ?? new SqlSessionStore(records, clock, SIGN_IN_TTL_MS);
+  const live = channelFeed(deps.events);
   // The password stamp already refuses the sessions this ends, so a store out of reach leaves only untidiness.
   const revoker: SessionRevoker = {
-    endUserSessions: (userId, keepSid) =>
-      sessionStore.endUserSessions(userId, keepSid).catch((err: unknown) => deps.logger.warn({ err, userId }, 'the cookie sessions of a member could not be removed now')),
+    async endUserSessions(userId, keepSid) {
+      await sessionStore.endUserSessions(userId, keepSid).catch((err: unknown) => deps.logger.warn({ err, userId }, 'the cookie sessions of a member could not be removed now'));
+      await live.publish({ type: 'signout', memberId: userId, ...(keepSid === undefined ? {} : { keep: sessionDigest(keepSid) }) });
+    },
+    sessionEnded: (userId, sid) => live.publish({ type: 'signout', memberId: userId, only: sessionDigest(sid) }),
   };
   const users = new SqlUserRepository(records, new MemberCache(notices), notices);
   const outbox = workspaceOutbox(records);
@@ -107,19 +120,20 @@ export function createWorkspace(deps: WorkspaceDeps) {
   const auth = new AuthService({ users, sessions: revoker, clock, jwtSecret: settings.jwtSecret, links, mail });
   const brandRepository = new SqlBrandRepository(records, notices);
   const brands = new BrandsService({ brands: brandRepository, clock });
-  const members = new MembersService({ users, brands: brandRepository, sessions: revoker, clock, mail, links });
-  const campaigns = new CampaignsService({ campaigns: new SqlCampaignRepository(records), brands, clock });
+  const members = new MembersService({ users, brands: brandRepository, sessions: revoker, clock, mail, links, live });
+  const campaigns = new CampaignsService({ campaigns: new SqlCampaignRepository(records), brands, live, clock });
   const assetRepository = new SqlAssetRepository(records);
   const notificationChoices = new SqlNotificationSettings(records);
-  const notifications = new NotificationsService({ notifications: new SqlNotificationRepository(records), settings: notificationChoices, users, mail, clock });
+  const notifications = new NotificationsService({ notifications: new SqlNotificationRepository(records), settings: notificationChoices, users, mail, live, clock });
   const notificationSettings = new NotificationSettingsService({ settings: notificationChoices, users, links: new UnsubscribeLinks(settings.sessionSecret), timeZone: settings.timeZone });
-  const posts = new PostsService({ posts: new SqlPostRepository(records), campaigns, brands, attachments: attachmentCatalog(assetRepository), users, notifier: notifications, clock });
+  const posts = new PostsService({ posts: new SqlPostRepository(records), campaigns, brands, attachments: attachmentCatalog(assetRepository), users, notifier: notifications, live, clock });
   const placement = new Placement({ brands, campaigns, posts });
-  const assets = new AssetsService({ assets: assetRepository, files, placement, posts, clock });
+  const assets = new AssetsService({ assets: assetRepository, files, placement, posts, live, clock });
   const avatars = new AvatarsService({ files, users });
   const projects = new ProjectsService({ projects: new SqlProjectRepository(records), brands, clock });
-  const tasks = new TasksService({ tasks: new SqlTaskRepository(records), placement, projects, users, notifier: notifications, clock });
-  const comments = new CommentsService({ comments: new SqlCommentRepository(records), posts, tasks, users, notifier: notifications, clock });
+  const tasks = new TasksService({ tasks: new SqlTaskRepository(records), placement, projects, users, notifier: notifications, live, clock });
+  const comments = new CommentsService({ comments: new SqlCommentRepository(records), posts, tasks, users, notifier: notifications, live, clock });
+  const liveEvents = new LiveEvents({ channel: deps.events, streams: deps.streams, users, notices, posts, tasks, assets, comments, notifications, logger: deps.logger });
   const budget = new BudgetService({ budget: new SqlBudgetRepository(records), campaigns, clock });
   const search = new SearchService({ search: new SqlSearchRepository(records) });
 
@@ -146,6 +160,7 @@ export function createWorkspace(deps: WorkspaceDeps) {
   router.use('/api/projects', access.signedIn, projectsRoutes(projects));
   router.use('/api/budget-entries', access.signedIn, budgetRoutes(budget));
   router.use('/api/search', access.signedIn, searchRoutes(search));
+  router.use('/api/events', access.signedIn, eventsRoutes(liveEvents));
   // Before the outbox's routes and without the sign-in: a mail program posts here with no cookie.
   router.use('/api/mail/unsubscribe', unsubscribeRoutes({ settings: notificationSettings, i18n: deps.i18n }));
   router.use('/api/mail', access.signedIn, mailRoutes(new MailService({ outbox, clock })));

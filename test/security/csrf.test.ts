@@ -41,7 +41,8 @@ const dashboardRows = async (world: World) => {
 const cookieOf = (world: World, path: string) => (appOf(path) === 'dashboard' ? world.dashboardAdmin : world.workspaceCookie);
 const bodyFor = (path: string, method: string) => (method === 'DELETE' ? undefined : renameBody(path, 'Forged'));
 
-describe('a state-changing request signed in by cookie from another origin', () => {
+// Each test walks every state-changing route of both applications: several hundred requests on a shared machine.
+describe('a state-changing request signed in by cookie from another origin', { timeout: 90_000 }, () => {
   it.each(Object.keys(FOREIGN))('when it comes with %s, then every state-changing route of both applications answers 403 CSRF and nothing changes', async (name) => {
     const writes = cookieWrites(world);
     expect(writes.length).toBeGreaterThan(30);

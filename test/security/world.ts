@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import { request, type HttpTest, type HttpResponse } from '../support/http';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { expect } from 'vitest';
 import { createHttpServer } from '../../src/platform/http-server';
 import { cookieFrom } from '../support/app';
@@ -271,9 +271,36 @@ function serverOf(app: Express): Server {
   return server;
 }
 
+/** The live event streams, which stay open: their answer is taken at its first block. */
+const STREAMS = new Set(['/api/events', '/api/dashboard/events']);
+
+/** Reads an answer as supertest would, but stops an event stream after its first block. */
+function untilFirstBlock(res: IncomingMessage & { text?: string }, done: (err: Error | null, body: unknown) => void): void {
+  let text = '';
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    res.text = text;
+    let parsed: unknown = text;
+    if ((res.headers['content-type'] ?? '').includes('json')) parsed = JSON.parse(text) as unknown;
+    done(null, parsed);
+  };
+  res.setEncoding('utf8');
+  res.on('data', (chunk: string) => {
+    text += chunk;
+    if ((res.headers['content-type'] ?? '').startsWith('text/event-stream') && text.includes('\n\n')) {
+      res.destroy();
+      finish();
+    }
+  });
+  res.on('end', finish);
+}
+
 /** Sends `method path` with headers and an optional body (JSON unless a string is given with its type). */
 export function send(app: Express, method: string, path: string, headers: Record<string, string> = {}, body?: unknown): HttpTest {
   const req = request(serverOf(app))[method.toLowerCase() as 'get'](path).set(headers);
+  if (STREAMS.has(path.split('?')[0])) void req.buffer(true).parse(untilFirstBlock as unknown as Parameters<HttpTest['parse']>[0]);
   return body === undefined ? req : req.send(body as object);
 }
 

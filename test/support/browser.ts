@@ -64,15 +64,27 @@ export interface AxeViolation {
   nodes: { target: string[] }[];
 }
 
-/** Runs axe-core in the page and returns the serious and critical violations. */
-export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+/**
+ * Runs axe-core in the page and returns the serious and critical violations. On a page whose
+ * clock a test holds still (page.clock), axe's own timers wait for it: `tick` moves the
+ * clock on, a little at a time, until axe is done.
+ */
+export async function seriousViolations(page: Page, opts: { tick?: () => Promise<void> } = {}): Promise<AxeViolation[]> {
   const source = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   // Evaluated over the DevTools protocol: the pages' CSP forbids inline script tags.
   await page.evaluate(source);
-  const result = await page.evaluate<{ violations: AxeViolation[] }>(async () => {
+  const running = page.evaluate<{ violations: AxeViolation[] }>(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
     return axe.run(document, { resultTypes: ['violations'] });
   });
+  if (opts.tick) {
+    let done = false;
+    void running.finally(() => {
+      done = true;
+    });
+    while (!done) await opts.tick();
+  }
+  const result = await running;
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));

@@ -275,23 +275,16 @@ describeBrowser('Board /workspace in a browser', () => {
     runAs(browser(), 'contributor', { prepare: everyStatus }, async ({ app, page }) => {
       await page.goto(`${app.url}/workspace`);
       await settled(page);
+      // What the board offers, read first: the probes below add posts of the same titles, which
+      // the board, live, then shows too.
+      const offers = new Map<string, { offered: PostStatus[]; editable: boolean; deletable: boolean }>();
       for (const owner of ['contributor', 'manager'] as const) {
         for (const status of POST_STATUSES) {
           const title = `${owner} ${status}`;
           const shown = card(page, title);
           const offered = (await shown.locator('[role="menuitem"]').allTextContents()).map((label) => STATUS_OF[label.replace('Move to ', '')]);
           expect(await shown.getAttribute('draggable'), title).toBe(offered.length ? 'true' : null);
-          for (const to of POST_STATUSES.filter((s) => s !== status)) {
-            const fresh = await postAt(app, app[owner], status, title);
-            const res = await app.ws.as(app.contributor).patch(`/api/posts/${fresh.id}`).send({ status: to, ...(to === 'published' ? { publicationUrl: LINK } : {}) });
-            expect(res.status === 200, `${title} → ${to}: offered ${offered.includes(to)}, answered ${res.status}`).toBe(offered.includes(to));
-          }
-          const editable = (await shown.locator('.post-select').count()) === 1;
-          const edited = await app.ws.as(app.contributor).patch(`/api/posts/${(await postAt(app, app[owner], status, title)).id}`).send({ caption: 'Changed' });
-          expect(edited.status === 200, `${title}: picked for bulk changes ${editable}, edit answered ${edited.status}`).toBe(editable);
-          const deletable = (await shown.locator('.icon-button-danger').count()) === 1;
-          const deleted = await app.ws.as(app.contributor).delete(`/api/posts/${(await postAt(app, app[owner], status, title)).id}`);
-          expect(deleted.status === 200, `${title}: delete offered ${deletable}, answered ${deleted.status}`).toBe(deletable);
+          offers.set(title, { offered, editable: (await shown.locator('.post-select').count()) === 1, deletable: (await shown.locator('.icon-button-danger').count()) === 1 });
         }
       }
       // Their published post is the managers' now: no move, no pick, no delete.
@@ -300,6 +293,22 @@ describeBrowser('Board /workspace in a browser', () => {
       await card(page, 'contributor published').locator('.post-open').click();
       await modal(page).locator('.post-panel').waitFor();
       expect(await modal(page).locator('[data-edit]').count()).toBe(0);
+
+      for (const owner of ['contributor', 'manager'] as const) {
+        for (const status of POST_STATUSES) {
+          const title = `${owner} ${status}`;
+          const { offered, editable, deletable } = offers.get(title)!;
+          for (const to of POST_STATUSES.filter((s) => s !== status)) {
+            const fresh = await postAt(app, app[owner], status, title);
+            const res = await app.ws.as(app.contributor).patch(`/api/posts/${fresh.id}`).send({ status: to, ...(to === 'published' ? { publicationUrl: LINK } : {}) });
+            expect(res.status === 200, `${title} → ${to}: offered ${offered.includes(to)}, answered ${res.status}`).toBe(offered.includes(to));
+          }
+          const edited = await app.ws.as(app.contributor).patch(`/api/posts/${(await postAt(app, app[owner], status, title)).id}`).send({ caption: 'Changed' });
+          expect(edited.status === 200, `${title}: picked for bulk changes ${editable}, edit answered ${edited.status}`).toBe(editable);
+          const deleted = await app.ws.as(app.contributor).delete(`/api/posts/${(await postAt(app, app[owner], status, title)).id}`);
+          expect(deleted.status === 200, `${title}: delete offered ${deletable}, answered ${deleted.status}`).toBe(deletable);
+        }
+      }
     }), 60_000);
 
   it('when an author edits their approved post, then the form says the change sends it back to review, and it lands In review', () =>

@@ -93,9 +93,10 @@ export async function settled(page: Page) {
 /**
  * Checks the page with axe-core and writes a screenshot; the modal and the tour are fixed to
  * the viewport, so the shot stretches the viewport to the whole page instead of scrolling.
+ * `opts.tick` moves a page clock held still on while axe runs (see seriousViolations).
  */
-export async function checkAndShoot(page: Page, name: string) {
-  expect(await seriousViolations(page), `axe on ${name}`).toEqual([]);
+export async function checkAndShoot(page: Page, name: string, opts: Parameters<typeof seriousViolations>[1] = {}) {
+  expect(await seriousViolations(page, opts), `axe on ${name}`).toEqual([]);
   const size = page.viewportSize()!;
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   await page.setViewportSize({ width: size.width, height: Math.max(height, size.height) });

@@ -84,12 +84,14 @@ describeBrowser('Campaigns /workspace/campaigns in a browser', () => {
       expect(await page.getByRole('link', { name: 'Posts of Autumn lectures' }).count()).toBe(1);
     }));
 
-  it('when the server answers 403 to a page script (the manager was demoted meanwhile), then the user is signed out and sent to /login', () =>
+  it('when the server answers 403 to a page script (the manager was demoted while the confirmation was open), then the user is signed out and sent to /login', () =>
     runAs(browser(), 'manager', { prepare: campaignWithContent }, async ({ app, page, data: { campaign } }) => {
       await page.goto(`${app.url}/workspace/campaigns`);
       await settled(page);
-      expect((await app.ws.as(app.admin).patch(`/api/members/${app.manager.id}`).send({ role: 'contributor' })).status).toBe(200);
       await page.getByRole('button', { name: 'Delete Autumn lectures' }).click();
+      expect((await app.ws.as(app.admin).patch(`/api/members/${app.manager.id}`).send({ role: 'contributor' })).status).toBe(200);
+      // The open dialog is not taken away: it says the page reloads once it closes.
+      await page.locator('dialog.modal-danger[open] .live-notice[role="alert"]').waitFor();
       const deleteAnswer = page.waitForResponse((r) => r.request().method() === 'DELETE');
       await page.locator('dialog.modal-danger[open] .button-danger').click();
       expect((await deleteAnswer).status()).toBe(403);

@@ -111,11 +111,13 @@ describeEngines('workspace repositories, one contract', (kind) => {
 
   it('when a campaign is deleted with its content, then its posts and tracks go in one transaction and the counts are told', async () => {
     const r = await repositories(kind);
-    await r.posts.create(post(r.brand.id, r.campaign.id, 'One'));
-    await r.posts.create(post(r.brand.id, r.campaign.id, 'Two'));
+    const one = await r.posts.create(post(r.brand.id, r.campaign.id, 'One'));
+    const two = await r.posts.create(post(r.brand.id, r.campaign.id, 'Two'));
     const loose = await r.posts.create(post(r.brand.id, null, 'Loose'));
     await r.campaigns.createTrack({ campaignId: r.campaign.id, name: 'T', channel: null, startDate: null, endDate: null, goal: null, createdAt: LATE });
-    expect(await r.campaigns.deleteWithContent(r.campaign.id)).toEqual({ posts: 2, tracks: 1 });
+    const deleted = await r.campaigns.deleteWithContent(r.campaign.id);
+    expect(deleted).toMatchObject({ posts: 2, tracks: 1 });
+    expect(new Set(deleted!.postIds)).toEqual(new Set([one.id, two.id]));
     expect((await r.posts.list({ brandIds: undefined, limit: 50, offset: 0 })).map((p) => p.id)).toEqual([loose.id]);
     expect(await r.campaigns.deleteWithContent(r.campaign.id)).toBeUndefined();
   });

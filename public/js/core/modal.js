@@ -6,6 +6,7 @@
 //     title, message, isConfirm: true, danger: true, confirmText, cancelText,
 //     fields: [{ name: 'url', label, type: 'url', required: true }],   // optional form fields
 //     content: someNode,                                                // optional custom content
+//     notice: someNode,                                                 // optional, above all else (a live notice)
 //     onConfirm: async ({ values, setFieldError, setError }) => { ... },
 //   });
 //
@@ -60,6 +61,8 @@ import { readJsonAttribute } from './page.js';
  * @property {string} [cancelText]
  * @property {ModalField[]} [fields]
  * @property {Node | null} [content]
+ * @property {Node | null} [notice] at the top of the body, above the message and fields: what the
+ *   form should know of the record it edits (a colleague changed it meanwhile)
  * @property {(context: ConfirmContext) => unknown} [onConfirm] false (or a promise of false) keeps the dialog open
  * @property {HTMLElement | null | (() => HTMLElement | null)} [returnFocus]
  * @property {'normal' | 'wide'} [size] wide for a panel with two columns (a record with its comments)
@@ -162,6 +165,7 @@ export function openModal(options = {}) {
     cancelText = text.cancel,
     fields = [],
     content = null,
+    notice = null,
     onConfirm,
     returnFocus,
     size = 'normal',
@@ -196,6 +200,7 @@ export function openModal(options = {}) {
       closeButton,
     ]),
     element('div', { className: 'modal-body' }, [
+      notice,
       message ? element('p', { id: messageId, className: 'modal-message', text: message }) : null,
       fields.length ? fieldsWrap : null,
       content,

@@ -12,6 +12,7 @@ import { createFilterBar, loadFilters } from './filters.js';
 import { createRangePicker } from './range.js';
 import { nameHeader, sortRows, sortableTable } from './sortable.js';
 import { createViewsMenu, viewOfAddress } from './views.js';
+import { offerNewFigures } from './live.js';
 
 /** @typedef {{ a: number, b: number, change: number, changePct: number | null }} MetricChange */
 /** @typedef {{ key: string, a: number, b: number, change: number, changePct: number | null, revenue: MetricChange }} ComparedRow visitors, then revenue */
@@ -377,4 +378,6 @@ async function start() {
   await refresh();
 }
 
+// An import or a change of seasons elsewhere: the figures are offered again, read afresh.
+offerNewFigures(() => refresh());
 await start();

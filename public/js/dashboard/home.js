@@ -18,6 +18,7 @@ import { sortRows, sortableTable } from './sortable.js';
 import { createViewsMenu, viewOfAddress } from './views.js';
 import { createNotes } from './notes.js';
 import { readJsonAttribute } from '../core/page.js';
+import { offerNewFigures } from './live.js';
 
 /** @typedef {import('./common.js').Totals} Totals */
 /** @typedef {{ key: string, visitors: number, revenue: number }} Breakdown */
@@ -539,4 +540,6 @@ async function start() {
   await readAddress(new URLSearchParams(window.location.search));
 }
 
+// An import or a change of seasons elsewhere: the figures are offered again, read afresh.
+offerNewFigures(() => refresh());
 await start();

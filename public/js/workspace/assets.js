@@ -3,17 +3,19 @@
 // or a shared link shows the same files); a preview of each in the modal, with the previous and
 // next file of the list; several deleted at once; and uploads of several files at once, by the
 // picker or by dropping them on the page, each with its own progress bar and, when refused, a
-// message that says why.
+// message that says why. Colleagues' uploads, changes and deletions arrive as live events and
+// are applied to the grid, marked for a moment.
 import { ApiError, newestOnly } from '../core/api.js';
 import { element, requireElement } from '../core/dom.js';
 import { formatDay, formatNumber, formatPercent } from '../core/format.js';
-import { t, tn } from '../core/i18n.js';
+import { t, tIsolated, tn } from '../core/i18n.js';
 import { openModal } from '../core/modal.js';
 import { announce, avatar, byId, call, callAll, context, errorMessage, formatMb, isManager, me, options, revealTarget, targetOf } from './common.js';
 import { actionButton, icon } from './icons.js';
 import { fileIcon, openLightbox } from './lightbox.js';
 import { deleteWithConfirmation } from './records.js';
 import { uploadFile } from './upload.js';
+import { byOther, highlights, keepingFocus, subscribe, tell } from './live.js';
 
 /** @typedef {import('./upload.js').Asset} Asset */
 
@@ -64,6 +66,8 @@ const assetLoads = newestOnly();
 const selected = /** @type {Set<number>} */ (new Set());
 /** The file ticked or unticked last: where a Shift-click range starts. */
 let anchorId = /** @type {number | null} */ (null);
+/** The files colleagues changed a moment ago. */
+const changed = highlights(grid, 'data-asset-id');
 
 /** @param {Asset} asset */
 const canDelete = (asset) => isManager() || asset.uploadedBy === me.id;
@@ -135,6 +139,7 @@ function render() {
   countLine.textContent = assets.length ? tn('assets.count', assets.length) : '';
   state.textContent = assets.length ? '' : filtering() ? t('assets.emptyFiltered') : t('assets.empty');
   syncSelection();
+  changed.show();
 }
 
 // ## Filters, kept in the address
@@ -402,7 +407,8 @@ async function uploadAll(files) {
         // next file must not wait for it.
         if (!filtering()) {
           void afterChange(() => {
-            assets = [asset, ...assets];
+            // Its live event may have brought it already.
+            assets = [asset, ...assets.filter((a) => a.id !== asset.id)];
           });
         } else {
           // Whether the new file matches the filters is the server's to say.
@@ -465,5 +471,33 @@ async function deleteAsset(asset) {
     assets = assets.filter((a) => a.id !== asset.id);
   });
 }
+
+// ## Colleagues' changes
+
+subscribe('asset', (event) => {
+  const before = assets.find((a) => a.id === event.id);
+  const latest = /** @type {Asset | undefined} */ (event.asset);
+  const other = byOther(event);
+  if (latest && other) changed.mark(latest.id);
+  if (latest && other) tell(tIsolated(before ? 'live.assetUpdated' : 'live.assetCreated', { name: latest.name }));
+  if (!latest && before && other) tell(tIsolated('live.assetDeleted', { name: before.name }));
+  if (latest && !before && filtering()) {
+    // Whether a new file matches the filters is the server's to say.
+    void loadAssets();
+    return;
+  }
+  if (!latest && !before) return;
+  if (!latest) selected.delete(event.id);
+  keepingFocus(
+    grid,
+    'data-asset-id',
+    () =>
+      void afterChange(() => {
+        assets = latest ? (before ? assets.map((a) => (a.id === latest.id ? latest : a)) : [latest, ...assets]) : assets.filter((a) => a.id !== event.id);
+      }),
+    searchInput,
+  );
+});
+subscribe('reset', () => void loadAssets());
 
 await start();

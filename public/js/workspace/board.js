@@ -4,7 +4,9 @@
 // post has none, and a manager sending someone's post back asks why. Cards are picked for bulk
 // changes one by one, by a Shift range or a whole column; Escape clears the pick, and a bulk
 // move can be undone for a few seconds. A card's title opens the post panel: details, media,
-// review actions, comments and history.
+// review actions, comments and history. Colleagues' changes arrive as live events: a card
+// moves, comes or goes where it stands, marked for a moment, and the open panel follows; a
+// form open on a post that changes keeps what was typed, under a notice that offers to reload.
 import { ApiError, newestOnly } from '../core/api.js';
 import { dropTarget, element, findElement, requireElement } from '../core/dom.js';
 import { formatMoment } from '../core/format.js';
@@ -19,6 +21,7 @@ import { openModal } from '../core/modal.js';
 import { menuButton } from './menu.js';
 import { mediaPicker } from './media-picker.js';
 import { brandField, chosenBrand, deleteWithConfirmation, editInModal } from './records.js';
+import { byOther, flash, formGuard, highlights, keepingFocus, subscribe, subscribeWhileShown, tell } from './live.js';
 
 /** @typedef {import('../../../src/workspace/domain').PostStatus} PostStatus */
 /** @typedef {import('../../../src/workspace/domain').Platform} Platform */
@@ -95,6 +98,10 @@ let dragging = null;
 const selected = new Set();
 /** The card whose box was clicked last, where a shift-click's range starts. @type {number | null} */
 let lastPicked = null;
+/** The cards colleagues changed a moment ago. */
+const changed = highlights(board, 'data-post-id');
+/** A colleague's change that came while a card was being dragged, drawn once it is dropped. */
+let drawAfterDrag = false;
 
 /**
  * Whether moving `post` to `status` sends it back to its author, which asks for a reason.
@@ -186,6 +193,10 @@ function card(post) {
       node.classList.remove('is-dragging');
       dragging = null;
       for (const column of columns.values()) column.classList.remove('is-drop-refused');
+      if (drawAfterDrag) {
+        drawAfterDrag = false;
+        keepingFocus(board, 'data-post-id', () => render(), board);
+      }
     });
   }
   return node;
@@ -225,6 +236,7 @@ function render(focusPostId) {
   clearButton.hidden = !(campaignId || brandId || platform);
   state.textContent = posts.length === 0 ? t('board.empty') : '';
   state.hidden = posts.length !== 0;
+  changed.show();
   if (focusPostId === undefined) return;
   const moved = findElement(`[data-post-id="${focusPostId}"]`, HTMLElement, board);
   if (moved) (findElement('.post-move', HTMLElement, moved) ?? findElement('.post-open', HTMLElement, moved))?.focus();
@@ -343,9 +355,23 @@ function fieldRefusal(err) {
   return name && err instanceof ApiError ? { name, message: t(`errors.${err.code}`) } : null;
 }
 
+/**
+ * A move's form (the publication link, the moment, the reason) opened again on the post as a
+ * colleague left it, after its notice's Reload, while that move is still the member's to make.
+ * @param {unknown} latest what the form's guard gave back
+ * @param {PostStatus} status
+ * @param {(post: Post) => Promise<unknown>} form
+ */
+async function moveAgain(latest, status, form) {
+  const post = /** @type {Post | null} */ (latest);
+  if (post && post.status !== status && post.can.moves.includes(status)) await form(post);
+}
+
 /** @param {Post} post */
 async function publish(post) {
+  const guard = formGuard('post', post.id);
   const updated = await editInModal({
+    notice: guard.element,
     title: t('board.publish.title'),
     confirmText: t('board.publish.submit'),
     fields: [
@@ -365,7 +391,8 @@ async function publish(post) {
       /** @type {{ post: Post }} */ (await call('PATCH', `/api/posts/${post.id}`, { status: PUBLISHED, publicationUrl: (values.publicationUrl ?? '').trim() })).post,
     refusedField: fieldRefusal,
   });
-  if (!updated) return;
+  const latest = guard.finish();
+  if (!updated) return moveAgain(latest, PUBLISHED, publish);
   announce(tIsolated('board.moved', { title: post.title, status: statusName(PUBLISHED) }));
   await afterChange(() => replacePost(updated), post.id);
 }
@@ -375,7 +402,9 @@ async function publish(post) {
  * @param {Post} post
  */
 async function schedule(post) {
+  const guard = formGuard('post', post.id);
   const updated = await editInModal({
+    notice: guard.element,
     title: t('board.schedule.title'),
     confirmText: t('board.schedule.submit'),
     fields: [{ name: 'scheduledAt', label: t('post.scheduledAt'), type: 'datetime-local', required: true, hint: t('board.schedule.message', { title: post.title }) }],
@@ -384,7 +413,8 @@ async function schedule(post) {
       /** @type {{ post: Post }} */ (await call('PATCH', `/api/posts/${post.id}`, { status: SCHEDULED, scheduledAt: fromLocalInput(values.scheduledAt ?? '') })).post,
     refusedField: fieldRefusal,
   });
-  if (!updated) return;
+  const latest = guard.finish();
+  if (!updated) return moveAgain(latest, SCHEDULED, schedule);
   announce(tIsolated('board.moved', { title: post.title, status: statusName(SCHEDULED) }));
   await afterChange(() => replacePost(updated), post.id);
 }
@@ -396,7 +426,9 @@ async function schedule(post) {
  * @param {PostStatus} status
  */
 async function sendBack(post, status) {
+  const guard = formGuard('post', post.id);
   const updated = await editInModal({
+    notice: guard.element,
     title: t('review.sendBackTitle'),
     confirmText: t('review.sendBack'),
     fields: [
@@ -407,7 +439,11 @@ async function sendBack(post, status) {
     send: async (values) =>
       /** @type {{ post: Post }} */ (await call('PATCH', `/api/posts/${post.id}`, { status: values.status, comment: (values.comment ?? '').trim() })).post,
   });
-  if (!updated) return null;
+  const latest = guard.finish();
+  if (!updated) {
+    await moveAgain(latest, status, (again) => sendBack(again, status));
+    return null;
+  }
   announce(tIsolated('review.sentBack', { title: post.title, status: statusName(updated.status) }));
   await afterChange(() => replacePost(updated), post.id);
   return updated;
@@ -890,10 +926,15 @@ function checkPost(post, values) {
   };
 }
 
-/** @param {Post | null} post */
+/**
+ * @param {Post | null} post
+ * @returns {Promise<void>}
+ */
 async function savePost(post) {
   const media = mediaPicker({ initial: post?.attachments ?? [], brandOf: brandOfForm, brandFields: ['campaignId', 'brandId'] });
+  const guard = post ? formGuard('post', post.id) : null;
   const saved = await editInModal({
+    notice: guard?.element,
     title: post ? t('post.editTitle') : t('post.newTitle'),
     confirmText: post ? t('common.save') : t('post.create'),
     fields: postFields(post),
@@ -906,11 +947,16 @@ async function savePost(post) {
     },
     refusedField: fieldRefusal,
   });
-  if (!saved) return;
+  const latest = /** @type {Post | null} */ (guard?.finish() ?? null);
+  if (!saved) {
+    if (latest) await savePost(latest);
+    return;
+  }
   announce(tIsolated(post ? 'post.updated' : 'post.created', { title: saved.title }));
   await afterChange(() => {
     if (post) replacePost(saved);
-    else posts = [saved, ...posts];
+    // Its live event may have brought it already.
+    else posts = [saved, ...posts.filter((p) => p.id !== saved.id)];
   }, saved.id);
 }
 
@@ -969,38 +1015,83 @@ function postMedia(post) {
   return element('section', { className: 'post-media-section', 'aria-labelledby': headingId }, [element('h3', { id: headingId, className: 'thread-title', text: t('postPanel.media') }), list]);
 }
 
+/** @typedef {'edit' | 'approve' | 'sendBack'} PanelChoice */
+/** The attribute that names each of the panel's actions. @type {Record<PanelChoice, string>} */
+const ATTRIBUTE_OF = { edit: 'edit', approve: 'approve', sendBack: 'send-back' };
+
 /**
- * The post with what can be done to it, as the server allows: edit, approve or send back
- * (while it waits for review), its media, comments and history. Resolves once the panel closes.
+ * What can be done to the post, as the server allows: edit, approve or send back (while it
+ * waits for review).
  * @param {Post} post
+ * @param {(choice: PanelChoice) => void} choose
  */
-async function openPost(post) {
-  /** @type {'edit' | 'approve' | 'sendBack' | null} */
-  let next = null;
-  const close = (/** @type {typeof next} */ choice) => {
-    next = choice;
-    panel.closest('dialog')?.close();
-  };
+function panelActions(post, choose) {
   const inReview = post.status === 'review';
   const approvable = inReview && post.can.moves.includes('approved');
   const returnable = inReview && sendsBack(post, 'draft');
-  const actions = element('div', { className: 'post-panel-actions' }, [
-    approvable ? element('button', { type: 'button', className: 'button button-primary', text: t('review.approve'), 'data-approve': true }) : null,
-    returnable ? element('button', { type: 'button', className: 'button', text: t('review.sendBack'), 'data-send-back': true }) : null,
-    post.can.edit ? element('button', { type: 'button', className: 'button', text: t('postPanel.edit'), 'data-edit': true }) : null,
+  /** @param {string} text @param {PanelChoice} choice @param {boolean} [primary] */
+  const button = (text, choice, primary = false) => {
+    const node = element('button', { type: 'button', className: `button${primary ? ' button-primary' : ''}`, text, [`data-${ATTRIBUTE_OF[choice]}`]: true });
+    node.addEventListener('click', () => choose(choice));
+    return node;
+  };
+  return element('div', { className: 'post-panel-actions' }, [
+    approvable ? button(t('review.approve'), 'approve', true) : null,
+    returnable ? button(t('review.sendBack'), 'sendBack') : null,
+    post.can.edit ? button(t('postPanel.edit'), 'edit') : null,
     inReview && !approvable ? element('p', { className: 'muted', text: t('review.waiting') }) : null,
   ]);
-  actions.querySelector('[data-approve]')?.addEventListener('click', () => close('approve'));
-  actions.querySelector('[data-send-back]')?.addEventListener('click', () => close('sendBack'));
-  actions.querySelector('[data-edit]')?.addEventListener('click', () => close('edit'));
-  const panel = element('div', { className: 'post-panel' }, [
-    element('div', { className: 'post-panel-main' }, [postDetails(post), postMedia(post), actions, commentThread(`/api/posts/${post.id}/comments`)]),
-    element('aside', { className: 'post-panel-side' }, [postHistory(post.id)]),
-  ]);
+}
+
+/**
+ * The post with what can be done to it, its media, comments and history. Resolves once the
+ * panel closes. A colleague's change redraws it as it is now (the comment being written
+ * stays); a deletion leaves it with nothing to do but close.
+ * @param {Post} post
+ */
+async function openPost(post) {
+  let current = post;
+  /** @type {PanelChoice | null} */
+  let next = null;
+  /** @param {PanelChoice} choice */
+  const choose = (choice) => {
+    next = choice;
+    panel.closest('dialog')?.close();
+  };
+  const details = element('div', {}, [postDetails(current)]);
+  const media = element('div', {}, [postMedia(current)]);
+  const actions = element('div', {}, [panelActions(current, choose)]);
+  // A colleague's change, said here: the page's own live region is behind the dialog.
+  const notice = element('div', { className: 'live-notice', role: 'status' });
+  const main = element('div', { className: 'post-panel-main' }, [notice, details, media, actions, commentThread({ postId: post.id })]);
+  const side = element('aside', { className: 'post-panel-side' }, [postHistory(post.id)]);
+  const panel = element('div', { className: 'post-panel' }, [main, side]);
+  const dialog = () => panel.closest('dialog');
+  subscribeWhileShown(panel, 'post', (event) => {
+    if (event.id !== post.id) return;
+    const latest = /** @type {Post | undefined} */ (event.post);
+    // The focus was on an action that is drawn again (or gone): it goes to the first one, else to Close.
+    const focused = actions.contains(document.activeElement);
+    if (latest) {
+      details.replaceChildren(postDetails(latest));
+      if (latest.attachments.join() !== current.attachments.join()) media.replaceChildren(postMedia(latest) ?? '');
+      actions.replaceChildren(panelActions(latest, choose));
+      dialog()?.querySelector('.modal-title')?.replaceChildren(latest.title);
+      side.replaceChildren(postHistory(post.id));
+      current = latest;
+    } else {
+      actions.replaceChildren();
+      notice.replaceChildren(element('p', { text: t('live.postGone') }));
+    }
+    if (focused) (findElement('button', HTMLElement, actions) ?? findElement('.modal-close', HTMLElement, dialog() ?? document))?.focus();
+    if (!latest || !byOther(event)) return;
+    flash(details);
+    notice.replaceChildren(element('p', {}, tIsolated('live.postShown', { title: latest.title, status: statusName(latest.status) })));
+  });
   await openModal({ title: post.title, content: panel, isConfirm: false, confirmText: t('common.close'), size: 'wide' });
-  if (next === 'edit') await savePost(post);
-  else if (next === 'approve') await approve(post);
-  else if (next === 'sendBack') await sendBack(post, 'draft');
+  if (next === 'edit') await savePost(current);
+  else if (next === 'approve') await approve(current);
+  else if (next === 'sendBack') await sendBack(current, 'draft');
 }
 
 /**
@@ -1034,6 +1125,53 @@ async function deletePost(post) {
 }
 
 requireElement('[data-new-post]', HTMLButtonElement).addEventListener('click', () => void savePost(null));
+
+// ## Colleagues' changes
+
+/**
+ * Whether a post belongs under the campaign and brand the board is filtered by (the filters
+ * the API applies; the platform is filtered when drawing).
+ * @param {Post} post
+ */
+function underFilters(post) {
+  const { campaignId, brandId } = currentFilters();
+  return (!campaignId || String(post.campaignId) === campaignId) && (!brandId || String(post.brandId) === brandId);
+}
+
+/**
+ * What is said of a colleague's change to a post.
+ * @param {Post | undefined} before as the board had it
+ * @param {Post | undefined} after as it is now
+ */
+function saidOf(before, after) {
+  const title = (after ?? before)?.title ?? '';
+  if (!after) return tIsolated('live.postDeleted', { title });
+  if (!before) return tIsolated('live.postCreated', { title });
+  if (after.status !== before.status) return tIsolated('live.postMoved', { title, status: statusName(after.status) });
+  return tIsolated('live.postUpdated', { title });
+}
+
+subscribe('post', (event) => {
+  const before = posts.find((p) => p.id === event.id);
+  const latest = /** @type {Post | undefined} */ (event.post);
+  const after = latest && underFilters(latest) ? latest : undefined;
+  if (!before && !after) return;
+  if (after && byOther(event)) changed.mark(after.id);
+  const change = () => {
+    posts = after ? (before ? posts.map((p) => (p.id === after.id ? after : p)) : [after, ...posts]) : posts.filter((p) => p.id !== event.id);
+  };
+  if (dragging) {
+    change();
+    drawAfterDrag = true;
+  } else {
+    keepingFocus(board, 'data-post-id', () => void afterChange(change), board);
+  }
+  // A card the platform filter hides changes unseen, and unsaid.
+  const { platform } = currentFilters();
+  const seen = (/** @type {Post | undefined} */ p) => p !== undefined && (!platform || p.platform === platform);
+  if (byOther(event) && (seen(before) || seen(after))) tell(saidOf(before, after));
+});
+subscribe('reset', () => void refresh());
 
 await start();
 await openLinkedPost();

@@ -6,11 +6,14 @@
 // and what the page offers is what the server says the user may do (`post.can`). A manager
 // who puts an approved post on a day schedules it. Dropped on Unscheduled (or Delete while
 // held), a post loses its date, unless it is scheduled: a scheduled post keeps one.
+// Colleagues' changes arrive as live events: a post moves to its new day, comes or goes,
+// marked for a moment.
 import { newestOnly } from '../core/api.js';
 import { dropTarget, element, findElement, requireElement } from '../core/dom.js';
 import { t, tIsolated, tn } from '../core/i18n.js';
 import { isRtl, lang } from '../core/page.js';
 import { announce, call, callAll, errorMessage, options } from './common.js';
+import { byOther, highlights, keepingFocus, subscribe, tell } from './live.js';
 
 /** @typedef {import('../../../src/workspace/domain').PostStatus} PostStatus */
 /** @typedef {'month' | 'week'} View */
@@ -83,6 +86,8 @@ let held = null;
 /** The post being dragged with the pointer. @type {Post | null} */
 let dragged = null;
 const postLoads = newestOnly();
+/** The posts colleagues changed a moment ago, on their day or in the tray. */
+const changed = highlights(requireElement('#main', HTMLElement), 'data-post-id');
 
 // ## Days
 // A day travels as YYYY-MM-DD in the reader's time zone; a Date for one is at local noon, so
@@ -319,6 +324,7 @@ function render(focusPostId) {
   const { brandId, campaignId } = currentFilters();
   clearButton.hidden = !(brandId || campaignId);
   state.textContent = '';
+  changed.show();
   if (focusPostId !== undefined) findElement(`[data-post-id="${focusPostId}"] .cal-card-link`, HTMLElement)?.focus();
 }
 
@@ -579,6 +585,50 @@ function onCardKey(event, post) {
     announce(tIsolated('calendar.cancelled', { title: post.title }));
   }
 }
+
+// ## Colleagues' changes
+
+/**
+ * Whether a post belongs under the brand or campaign the calendar is filtered by (as the API
+ * filters them: the campaign when one is chosen, else the brand).
+ * @param {Post} post
+ */
+function underFilters(post) {
+  const { brandId, campaignId } = currentFilters();
+  if (campaignId) return String(post.campaignId) === campaignId;
+  return !brandId || String(post.brandId) === brandId;
+}
+
+/**
+ * What is said of a colleague's change to a post.
+ * @param {Post | undefined} before as the calendar had it
+ * @param {Post | undefined} after as it is now
+ */
+function saidOf(before, after) {
+  const title = (after ?? before)?.title ?? '';
+  if (!after) return tIsolated('live.postDeleted', { title });
+  const day = dayOf(after);
+  if (before && day === dayOf(before)) return tIsolated('live.postUpdated', { title });
+  return day ? tIsolated('live.postOnDay', { title, date: dayLabel(day) }) : tIsolated('live.postUndated', { title });
+}
+
+subscribe('post', (event) => {
+  const before = posts.find((p) => p.id === event.id);
+  const latest = /** @type {Post | undefined} */ (event.post);
+  const after = latest && underFilters(latest) ? latest : undefined;
+  if (!before && !after) return;
+  if (byOther(event)) tell(saidOf(before, after));
+  if (after && byOther(event)) changed.mark(after.id);
+  // A post held from the keyboard stays held, over the day it was taken to, unless it went.
+  if (held && held.post.id === event.id) held = after ? { post: after, day: held.day } : null;
+  posts = after ? (before ? posts.map((p) => (p.id === after.id ? after : p)) : [...posts, after]) : posts.filter((p) => p.id !== event.id);
+  if (postLoads.pending) {
+    void refresh();
+    return;
+  }
+  keepingFocus(requireElement('#main', HTMLElement), 'data-post-id', () => render(), todayButton);
+});
+subscribe('reset', () => void refresh());
 
 // ## Start
 

@@ -1,12 +1,14 @@
 // The conversation around a post or a task: its comment thread with a composer, and a post's
 // history. Both are built as plain elements that the board's post panel and the tasks page
-// put into their dialogs.
+// put into their dialogs. A colleague's comment joins an open thread as it is written (the
+// list is a live region, so it is read out), and one deleted leaves it.
 import { element } from '../core/dom.js';
 import { formatMoment } from '../core/format.js';
 import { t } from '../core/i18n.js';
 import { lang } from '../core/page.js';
 import { announce, avatar, call, domain, errorMessage, isManager, me } from './common.js';
 import { iconButton } from './icons.js';
+import { byOther, flash, subscribeWhileShown } from './live.js';
 import { confirmDelete } from './records.js';
 
 /**
@@ -89,12 +91,15 @@ function commentItem(comment, onDeleted) {
   return item;
 }
 
+/** @typedef {{ postId: number } | { taskId: number }} Subject */
+
 /**
- * The comment thread of `url` (`/api/posts/1/comments`, `/api/tasks/1/comments`) with its
- * composer: loads when built, adds a sent comment at the end.
- * @param {string} url
+ * The comment thread of a post or a task with its composer: loads when built, adds a sent
+ * comment at the end, and follows the thread's live events while it is shown.
+ * @param {Subject} subject
  */
-export function commentThread(url) {
+export function commentThread(subject) {
+  const url = 'postId' in subject ? `/api/posts/${subject.postId}/comments` : `/api/tasks/${subject.taskId}/comments`;
   serial += 1;
   const inputId = `comment-input-${serial}`;
   const hintId = `comment-hint-${serial}`;
@@ -127,7 +132,15 @@ export function commentThread(url) {
     list.setAttribute('aria-busy', 'false');
   }
 
+  /**
+   * Events that come while the thread is read: the answer may be from before them, so they
+   * are applied after it.
+   * @type {import('./live.js').LiveEvents['comment'][] | null}
+   */
+  let held = null;
+
   async function load() {
+    held = [];
     try {
       show(/** @type {{ comments: Comment[] }} */ (await call('GET', url)).comments);
     } catch (err) {
@@ -135,6 +148,34 @@ export function commentThread(url) {
       empty.textContent = `${t('comments.loadFailed')} ${errorMessage(err)}`;
       list.setAttribute('aria-busy', 'false');
     }
+    const missed = held;
+    held = null;
+    for (const event of missed) apply(event);
+  }
+
+  /** @param {number} id */
+  const shownItem = (id) => list.querySelector(`[data-comment-id="${id}"]`);
+
+  /**
+   * A comment written, changed or deleted, by anyone, on this thread.
+   * @param {import('./live.js').LiveEvents['comment']} event
+   */
+  function apply(event) {
+    if (held) {
+      held.push(event);
+      return;
+    }
+    const shown = shownItem(event.id);
+    if (event.action === 'deleted' || !event.comment) {
+      shown?.remove();
+    } else {
+      const fresh = commentItem(event.comment, () => void load());
+      if (shown) shown.replaceWith(fresh);
+      else list.append(fresh);
+      if (byOther(event)) flash(fresh);
+    }
+    empty.textContent = t('comments.empty');
+    empty.hidden = list.childElementCount > 0;
   }
 
   async function submit() {
@@ -170,7 +211,7 @@ export function commentThread(url) {
   });
   void load();
 
-  return element('section', { className: 'thread', 'aria-labelledby': `${inputId}-heading` }, [
+  const thread = element('section', { className: 'thread', 'aria-labelledby': `${inputId}-heading` }, [
     element('h3', { id: `${inputId}-heading`, className: 'thread-title', text: t('comments.title') }),
     list,
     empty,
@@ -182,6 +223,11 @@ export function commentThread(url) {
       element('div', { className: 'comment-actions' }, [send]),
     ]),
   ]);
+  subscribeWhileShown(thread, 'comment', (event) => {
+    if ('postId' in subject ? event.postId === subject.postId : event.taskId === subject.taskId) apply(event);
+  });
+  subscribeWhileShown(thread, 'reset', () => void load());
+  return thread;
 }
 
 /**

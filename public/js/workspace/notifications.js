@@ -1,10 +1,12 @@
-// The notifications bell of every workspace page: the unread count (read again every minute
-// while the page is in view), and the panel that lists them, each a link to its post or task.
+// The notifications bell of every workspace page: the unread count, kept by the live events
+// as notifications come and are read (on this device or another), and the panel that lists
+// them, each a link to its post or task; a new one joins the open panel's list and is said.
 import { element } from '../core/dom.js';
 import { formatMoment, formatNumber } from '../core/format.js';
 import { has, t, tIsolated, tnIsolated } from '../core/i18n.js';
 import { openModal } from '../core/modal.js';
 import { announce, call, errorMessage } from './common.js';
+import { byOther, flash, subscribe, tell } from './live.js';
 
 /**
  * A notification as the API answers it.
@@ -23,7 +25,6 @@ import { announce, call, errorMessage } from './common.js';
 
 /** @typedef {{ notifications: Notification[], unread: number }} Notifications */
 
-const REFRESH_MS = 60_000;
 const buttons = [...document.querySelectorAll('[data-notifications-open]')].filter((b) => b instanceof HTMLButtonElement);
 
 /** Several posts at once are on the board; one opens its own panel. @param {Notification} n */
@@ -54,11 +55,19 @@ async function load() {
   }
 }
 
+/**
+ * What a notification says. The sentence reads in the page's direction; the name and the title
+ * each in their own.
+ * @param {Notification} n
+ */
+function sentence(n) {
+  const vars = { actor: n.actorName ?? t('notifications.someone'), title: n.title };
+  return n.count > 1 && has(`notifications.many.${n.kind}.other`) ? tnIsolated(`notifications.many.${n.kind}`, n.count, vars) : tIsolated(`notifications.kinds.${n.kind}`, vars);
+}
+
 /** @param {Notification} n */
 function item(n) {
-  // The sentence reads in the page's direction; the name and the title each in their own.
-  const vars = { actor: n.actorName ?? t('notifications.someone'), title: n.title };
-  const text = n.count > 1 && has(`notifications.many.${n.kind}.other`) ? tnIsolated(`notifications.many.${n.kind}`, n.count, vars) : tIsolated(`notifications.kinds.${n.kind}`, vars);
+  const text = sentence(n);
   const link = element('a', { href: linkOf(n), className: `notification${n.readAt ? '' : ' is-unread'}` }, [
     n.readAt ? null : element('span', { className: 'notification-dot', role: 'img', 'aria-label': t('notifications.unread') }),
     element('span', { className: 'notification-text' }, text),
@@ -72,12 +81,21 @@ function item(n) {
       .catch(() => undefined)
       .finally(() => window.location.assign(link.href));
   });
-  return element('li', {}, [link]);
+  return element('li', { 'data-notification-id': n.id }, [link]);
 }
+
+/**
+ * The open panel's list, its "mark all" button and its live region, while it is open: a
+ * notification that comes meanwhile joins the list at the top.
+ * @type {{ list: HTMLElement, markAll: HTMLButtonElement, said: HTMLElement } | null}
+ */
+let panel = null;
 
 async function openPanel() {
   const answer = await load();
   const list = element('ul', { className: 'notification-list' });
+  // The page's own live region is behind the modal: one that comes while the panel is open is read out here.
+  const said = element('p', { className: 'sr-only', role: 'status' });
   const markAll = element('button', { type: 'button', className: 'button button-ghost', text: t('notifications.markAll') });
   /** @param {Notifications} data */
   const show = (data) => {
@@ -87,6 +105,7 @@ async function openPanel() {
   };
   if (answer) show(answer);
   else list.append(element('li', { className: 'muted', text: t('notifications.loadFailed') }));
+  panel = answer ? { list, markAll, said } : null;
   const markAllRead = async () => {
     try {
       const marked = /** @type {Notifications} */ (await call('POST', '/api/notifications/read', { all: true }));
@@ -100,19 +119,42 @@ async function openPanel() {
   markAll.addEventListener('click', () => void markAllRead());
   await openModal({
     title: t('notifications.title'),
-    content: element('div', { className: 'notification-panel' }, [element('div', { className: 'notification-tools' }, [markAll]), list]),
+    content: element('div', { className: 'notification-panel' }, [element('div', { className: 'notification-tools' }, [markAll]), list, said]),
     isConfirm: false,
     confirmText: t('common.close'),
   });
+  panel = null;
+}
+
+/**
+ * A notification the live events bring: the count follows, the bell is marked, and the
+ * notification is said (and joins the panel's list when it is open).
+ * @param {import('./live.js').LiveEvents['notification']} event
+ */
+function arrived(event) {
+  showCount(event.unread);
+  if (panel) panel.markAll.hidden = event.unread === 0;
+  const n = event.notification;
+  if (!n) return;
+  if (panel) {
+    const fresh = item(n);
+    const shown = panel.list.querySelector(`[data-notification-id="${n.id}"]`);
+    if (shown) shown.replaceWith(fresh);
+    else panel.list.prepend(fresh);
+    panel.list.querySelector('.notification-empty')?.remove();
+    if (byOther(event)) {
+      flash(fresh.firstElementChild);
+      panel.said.replaceChildren(...sentence(n));
+    }
+  }
+  if (!byOther(event)) return;
+  for (const button of buttons) flash(button);
+  tell(sentence(n));
 }
 
 if (buttons.length) {
   for (const button of buttons) button.addEventListener('click', () => void openPanel());
+  subscribe('notification', arrived);
+  subscribe('reset', () => void load());
   void load();
-  setInterval(() => {
-    if (document.visibilityState === 'visible') void load();
-  }, REFRESH_MS);
-  document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState === 'visible') void load();
-  });
 }

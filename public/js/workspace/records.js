@@ -11,6 +11,7 @@ import { announce, call, errorMessage, invalidFields, me, options } from './comm
  * @property {string} [confirmText]
  * @property {import('../core/modal.js').ModalField[]} fields
  * @property {Node | null} [content]
+ * @property {Node | null} [notice] above the fields (see openModal)
  * @property {(values: Record<string, string>) => Record<string, string | undefined>} [check] what the page can tell before asking the server
  * @property {(values: Record<string, string>) => Promise<R>} send calls the API and returns the saved record
  * @property {(err: unknown) => { name: string, message: string } | null} [refusedField] the field a refusal is about
@@ -26,7 +27,7 @@ import { announce, call, errorMessage, invalidFields, me, options } from './comm
  * @param {EditOptions<R>} options
  * @returns {Promise<R | null>}
  */
-export async function editInModal({ title, confirmText, fields, content, check = () => ({}), send, refusedField = () => null, onOpen }) {
+export async function editInModal({ title, confirmText, fields, content, notice, check = () => ({}), send, refusedField = () => null, onOpen }) {
   /** @type {{ record: R } | null} */
   let saved = null;
   const { confirmed } = await openModal({
@@ -34,6 +35,7 @@ export async function editInModal({ title, confirmText, fields, content, check =
     confirmText: confirmText ?? t('common.save'),
     fields,
     content,
+    notice,
     onOpen,
     onConfirm: async ({ values, setFieldError, setError }) => {
       const problems = Object.entries(check(values)).flatMap(([name, message]) => (message ? [[name, message]] : []));

@@ -2,7 +2,8 @@
 // with one column per status. Filters, sort and view live in the address, so a reload or a
 // shared link shows the same. A project's page (/workspace/projects/:id) is this page fixed to
 // the project. Anyone creates a task and assigns it to any member of the brand; a private task
-// is seen only by its creator, its assignee and superadmins.
+// is seen only by its creator, its assignee and superadmins. Colleagues' changes arrive as live
+// events and are applied where the tasks stand, marked for a moment.
 import { ApiError, newestOnly } from '../core/api.js';
 import { dropTarget, element, findElement, requireElement } from '../core/dom.js';
 import { formatDay } from '../core/format.js';
@@ -13,6 +14,7 @@ import { menuButton } from './menu.js';
 import { openModal } from '../core/modal.js';
 import { brandField, deleteWithConfirmation, editInModal, orNull } from './records.js';
 import { taskPanel } from './task-panel.js';
+import { byOther, formGuard, highlights, keepingFocus, subscribe, tell } from './live.js';
 
 /** A task as the API answers it, with what the user may do to it. @typedef {import('./task-panel.js').Task} Task */
 
@@ -52,6 +54,8 @@ const board = requireElement('[data-task-board]', HTMLElement);
 const columns = new Map(domain.taskStatuses.map((status) => [status, requireElement(`[data-status="${status}"]`, HTMLElement, board)]));
 /** The task whose card is being dragged. @type {Task | null} */
 let dragging = null;
+/** The tasks colleagues changed a moment ago, in the list and on the board. */
+const changed = highlights(requireElement('#main', HTMLElement), 'data-task-id');
 
 const filterForm = requireElement('[data-task-filters]', HTMLFormElement);
 /** The filters and the sort, each a select named as its query parameter; the project one is not on a project's page. */
@@ -406,6 +410,7 @@ function render(focusSelector) {
   showState();
   clearButton.hidden = !filtering();
   showScope();
+  changed.show();
   if (focusSelector) findElement(focusSelector, HTMLElement, view === BOARD ? board : list)?.focus();
 }
 
@@ -561,10 +566,15 @@ const firstBrand = () => pageProject?.brandId ?? me.brandIds[0] ?? brands[0]?.id
 /** @param {string | undefined} value */
 const idOrNull = (value) => (value ? Number(value) : null);
 
-/** @param {Task | null} task */
+/**
+ * @param {Task | null} task
+ * @returns {Promise<void>}
+ */
 async function saveTask(task) {
   const brandId = task?.brandId ?? firstBrand();
+  const guard = task ? formGuard('task', task.id) : null;
   const saved = await editInModal({
+    notice: guard?.element,
     title: task ? t('tasks.editTitle') : t('tasks.newTitle'),
     confirmText: task ? t('common.save') : t('tasks.create'),
     fields: taskFields(task, brandId),
@@ -588,11 +598,16 @@ async function saveTask(task) {
       return /** @type {{ task: Task }} */ (await call('POST', '/api/tasks', { ...body, brandId: values.brandId ? Number(values.brandId) : brandId })).task;
     },
   });
-  if (!saved) return;
+  const latest = /** @type {Task | null} */ (guard?.finish() ?? null);
+  if (!saved) {
+    if (latest) await saveTask(latest);
+    return;
+  }
   announce(tIsolated(task ? 'tasks.updated' : 'tasks.created', { title: saved.title }));
   await afterChange(() => {
     if (task) replace(saved);
-    else if (belongsHere(saved)) tasks = [saved, ...tasks];
+    // Its live event may have brought it already.
+    else if (belongsHere(saved)) tasks = [saved, ...tasks.filter((x) => x.id !== saved.id)];
   }, taskFocus(saved.id));
 }
 
@@ -668,6 +683,64 @@ async function start() {
   showView();
   await loadTasks();
 }
+
+// ## Colleagues' changes
+
+/** The filters this page can check a task against; the due-date one is the server's to apply. */
+const CHECKED = /** @type {const} */ (['assigneeId', 'priority', 'projectId', 'campaignId']);
+
+/**
+ * Whether a task belongs under the filters chosen (those the API applies, compared as it
+ * compares them); null when a filter is on that only the API can tell.
+ * @param {Task} task
+ */
+function underFilters(task) {
+  if (filterSelects.get('due')?.value) return null;
+  return CHECKED.every((name) => {
+    const chosen = filterSelects.get(name)?.value;
+    return !chosen || String(task[name]) === chosen;
+  });
+}
+
+/**
+ * What is said of a colleague's change to a task.
+ * @param {Task | undefined} before as the page had it
+ * @param {Task | undefined} after as it is now
+ */
+function saidOf(before, after) {
+  const title = (after ?? before)?.title ?? '';
+  if (!after) return tIsolated('live.taskDeleted', { title });
+  if (!before) return tIsolated('live.taskCreated', { title });
+  if (after.status !== before.status) return tIsolated('live.taskMoved', { title, status: statusName(after.status) });
+  return tIsolated('live.taskUpdated', { title });
+}
+
+subscribe('task', (event) => {
+  const before = tasks.find((x) => x.id === event.id);
+  const latest = /** @type {Task | undefined} */ (event.task);
+  const fits = latest && belongsHere(latest) ? underFilters(latest) : false;
+  if (fits === null) {
+    // Whether it is under the due-date filter is the server's to say.
+    if (byOther(event)) changed.mark(event.id);
+    void loadTasks();
+    return;
+  }
+  const after = fits ? latest : undefined;
+  if (!before && !after) return;
+  if (after && byOther(event)) changed.mark(after.id);
+  const root = view === BOARD ? board : list;
+  keepingFocus(
+    root,
+    'data-task-id',
+    () =>
+      void afterChange(() => {
+        tasks = after ? (before ? tasks.map((x) => (x.id === after.id ? after : x)) : [after, ...tasks]) : tasks.filter((x) => x.id !== event.id);
+      }),
+    view === BOARD ? board : findElement('[data-new-task]', HTMLElement),
+  );
+  if (byOther(event)) tell(saidOf(before, after));
+});
+subscribe('reset', () => void loadTasks());
 
 await start();
 await openLinkedTask();

@@ -26,6 +26,7 @@ import { accessOf, isRestricted, type Access } from './permissions';
 import type { NewSeason, Season, SeasonRepository, VisitRepository } from './repository';
 import { LocalLocks, type Lease, type Locks } from '../../platform/locks';
 import { RecentLook } from '../../platform/recent';
+import type { FiguresChange, FiguresFeed } from '../events/live';
 
 /** One side of a comparison: a calendar year, a season or a range of days. */
 export type Period = { year: number } | { seasonId: number } | DayRange;
@@ -70,6 +71,8 @@ export interface DataServiceDeps {
    * which is most of a summary's time; what another instance wrote still shows within it.
    */
   freshForMs?: number;
+  /** Where open pages hear that the figures changed. */
+  live?: FiguresFeed;
 }
 
 const IMPORT_LOCK = 'dashboard:import';
@@ -126,6 +129,7 @@ export class CsvImport {
       await this.lease.release();
     }
     await this.service.refresh();
+    await this.service.changed({ reason: 'import' });
     return { imported: this.rows };
   }
 
@@ -286,9 +290,16 @@ export class DashboardDataService {
     return this.deps.seasons.list();
   }
 
+  /** Tells open pages that the figures changed, once the change has committed. */
+  async changed(change: FiguresChange): Promise<void> {
+    await this.deps.live?.publish(change);
+  }
+
   async createSeason(input: NewSeason): Promise<Season> {
     this.seasonsLook.forget();
-    return this.deps.seasons.create(checkedSeason(input));
+    const season = await this.deps.seasons.create(checkedSeason(input));
+    await this.changed({ reason: 'seasons' });
+    return season;
   }
 
   async updateSeason(id: number, change: Partial<NewSeason>): Promise<Season> {
@@ -297,12 +308,14 @@ export class DashboardDataService {
     this.seasonsLook.forget();
     const updated = await this.deps.seasons.update(id, checkedSeason({ ...current, ...change }));
     if (!updated) throw new NotFound('No such season', 'SEASON_NOT_FOUND');
+    await this.changed({ reason: 'seasons' });
     return updated;
   }
 
   async deleteSeason(id: number): Promise<void> {
     this.seasonsLook.forget();
     if (!(await this.deps.seasons.delete(id))) throw new NotFound('No such season', 'SEASON_NOT_FOUND');
+    await this.changed({ reason: 'seasons' });
   }
 
   /** The seasons as last looked at, looking again once that look is older than `freshForMs`. */

@@ -48,7 +48,7 @@ function dashboardPage(
   };
 }
 
-const DATA_STRINGS = ['filters', 'range', 'access', 'totals', 'charts', 'state', 'drill', 'views', 'errors'] as const;
+const DATA_STRINGS = ['filters', 'range', 'access', 'totals', 'charts', 'state', 'drill', 'views', 'errors', 'live'] as const;
 
 export function dashboardPages(currency: string) {
   const router = Router();

@@ -3,7 +3,8 @@ import { Readable } from 'node:stream';
 import type { Clock } from '../../platform/clock';
 import { BadRequest, Forbidden, NotFound, UnsupportedMediaType } from '../../platform/errors';
 import { isFileKey, type FileStore } from '../../platform/file-store';
-import { isManagerOrAbove, isoTime, listedBrands, visibleOrNotFound, type Actor } from '../access';
+import { canSeeBrand, isManagerOrAbove, isoTime, listedBrands, visibleOrNotFound, type Actor } from '../access';
+import type { BrandSight, Change, ChangeFeed, Sight } from '../events/changes';
 import type { Placement, PlacementInput } from '../placement';
 import type { AttachmentCatalog } from '../posts/service';
 import { NAME_MAX } from '../schemas';
@@ -148,7 +149,8 @@ const THUMBNAIL_TYPE = 'image/webp';
  */
 export interface PostMedia {
   uploadingTo(actor: Actor, postId: number): Promise<void>;
-  deletingAssets(actor: Actor, assetIds: number[]): Promise<void>;
+  /** Answers the ids of the posts that have any of the assets. */
+  deletingAssets(actor: Actor, assetIds: number[]): Promise<number[]>;
 }
 
 /** What `/api/posts` learns of assets: which ids a brand owns, and their thumbnails. */
@@ -172,6 +174,7 @@ export class AssetsService {
       files: FileStore;
       placement: Placement;
       posts: PostMedia;
+      live: ChangeFeed;
       clock: Clock;
     },
   ) {}
@@ -185,6 +188,19 @@ export class AssetsService {
 
   async get(actor: Actor, id: number): Promise<AssetBody> {
     return toAssetBody(await this.visible(actor, id));
+  }
+
+  /**
+   * What each of `readers` is told of a change to asset `id`: its body as listed, or `gone`
+   * where they could see it before (`was`) and no longer can.
+   */
+  async sights(readers: readonly Actor[], id: number, was?: BrandSight): Promise<Sight<AssetBody>[]> {
+    const asset = await this.deps.assets.get(id);
+    const body = asset && toAssetBody(asset);
+    return readers.map((reader) => {
+      if (asset && canSeeBrand(reader, asset.brandId)) return { body: body! };
+      return was && canSeeBrand(reader, was.brandId) ? 'gone' : undefined;
+    });
   }
 
   /** Refuses an upload whose brand, campaign or post the actor may not upload into. */
@@ -219,7 +235,11 @@ export class AssetsService {
       });
     }
     if (placed.postId !== null) await this.deps.posts.uploadingTo(actor, placed.postId);
-    return (await batch.keep(() => this.deps.assets.createMany(assets))).map(toAssetBody);
+    const created = await batch.keep(() => this.deps.assets.createMany(assets));
+    const changes: Change[] = created.map((asset) => ({ type: 'asset', id: asset.id, action: 'created', by: actor.id }));
+    if (placed.postId !== null) changes.push({ type: 'post', id: placed.postId, action: 'updated', by: actor.id });
+    await this.deps.live.publish(...changes);
+    return created.map(toAssetBody);
   }
 
   /**
@@ -231,8 +251,9 @@ export class AssetsService {
     if (asset.uploadedBy !== actor.id && !isManagerOrAbove(actor)) {
       throw new Forbidden('Only its uploader, managers and superadmins delete an asset', 'NOT_ASSET_UPLOADER');
     }
-    await this.deps.posts.deletingAssets(actor, [id]);
+    const posts = await this.deps.posts.deletingAssets(actor, [id]);
     if (!(await this.deps.assets.delete(id))) throw new NotFound('No such asset');
+    await this.deps.live.publish(...deletions(actor, [asset], posts));
     await this.deleteFiles([asset]);
   }
 
@@ -248,8 +269,9 @@ export class AssetsService {
     if (!isManagerOrAbove(actor) && assets.some((a) => a.uploadedBy !== actor.id)) {
       throw new Forbidden('Only its uploader, managers and superadmins delete an asset', 'NOT_ASSET_UPLOADER');
     }
-    await this.deps.posts.deletingAssets(actor, unique);
+    const posts = await this.deps.posts.deletingAssets(actor, unique);
     const deleted = await this.deps.assets.deleteMany(unique);
+    await this.deps.live.publish(...deletions(actor, assets, posts));
     await this.deleteFiles(assets);
     return deleted;
   }
@@ -326,4 +348,12 @@ export class AssetsService {
     await batch.put(key, Readable.from([thumbnail]));
     return key;
   }
+}
+
+/** Assets gone, and the posts whose media they left. */
+function deletions(actor: Actor, assets: readonly Asset[], postIds: readonly number[]): Change[] {
+  return [
+    ...assets.map((asset): Change => ({ type: 'asset', id: asset.id, action: 'deleted', was: { brandId: asset.brandId }, by: actor.id })),
+    ...postIds.map((id): Change => ({ type: 'post', id, action: 'updated', by: actor.id })),
+  ];
 }

@@ -214,7 +214,7 @@ export function authRoutes(deps: { auth: AuthService; clock: Clock; cookieSecure
   router.post(
     '/logout',
     validated({ body: logoutBody }, async (_input, req, res) => {
-      if (req.workspace) await auth.logout(req.workspace.user);
+      if (req.workspace) await auth.logout(req.workspace.user, req.workspace.via === 'cookie' ? req.sessionID : undefined);
       if (req.session) await destroy(req);
       res.clearCookie(SESSION_COOKIE, sessionCookieOptions(deps.cookieSecure));
       res.json({ ok: true });

@@ -222,9 +222,10 @@ export class AuthService {
     return { user: accepted, token: this.issueToken(accepted) };
   }
 
-  /** Signing out retires every token issued so far. */
-  async logout(user: UserRecord): Promise<void> {
+  /** Signing out retires every token issued so far, and `sid`, the cookie session signed out of, when there is one. */
+  async logout(user: UserRecord, sid?: string): Promise<void> {
     await this.deps.users.bumpTokenVersion(user.id);
+    if (sid !== undefined) await this.deps.sessions.sessionEnded?.(user.id, sid);
   }
 
   private async save(id: number, patch: Parameters<UserRepository['update']>[1]): Promise<UserRecord> {

@@ -46,8 +46,10 @@ export interface CampaignRepository {
   get(id: number): Promise<Campaign | undefined>;
   create(input: NewCampaign): Promise<Campaign>;
   update(id: number, patch: CampaignPatch): Promise<Campaign | undefined>;
-  /** Deletes the campaign, its posts and its tracks in one transaction; the counts of each. */
-  deleteWithContent(id: number): Promise<{ posts: number; tracks: number } | undefined>;
+  /** Deletes the campaign, its posts and its tracks in one transaction: how many posts and tracks went, and which posts. */
+  deleteWithContent(id: number): Promise<{ posts: number; tracks: number; postIds: number[] } | undefined>;
+  /** The ids of the campaign's posts (each carries the campaign's name). */
+  postIds(campaignId: number): Promise<number[]>;
   listTracks(campaignId: number): Promise<Track[]>;
   getTrack(id: number): Promise<Track | undefined>;
   createTrack(input: NewTrack): Promise<Track>;
@@ -180,11 +182,16 @@ export class SqlCampaignRepository implements CampaignRepository {
         .$if(this.records.engine.locksRows, (q) => q.forUpdate())
         .executeTakeFirst();
       if (!held) return undefined;
-      const posts = await trx.deleteFrom('posts').where('campaign_id', '=', id).executeTakeFirst();
+      const posts = await trx.deleteFrom('posts').where('campaign_id', '=', id).returning('id').execute();
       const tracks = await trx.deleteFrom('tracks').where('campaign_id', '=', id).executeTakeFirst();
       await trx.deleteFrom('campaigns').where('id', '=', id).execute();
-      return { posts: Number(posts.numDeletedRows), tracks: Number(tracks.numDeletedRows) };
+      return { posts: posts.length, tracks: Number(tracks.numDeletedRows), postIds: posts.map((p) => p.id) };
     });
+  }
+
+  async postIds(campaignId: number) {
+    const rows = await this.records.db.selectFrom('posts').select('id').where('campaign_id', '=', campaignId).execute();
+    return rows.map((r) => r.id);
   }
 
   async listTracks(campaignId: number) {

@@ -5,6 +5,7 @@ import type { BrandsService } from '../brands/service';
 import { daysInOrder } from '../schemas';
 import type { CampaignStatus } from '../domain';
 import type { Campaign, CampaignRepository, Track } from './repository';
+import type { ChangeFeed } from '../events/changes';
 
 export interface NewCampaignInput {
   brandId: number;
@@ -34,7 +35,7 @@ export function assertDaysInOrder(startDate: string | null, endDate: string | nu
 }
 
 export class CampaignsService {
-  constructor(private readonly deps: { campaigns: CampaignRepository; brands: BrandsService; clock: Clock }) {}
+  constructor(private readonly deps: { campaigns: CampaignRepository; brands: BrandsService; live: ChangeFeed; clock: Clock }) {}
 
   async list(actor: Actor, filter: { brandId?: number; status?: CampaignStatus }): Promise<Campaign[]> {
     const brandIds = listedBrands(actor, filter.brandId);
@@ -69,16 +70,23 @@ export class CampaignsService {
     assertDaysInOrder(pick(change.startDate, current.startDate), pick(change.endDate, current.endDate));
     const updated = await this.deps.campaigns.update(id, { ...change, updatedAt: this.now() });
     if (!updated) throw new NotFound('No such campaign');
+    // Every card shows its campaign's name: a rename changes each of its posts as the board sees them.
+    if (updated.name !== current.name) {
+      const postIds = await this.deps.campaigns.postIds(id);
+      await this.deps.live.publish(...postIds.map((postId) => ({ type: 'post' as const, id: postId, action: 'updated' as const, by: actor.id })));
+    }
     return updated;
   }
 
   /** Deletes the campaign with its posts and tracks, in one transaction. */
   async remove(actor: Actor, id: number): Promise<{ posts: number; tracks: number }> {
     requireRole(actor, isManagerOrAbove, MANAGERS_ONLY);
-    await this.get(actor, id);
+    const campaign = await this.get(actor, id);
     const deleted = await this.deps.campaigns.deleteWithContent(id);
     if (!deleted) throw new NotFound('No such campaign');
-    return deleted;
+    const was = { brandId: campaign.brandId };
+    await this.deps.live.publish(...deleted.postIds.map((postId) => ({ type: 'post' as const, id: postId, action: 'deleted' as const, was, by: actor.id })));
+    return { posts: deleted.posts, tracks: deleted.tracks };
   }
 
   async listTracks(actor: Actor, campaignId: number): Promise<Track[]> {

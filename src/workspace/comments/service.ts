@@ -6,6 +6,7 @@ import type { Notifier } from '../notifications/service';
 import type { PostsService } from '../posts/service';
 import type { TasksService } from '../tasks/service';
 import type { Comment, CommentRepository, CommentSubject } from './repository';
+import type { ChangeFeed, Sight } from '../events/changes';
 
 const WORD = /[\p{L}\p{N}_]/u;
 
@@ -49,6 +50,7 @@ export class CommentsService {
       tasks: TasksService;
       users: UserRepository;
       notifier: Notifier;
+      live: ChangeFeed;
       clock: Clock;
     },
   ) {}
@@ -58,9 +60,22 @@ export class CommentsService {
     return this.deps.comments.list(subject);
   }
 
+  /**
+   * What each of `readers` is told of a change to comment `id` on `on`: the comment as its
+   * thread lists it, or `gone` once it was deleted; nothing for who may not read the thread.
+   */
+  async sights(readers: readonly Actor[], id: number, on: CommentSubject): Promise<Sight<Comment>[]> {
+    const [comment, seers] = await Promise.all([
+      this.deps.comments.get(id),
+      'postId' in on ? this.deps.posts.seenBy(readers, on.postId) : this.deps.tasks.seenBy(readers, on.taskId),
+    ]);
+    return seers.map((sees) => (!sees ? undefined : comment ? { body: comment } : 'gone'));
+  }
+
   async add(actor: Actor, subject: CommentSubject, body: string): Promise<Comment> {
     const seen = await this.seen(actor, subject);
     const comment = await this.deps.comments.add(subject, { authorId: actor.id, body, createdAt: isoTime(this.deps.clock.now()) });
+    await this.deps.live.publish({ type: 'comment', id: comment.id, action: 'created', on: subject, by: actor.id });
     const members = (await this.deps.users.list(undefined)).filter((u) => u.role === 'superadmin' || u.brandIds.includes(seen.brandId));
     const mentioned = mentionedIn(body, members);
     const about = { ...('postId' in subject ? { postId: subject.postId } : { taskId: subject.taskId }), brandId: seen.brandId, task: seen.task };
@@ -73,14 +88,16 @@ export class CommentsService {
   async remove(actor: Actor, id: number): Promise<void> {
     const comment = await this.deps.comments.get(id);
     if (!comment) throw new NotFound('No such comment');
+    const on: CommentSubject = comment.postId !== null ? { postId: comment.postId } : { taskId: comment.taskId! };
     // A comment on something the actor cannot see does not exist for them.
-    await this.seen(actor, comment.postId !== null ? { postId: comment.postId } : { taskId: comment.taskId! }).catch(() => {
+    await this.seen(actor, on).catch(() => {
       throw new NotFound('No such comment');
     });
     if (comment.authorId !== actor.id && !isManagerOrAbove(actor)) {
       throw new Forbidden('Only its author, managers and superadmins delete a comment', 'NOT_COMMENT_AUTHOR');
     }
     if (!(await this.deps.comments.delete(id))) throw new NotFound('No such comment');
+    await this.deps.live.publish({ type: 'comment', id, action: 'deleted', on, by: actor.id });
   }
 
   private async seen(actor: Actor, subject: CommentSubject): Promise<Seen> {

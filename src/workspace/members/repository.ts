@@ -89,6 +89,8 @@ export interface InvitationWriteOptions {
 
 export interface UserRepository {
   get(id: number): Promise<UserRecord | undefined>;
+  /** The members of `ids` that exist, as committed now: read past the cache, for whoever keeps copies of their own. */
+  many(ids: readonly number[]): Promise<UserRecord[]>;
   /** Members who belong to at least one of `brandIds` (every user when undefined). */
   list(brandIds: number[] | undefined): Promise<UserRecord[]>;
   count(): Promise<number>;
@@ -210,6 +212,14 @@ export class SqlUserRepository implements UserRepository {
 
   async get(id: number) {
     return this.cache.read(id, () => readUser(this.records.db, id));
+  }
+
+  async many(ids: readonly number[]) {
+    if (ids.length === 0) return [];
+    const { db } = this.records;
+    const rows = await db.selectFrom('users').select(COLUMNS).where('id', 'in', [...ids]).execute();
+    const brands = await brandsOf(db, rows.map((r) => r.id));
+    return rows.map((row) => toRecord(row as Row, brands.get(row.id) ?? []));
   }
 
   async list(brandIds: number[] | undefined) {

@@ -7,6 +7,7 @@ import type { BrandRepository } from '../brands/repository';
 import type { MailQueue } from '../mail/queue';
 import { invitationOf, mayManageInvitation, seesInvitations, type InvitationBody, type InvitationLinks } from './invitations';
 import type { Language, UserRecord, UserRepository } from './repository';
+import type { ChangeFeed } from '../events/changes';
 
 /** What any API shows of a user: never the hash, the token version or the token key. */
 export type UserBody = Omit<UserRecord, 'tokenVersion' | 'tokenKey' | 'passwordStamp' | 'profileCompletedAt' | 'onboardingCompletedAt' | 'invitedAt'> & {
@@ -48,6 +49,8 @@ export function toMemberBody(actor: Actor, user: UserRecord, now: number): Membe
 export interface SessionRevoker {
   /** Ends every cookie session of one user, except `keepSid` when given. */
   endUserSessions(userId: number, keepSid?: string): Promise<void>;
+  /** Tells whatever was opened under one cookie session (a live stream) that the session was ended by its user. */
+  sessionEnded?(userId: number, sid: string): Promise<void>;
 }
 
 export interface NewMember {
@@ -72,7 +75,7 @@ export interface MemberChange {
 
 export class MembersService {
   constructor(
-    private readonly deps: { users: UserRepository; brands: BrandRepository; sessions: SessionRevoker; clock: Clock; mail: MailQueue; links: InvitationLinks },
+    private readonly deps: { users: UserRepository; brands: BrandRepository; sessions: SessionRevoker; clock: Clock; mail: MailQueue; links: InvitationLinks; live: ChangeFeed },
   ) {}
 
   /**
@@ -131,11 +134,13 @@ export class MembersService {
     if (change.brandIds) await this.assertBrandsExist(change.brandIds);
     const { password, ...patch } = change;
     const reset = password === undefined ? undefined : { passwordHash: await hashPassword(password), mustChangePassword: true };
+    const before = await this.deps.users.get(id);
     const updated = await this.deps.users.update(id, patch, reset);
     if (updated === undefined) throw new NotFound('No such member');
     if (updated === 'email-taken') throw emailTaken();
     if (updated === 'last-superadmin') throw lastSuperadmin();
     if (reset) await this.deps.sessions.endUserSessions(id);
+    await this.deps.live.publish({ type: 'member', id, reason: accessChange(before, updated), by: actor.id });
     return toMemberBody(actor, updated, this.deps.clock.now());
   }
 
@@ -146,6 +151,7 @@ export class MembersService {
     const result = await this.deps.users.delete(id);
     if (!result) throw new NotFound('No such member');
     if (result === 'last-superadmin') throw lastSuperadmin();
+    await this.deps.live.publish({ type: 'member', id, by: actor.id });
   }
 
   /** A new invitation mail with a new link; the older link stops working at once. */
@@ -192,6 +198,13 @@ export class MembersService {
     const missing = ids.filter((id) => !found.has(id));
     if (missing.length > 0) throw new NotFound('No such brand', 'UNKNOWN_BRAND');
   }
+}
+
+/** How a change touches what a member may see: their role first, else their brands. */
+function accessChange(before: UserRecord | undefined, after: UserRecord): 'role' | 'brands' | undefined {
+  if (before?.role !== after.role) return 'role';
+  const same = before.brandIds.length === after.brandIds.length && before.brandIds.every((id) => after.brandIds.includes(id));
+  return same ? undefined : 'brands';
 }
 
 function noSuchMember() {

@@ -35,9 +35,15 @@ export interface StoredNotification extends Notification {
 
 export type NewNotification = Pick<Notification, 'kind' | 'postId' | 'taskId' | 'actorId' | 'count' | 'createdAt'> & { userId: number };
 
+/** A notification written, with its id. */
+export interface AddedNotification {
+  id: number;
+  notification: NewNotification;
+}
+
 /** Mail that goes with new notifications, written in their transaction once each has its id. */
 export interface NotificationMail {
-  mails: (stored: readonly { id: number; notification: NewNotification }[]) => NewMail[];
+  mails: (stored: readonly AddedNotification[]) => NewMail[];
   /** The moment the mails are queued at. */
   now: number;
 }
@@ -52,8 +58,8 @@ export interface UnreadQuery {
 }
 
 export interface NotificationRepository {
-  /** With `mail`, its rows are written in the same transaction as the notifications. */
-  add(rows: NewNotification[], mail?: NotificationMail): Promise<void>;
+  /** With `mail`, its rows are written in the same transaction as the notifications. Answers each row with its id. */
+  add(rows: NewNotification[], mail?: NotificationMail): Promise<AddedNotification[]>;
   /** A member's newest notifications first, with what decides whether they may still see each. */
   list(userId: number, opts: { limit: number; unreadOnly: boolean }): Promise<StoredNotification[]>;
   /** One notification as it is now (read or not, its post's or task's title and brand). */
@@ -173,18 +179,15 @@ export class SqlNotificationRepository implements NotificationRepository {
   constructor(private readonly records: WorkspaceRecords) {}
 
   async add(rows: NewNotification[], mail?: NotificationMail) {
-    if (rows.length === 0) return;
+    if (rows.length === 0) return [];
     const values = rows.map((n) => ({ user_id: n.userId, kind: n.kind, post_id: n.postId, task_id: n.taskId, actor_id: n.actorId, count: n.count, created_at: n.createdAt, read_at: null }));
-    if (!mail) {
-      await this.records.db.insertInto('notifications').values(values).execute();
-      return;
-    }
-    await this.records.db.transaction().execute(async (trx) => {
+    return this.records.db.transaction().execute(async (trx) => {
       // One member is told once per kind and actor in a call, so these name each row alike on both engines, whatever order RETURNING keeps.
       const inserted = await trx.insertInto('notifications').values(values).returning(['id', 'user_id', 'kind', 'actor_id']).execute();
       const idOf = new Map(inserted.map((r) => [`${r.user_id} ${r.kind} ${r.actor_id}`, r.id]));
       const stored = rows.map((notification) => ({ id: idOf.get(`${notification.userId} ${notification.kind} ${notification.actorId}`)!, notification }));
-      await writeMails(trx, mail.mails(stored), mail.now);
+      if (mail) await writeMails(trx, mail.mails(stored), mail.now);
+      return stored;
     });
   }
 

@@ -4,8 +4,9 @@ import { canSeeBrand, canSeeTask, isoTime, type Actor } from '../access';
 import { NOTIFICATION_KINDS, type NotificationKind } from '../domain';
 import type { MailQueue } from '../mail/queue';
 import type { UserRecord, UserRepository } from '../members/repository';
-import type { Deliveries, NewNotification, Notification, NotificationRepository, NotificationSettingsRepository, NotificationSubject } from './repository';
+import type { Deliveries, NewNotification, Notification, NotificationRepository, NotificationSettingsRepository, NotificationSubject, StoredNotification } from './repository';
 import type { UnsubscribeLinks, UnsubscribeScope } from './unsubscribe';
+import type { ChangeFeed } from '../events/changes';
 
 /** How many notifications the list shows, and how many unread ones are counted at most. */
 export const NOTIFICATIONS_SHOWN = 50;
@@ -34,6 +35,11 @@ export function maySee(reader: Actor, subject: NotificationSubject): boolean {
   return subject.task ? canSeeTask(reader, { brandId: subject.brandId, ...subject.task }) : canSeeBrand(reader, subject.brandId);
 }
 
+/** A notification as a member's list shows it. */
+function listed({ subject: _, userId: __, ...notification }: StoredNotification): Notification {
+  return notification;
+}
+
 /** The kinds a member hears of in the daily digest. */
 export function digestKinds(deliveries: Deliveries): NotificationKind[] {
   return NOTIFICATION_KINDS.filter((kind) => deliveries[kind] === 'digest');
@@ -47,7 +53,14 @@ export function digestKinds(deliveries: Deliveries): NotificationKind[] {
  */
 export class NotificationsService implements Notifier {
   constructor(
-    private readonly deps: { notifications: NotificationRepository; settings: NotificationSettingsRepository; users: UserRepository; mail: MailQueue; clock: Clock },
+    private readonly deps: {
+      notifications: NotificationRepository;
+      settings: NotificationSettingsRepository;
+      users: UserRepository;
+      mail: MailQueue;
+      live: ChangeFeed;
+      clock: Clock;
+    },
   ) {}
 
   async notify(happening: Happening): Promise<void> {
@@ -82,7 +95,8 @@ export class NotificationsService implements Notifier {
             stored.filter((s) => mailed(s.notification)).map((s) => this.deps.mail.mail('notification', readers.get(s.notification.userId)!, { notificationId: s.id })),
         }
       : undefined;
-    await this.deps.notifications.add(notifications, mail);
+    const stored = await this.deps.notifications.add(notifications, mail);
+    await this.deps.live.publish(...stored.map((s) => ({ type: 'notification' as const, memberId: s.notification.userId, id: s.id, by: s.notification.actorId })));
   }
 
   async list(actor: Actor): Promise<{ notifications: Notification[]; unread: number }> {
@@ -90,12 +104,31 @@ export class NotificationsService implements Notifier {
       this.deps.notifications.list(actor.id, { limit: NOTIFICATIONS_SHOWN, unreadOnly: false }),
       this.deps.notifications.list(actor.id, { limit: UNREAD_COUNTED, unreadOnly: true }),
     ]);
-    const shown = (list: typeof recent) => list.filter((n) => maySee(actor, n.subject));
-    return { notifications: shown(recent).map(({ subject: _, userId: __, ...n }) => n), unread: shown(unread).length };
+    return { notifications: recent.filter((n) => maySee(actor, n.subject)).map(listed), unread: await this.unread(actor, unread) };
+  }
+
+  /**
+   * What the reader's live page hears of notification `id` (or, without one, of a change to how
+   * many they have unread): the notification as their list shows it, and their unread count;
+   * undefined when it is not theirs or not one their list shows.
+   */
+  async live(reader: Actor, id?: number): Promise<{ notification: Notification | null; unread: number } | undefined> {
+    const stored = id === undefined ? undefined : await this.deps.notifications.get(id);
+    if (id !== undefined && (!stored || stored.userId !== reader.id || !maySee(reader, stored.subject))) return undefined;
+    return { notification: stored ? listed(stored) : null, unread: await this.unread(reader) };
   }
 
   async markRead(actor: Actor, which: number[] | 'all'): Promise<number> {
-    return this.deps.notifications.markRead(actor.id, which, isoTime(this.deps.clock.now()));
+    const marked = await this.deps.notifications.markRead(actor.id, which, isoTime(this.deps.clock.now()));
+    // The member's other pages show the new count.
+    if (marked > 0) await this.deps.live.publish({ type: 'notification', memberId: actor.id, by: actor.id });
+    return marked;
+  }
+
+  /** How many of the reader's notifications are unread, of those their list shows. */
+  private async unread(reader: Actor, unread?: StoredNotification[]): Promise<number> {
+    const list = unread ?? (await this.deps.notifications.list(reader.id, { limit: UNREAD_COUNTED, unreadOnly: true }));
+    return list.filter((n) => maySee(reader, n.subject)).length;
   }
 }
 

@@ -23,8 +23,8 @@ export interface PageSpec {
   active?: string;
 }
 
-/** What every page with the sidebar reads: the search box and the notifications bell among them. */
-const SHARED_SECTIONS = ['common', 'errors', 'role', 'nav', 'search', 'tour', 'notifications'] as const;
+/** What every page with the sidebar reads: the search box, the notifications bell and colleagues' live changes among them. */
+const SHARED_SECTIONS = ['common', 'errors', 'role', 'nav', 'search', 'tour', 'notifications', 'live'] as const;
 
 /**
  * The locale subtrees a page script needs, as JSON for a `data-strings` attribute: EJS

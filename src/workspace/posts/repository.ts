@@ -70,10 +70,11 @@ export interface PostRepository {
   /** Adds `events` to the post's history, and `comment` to its thread, in the same transaction as the change. */
   update(id: number, patch: PostPatch, events: NewPostEvent[], comment?: { authorId: number; body: string }): Promise<Post | undefined>;
   /**
-   * Several such changes in one transaction, answering the posts in the same order; if any
-   * post is missing, nothing is written and the answer is shorter.
+   * Several such changes in one transaction, answering the posts in the same order, and the
+   * id of the comment each added (if any); if any post is missing, nothing is written and
+   * no post is answered.
    */
-  updateMany(writes: PostWrite[]): Promise<Post[]>;
+  updateMany(writes: PostWrite[]): Promise<{ posts: Post[]; commentIds: (number | undefined)[] }>;
   delete(id: number): Promise<boolean>;
   /** Deletes every one of `ids` or none (when any is missing): answers how many went. */
   deleteMany(ids: number[]): Promise<number>;
@@ -185,26 +186,27 @@ export class SqlPostRepository implements PostRepository {
   }
 
   async update(id: number, patch: PostPatch, events: NewPostEvent[], comment?: { authorId: number; body: string }) {
-    const [post] = await this.updateMany([{ id, patch, events, comment }]);
-    return post;
+    const { posts } = await this.updateMany([{ id, patch, events, comment }]);
+    return posts[0];
   }
 
   async updateMany(writes: PostWrite[]) {
     try {
       return await this.records.db.transaction().execute(async (trx) => {
         const posts: Post[] = [];
+        const commentIds: (number | undefined)[] = [];
         for (const { id, patch, events, comment } of writes) {
           const result = await trx.updateTable('posts').set(changes(patch, COLUMNS)).where('id', '=', id).executeTakeFirst();
           if (Number(result.numUpdatedRows) === 0) throw new PostGone();
           if (patch.attachments !== undefined) await setAttachments(trx, id, patch.attachments);
           await addEvents(trx, id, events, patch.updatedAt);
-          if (comment) await insertComment(trx, { postId: id }, { ...comment, createdAt: patch.updatedAt });
+          commentIds.push(comment ? await insertComment(trx, { postId: id }, { ...comment, createdAt: patch.updatedAt }) : undefined);
           posts.push((await readPost(trx, id))!);
         }
-        return posts;
+        return { posts, commentIds };
       });
     } catch (err) {
-      if (err instanceof PostGone) return [];
+      if (err instanceof PostGone) return { posts: [], commentIds: [] };
       throw err;
     }
   }

@@ -1,6 +1,7 @@
 import type { Clock } from '../../platform/clock';
 import { BadRequest, Forbidden, NotFound } from '../../platform/errors';
-import { isManagerOrAbove, isoTime, listedBrands, visibleOrNotFound, type Actor } from '../access';
+import { canSeeBrand, isManagerOrAbove, isoTime, listedBrands, visibleOrNotFound, type Actor } from '../access';
+import type { BrandSight, Change, ChangeFeed, Sight } from '../events/changes';
 import type { UserRepository } from '../members/repository';
 import type { Happening, Notifier } from '../notifications/service';
 import type { BrandsService } from '../brands/service';
@@ -184,6 +185,7 @@ export class PostsService {
       attachments: AttachmentCatalog;
       users: UserRepository;
       notifier: Notifier;
+      live: ChangeFeed;
       clock: Clock;
     },
   ) {}
@@ -195,6 +197,25 @@ export class PostsService {
 
   async get(actor: Actor, id: number): Promise<PostBody> {
     return this.body(actor, await this.visible(actor, id));
+  }
+
+  /**
+   * What each of `readers` is told of a change to post `id`: the body `get` answers them, or
+   * `gone` where `get` would answer 404 though they could see it before (`was`).
+   */
+  async sights(readers: readonly Actor[], id: number, was?: BrandSight): Promise<Sight<PostBody>[]> {
+    const post = await this.deps.posts.get(id);
+    const thumbnails = post ? await this.deps.attachments.thumbnails(post.attachments) : new Map<number, string>();
+    return readers.map((reader) => {
+      if (post && canSeeBrand(reader, post.brandId)) return { body: this.shown(reader, post, thumbnails) };
+      return was && canSeeBrand(reader, was.brandId) ? 'gone' : undefined;
+    });
+  }
+
+  /** Whether each of `readers` sees post `id` now, as `get` decides it. */
+  async seenBy(readers: readonly Actor[], id: number): Promise<boolean[]> {
+    const post = await this.deps.posts.get(id);
+    return readers.map((reader) => post !== undefined && canSeeBrand(reader, post.brandId));
   }
 
   /** Anyone creates posts in their brands; the brand is the campaign's when one is given. */
@@ -221,6 +242,7 @@ export class PostsService {
       attachments,
       createdAt: isoTime(this.deps.clock.now()),
     });
+    await this.deps.live.publish({ type: 'post', id: post.id, action: 'created', by: actor.id });
     if (status === 'review') await this.deps.notifier.notifyAll([await this.reviewRequest(actor, post, new Map())]);
     return this.body(actor, post);
   }
@@ -232,9 +254,11 @@ export class PostsService {
    * its content unless they name its status (an approver approving their own edit).
    */
   async update(actor: Actor, id: number, change: PostChange): Promise<PostBody> {
-    const plan = await this.plan(actor, await this.editable(actor, id), change);
-    const [updated] = await this.deps.posts.updateMany([plan]);
+    const current = await this.editable(actor, id);
+    const plan = await this.plan(actor, current, change);
+    const { posts: [updated], commentIds } = await this.deps.posts.updateMany([plan]);
     if (!updated) throw new NotFound('No such post');
+    await this.deps.live.publish(changed(actor, current, updated), ...reasons(actor, [updated], commentIds));
     await this.tellOfMoves(actor, [plan], [updated]);
     return this.body(actor, updated);
   }
@@ -248,8 +272,9 @@ export class PostsService {
     const posts = await this.allEditable(actor, ids);
     const plans: PostPlan[] = [];
     for (const post of posts) plans.push(await this.plan(actor, post, change));
-    const updated = await this.deps.posts.updateMany(plans);
+    const { posts: updated, commentIds } = await this.deps.posts.updateMany(plans);
     if (updated.length !== plans.length) throw new NotFound('No such post');
+    await this.deps.live.publish(...updated.map((post, i) => changed(actor, posts[i], post)), ...reasons(actor, updated, commentIds));
     await this.tellOfMoves(actor, plans, updated);
     return this.bodies(actor, updated);
   }
@@ -259,6 +284,7 @@ export class PostsService {
     const posts = await this.allEditable(actor, ids);
     const deleted = await this.deps.posts.deleteMany(posts.map((p) => p.id));
     if (deleted !== posts.length) throw new NotFound('No such post');
+    await this.deps.live.publish(...posts.map((post) => deletion(actor, post)));
     return deleted;
   }
 
@@ -334,8 +360,9 @@ export class PostsService {
         events: historyOf(actor, post.status, 'review', ['attachments'], { reopened: true, sentBack: false }),
       }));
     if (plans.length === 0) return;
-    const updated = await this.deps.posts.updateMany(plans);
+    const { posts: updated } = await this.deps.posts.updateMany(plans);
     if (updated.length !== plans.length) throw new NotFound('No such post');
+    await this.deps.live.publish(...updated.map((post) => ({ type: 'post' as const, id: post.id, action: 'moved' as const, was: { brandId: post.brandId }, by: actor.id })));
     await this.tellOfMoves(actor, plans, updated);
   }
 
@@ -344,9 +371,11 @@ export class PostsService {
     await this.changingMedia(actor, [await this.editable(actor, postId)]);
   }
 
-  /** Assets are about to be deleted, and so to leave the media of the posts that have them. */
-  async deletingAssets(actor: Actor, assetIds: number[]): Promise<void> {
-    await this.changingMedia(actor, await this.deps.posts.attachedTo(assetIds));
+  /** Assets are about to be deleted, and so to leave the media of the posts that have them: answers those posts' ids. */
+  async deletingAssets(actor: Actor, assetIds: number[]): Promise<number[]> {
+    const attached = await this.deps.posts.attachedTo(assetIds);
+    await this.changingMedia(actor, attached);
+    return attached.map((post) => post.id);
   }
 
   /** Tells, once per member and request, of the posts that moved: to review, approved or sent back. */
@@ -373,8 +402,9 @@ export class PostsService {
   }
 
   async remove(actor: Actor, id: number): Promise<void> {
-    await this.editable(actor, id);
+    const post = await this.editable(actor, id);
     if ((await this.deps.posts.deleteMany([id])) === 0) throw new NotFound('No such post');
+    await this.deps.live.publish(deletion(actor, post));
   }
 
   /** A post the actor may change: 404 when not visible, 403 when not theirs to edit. */
@@ -429,9 +459,28 @@ export class PostsService {
   /** One look-up of thumbnails for a whole page of posts, each with what the reader may do with it. */
   private async bodies(actor: Actor, posts: Post[]): Promise<PostBody[]> {
     const thumbnails = await this.deps.attachments.thumbnails(posts.flatMap((p) => p.attachments));
-    return posts.map((post) => {
-      const first = post.attachments.find((id) => thumbnails.has(id));
-      return { ...post, thumbnailUrl: first === undefined ? null : thumbnails.get(first)!, can: permissionsOf(actor, post) };
-    });
+    return posts.map((post) => this.shown(actor, post, thumbnails));
   }
+
+  private shown(actor: Actor, post: Post, thumbnails: Map<number, string>): PostBody {
+    const first = post.attachments.find((id) => thumbnails.has(id));
+    return { ...post, thumbnailUrl: first === undefined ? null : thumbnails.get(first)!, can: permissionsOf(actor, post) };
+  }
+}
+
+/** A change to a post as the live pages hear of it: a move when its status changed. */
+function changed(actor: Actor, before: Post, after: Post): Change {
+  return { type: 'post', id: after.id, action: after.status === before.status ? 'updated' : 'moved', was: { brandId: before.brandId }, by: actor.id };
+}
+
+/** The comments that said why posts moved (sent back), as the threads hear of them. */
+function reasons(actor: Actor, posts: Post[], commentIds: (number | undefined)[]): Change[] {
+  return posts.flatMap((post, i): Change[] => {
+    const id = commentIds[i];
+    return id === undefined ? [] : [{ type: 'comment', id, action: 'created', on: { postId: post.id }, by: actor.id }];
+  });
+}
+
+function deletion(actor: Actor, post: Post): Change {
+  return { type: 'post', id: post.id, action: 'deleted', was: { brandId: post.brandId }, by: actor.id };
 }

@@ -2,6 +2,7 @@ import type { Clock } from '../../platform/clock';
 import { BadRequest, Forbidden, NotFound } from '../../platform/errors';
 import { canSeeTask, isManagerOrAbove, isoTime, isSuperadmin, listedBrands, type Actor } from '../access';
 import { pick } from '../campaigns/service';
+import type { ChangeFeed, Sight, TaskSight } from '../events/changes';
 import type { UserRepository } from '../members/repository';
 import type { Notifier } from '../notifications/service';
 import type { Placement } from '../placement';
@@ -61,6 +62,9 @@ export function taskPermissions(actor: Actor, task: Task): TaskPermissions {
 
 const shown = (actor: Actor, task: Task): TaskView => ({ ...task, can: taskPermissions(actor, task) });
 
+/** Who sees a task, by the fields `canSeeTask` reads. */
+const sightOf = ({ brandId, visibility, ownerId, assigneeId }: Task): TaskSight => ({ brandId, visibility, ownerId, assigneeId });
+
 /**
  * Tasks: anyone creates them in their brands and assigns them to any member of the brand.
  * What else each may do is `taskPermissions`.
@@ -73,6 +77,7 @@ export class TasksService {
       projects: ProjectsService;
       users: UserRepository;
       notifier: Notifier;
+      live: ChangeFeed;
       clock: Clock;
     },
   ) {}
@@ -88,6 +93,24 @@ export class TasksService {
     const task = await this.deps.tasks.get(id);
     if (!task || !canSeeTask(actor, task)) throw new NotFound('No such task');
     return shown(actor, task);
+  }
+
+  /**
+   * What each of `readers` is told of a change to task `id`: the body `get` answers them, or
+   * `gone` where `get` would answer 404 though they could see it before (`was`).
+   */
+  async sights(readers: readonly Actor[], id: number, was?: TaskSight): Promise<Sight<TaskView>[]> {
+    const task = await this.deps.tasks.get(id);
+    return readers.map((reader) => {
+      if (task && canSeeTask(reader, task)) return { body: shown(reader, task) };
+      return was && canSeeTask(reader, was) ? 'gone' : undefined;
+    });
+  }
+
+  /** Whether each of `readers` sees task `id` now, as `get` decides it. */
+  async seenBy(readers: readonly Actor[], id: number): Promise<boolean[]> {
+    const task = await this.deps.tasks.get(id);
+    return readers.map((reader) => task !== undefined && canSeeTask(reader, task));
   }
 
   async create(actor: Actor, input: TaskInput): Promise<TaskView> {
@@ -108,6 +131,7 @@ export class TasksService {
       ownerId: actor.id,
       createdAt: this.now(),
     });
+    await this.deps.live.publish({ type: 'task', id: task.id, action: 'created', by: actor.id });
     await this.tellAssignee(actor, task, null);
     return shown(actor, task);
   }
@@ -124,6 +148,7 @@ export class TasksService {
     if (change.assigneeId !== undefined) await this.assertAssignable(change.assigneeId, current.brandId);
     const updated = await this.deps.tasks.update(id, { ...change, ...placement, updatedAt: this.now() });
     if (!updated) throw new NotFound('No such task');
+    await this.deps.live.publish({ type: 'task', id, action: 'updated', was: sightOf(current), by: actor.id });
     await this.tellAssignee(actor, updated, current.assigneeId);
     return shown(actor, updated);
   }
@@ -139,6 +164,7 @@ export class TasksService {
     const task = await this.get(actor, id);
     if (!task.can.delete) throw new Forbidden('Only its owner, managers and superadmins delete a task', 'NOT_TASK_OWNER');
     if (!(await this.deps.tasks.delete(id))) throw new NotFound('No such task');
+    await this.deps.live.publish({ type: 'task', id, action: 'deleted', was: sightOf(task), by: actor.id });
   }
 
   /**

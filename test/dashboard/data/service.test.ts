@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { prepareDashboard } from '../../../src/dashboard/bootstrap';
 import { demoPeriod } from '../../../src/dashboard/data/demo';
 import { SqlSeasonRepository, SqlVisitRepository } from '../../../src/dashboard/data/repository';
@@ -83,6 +83,9 @@ describeEngines('DashboardDataService', (kind) => {
     await expect(job.commit()).rejects.toBeInstanceOf(Conflict);
   });
 });
+
+// The demo data is nearly four years of visits, written twice by one test: on PostgreSQL beside other files that takes a while.
+vi.setConfig({ testTimeout: 90_000 });
 
 describeEngines('prepareDashboard', (kind) => {
   const today = new Date('2026-11-21T10:00:00Z');

@@ -33,15 +33,18 @@ describeEngines('SqlCampaignRepository', (kind) => {
     await expect(r.campaign(999_999)).rejects.toThrow();
   });
 
-  it('when a campaign is deleted with its content, then its posts and tracks go, counted, and its budget with it; others stay', async () => {
+  it('when a campaign is deleted with its content, then its posts and tracks go, counted and the posts named, and its budget with it; others stay', async () => {
     const r = await repositories(kind);
     const brand = await r.brand();
     const [c, other] = [await r.campaign(brand.id), await r.campaign(brand.id)];
-    for (let i = 0; i < 3; i += 1) await r.post(brand.id, { campaignId: c.id });
+    const gone: number[] = [];
+    for (let i = 0; i < 3; i += 1) gone.push((await r.post(brand.id, { campaignId: c.id })).id);
     const kept = await r.post(brand.id, { campaignId: other.id });
     await r.campaigns.createTrack({ campaignId: c.id, name: 'T', channel: null, startDate: null, endDate: null, goal: null, createdAt: NOW });
     await r.budget.create({ brandId: brand.id, campaignId: c.id, kind: 'planned', category: 'Ads', description: null, amount: 100, currency: 'SAR', date: '2026-01-01', createdBy: null, createdAt: NOW });
-    expect(await r.campaigns.deleteWithContent(c.id)).toEqual({ posts: 3, tracks: 1 });
+    const deleted = await r.campaigns.deleteWithContent(c.id);
+    expect(deleted).toEqual({ posts: 3, tracks: 1, postIds: expect.any(Array) });
+    expect([...deleted!.postIds].sort((x, y) => x - y)).toEqual(gone);
     expect(await r.campaigns.get(c.id)).toBeUndefined();
     expect(await r.posts.get(kept.id)).toBeDefined();
     expect(await rowCount(r.records, 'tracks')).toBe(0);
