@@ -118,7 +118,7 @@ export function createDashboard(deps: DashboardDeps) {
   router.use('/api/dashboard/annotations', dashboardAccess(auth, 'session'), annotationsRoutes(notes, trail));
   router.use('/api/dashboard/events', dashboardAccess(auth, 'session'), dashboardEventsRoutes(live));
   router.use('/api/dashboard/reports', dashboardAccess(auth, 'session'), reportsRoutes(reportsService(deps)));
-  router.use('/api/dashboard', dashboardAccess(auth, 'session'), dashboardDataRoutes(data, trail, deps.currency, views));
+  router.use('/api/dashboard', dashboardAccess(auth, 'session'), dashboardDataRoutes(data, trail, deps.currency, views, deps.i18n));
   router.use('/api/seasons', dashboardAccess(auth, 'session'), seasonsRoutes(data, trail));
   router.use('/api/audit', dashboardAccess(auth, 'admin'), auditRoutes(trail));
   router.use('/dashboard', dashboardAccess(auth, 'anyone'), dashboardPages(deps.currency));

@@ -5,7 +5,7 @@
 import { element, requireElement } from '../core/dom.js';
 import { formatChange, formatDate, formatDateRange, formatMoney, formatNumber, formatSigned, formatYear } from '../core/format.js';
 import { t, tn } from '../core/i18n.js';
-import { isRtl } from '../core/page.js';
+import { isRtl, lang } from '../core/page.js';
 import { drawGrouped, fitRows } from './charts.js';
 import { cell, currency, deltaNode, money, fillRows, percentChange, resultsView, syncAddress } from './common.js';
 import { createFilterBar, loadFilters } from './filters.js';
@@ -37,6 +37,7 @@ const filtersRoot = requireElement('[data-filters]', HTMLElement);
 const rangeRoot = requireElement('[data-range]', HTMLElement);
 const mode = requireElement('#compare-mode', HTMLSelectElement);
 const exportLink = requireElement('#export-link', HTMLAnchorElement);
+const excelLink = requireElement('#export-xlsx-link', HTMLAnchorElement);
 const partialNote = requireElement('#partial-note', HTMLElement);
 const metricChoice = requireElement('[data-metric]', HTMLFieldSetElement);
 const viewNotice = requireElement('#view-notice', HTMLElement);
@@ -309,6 +310,8 @@ function refresh() {
   showAddress(lastAddress);
   if (openView) query = new URLSearchParams({ view: String(openView.id) });
   exportLink.href = `/api/dashboard/compare.csv?${query}`;
+  // The workbook's sheets are labelled, and run, in the page's language.
+  excelLink.href = `/api/dashboard/compare.xlsx?${query}&lang=${lang}`;
   return view.load(`/api/dashboard/compare?${query}`, render);
 }
 
@@ -323,6 +326,7 @@ async function start() {
   if (!filters) {
     sidesCard.hidden = true;
     exportLink.hidden = true;
+    excelLink.hidden = true;
     return;
   }
   lastDay = filters.presets.yearToDate.to;

@@ -17,6 +17,7 @@ import { createRangePicker } from './range.js';
 import { sortRows, sortableTable } from './sortable.js';
 import { createViewsMenu, viewOfAddress } from './views.js';
 import { createNotes } from './notes.js';
+import { createReports } from './reports.js';
 import { readJsonAttribute } from '../core/page.js';
 import { offerNewFigures } from './live.js';
 
@@ -42,6 +43,7 @@ import { offerNewFigures } from './live.js';
  */
 
 const exportLink = requireElement('#export-link', HTMLAnchorElement);
+const excelLink = requireElement('#export-xlsx-link', HTMLAnchorElement);
 const filtersRoot = requireElement('[data-filters]', HTMLElement);
 const rangeRoot = requireElement('[data-range]', HTMLElement);
 const crumbs = requireElement('[data-crumbs]', HTMLElement);
@@ -73,7 +75,8 @@ let notes;
 /** The trend as last drawn, redrawn when its notes arrive. @type {import('chart.js').Chart<'line'> | undefined} */
 let trendChart;
 /** What the server says this reader may do on the page. */
-const can = /** @type {{ can?: { writeNotes?: boolean } }} */ (readJsonAttribute('data-context')).can ?? {};
+const context = /** @type {{ can?: { writeNotes?: boolean, scheduleForOthers?: boolean }, me?: number | null }} */ (readJsonAttribute('data-context'));
+const can = context.can ?? {};
 /** Breakdowns whose every value is shown, not only the top ten. */
 const expanded = new Set();
 /** @type {Record<BreakdownName, import('./sortable.js').SortOrder>} */
@@ -428,6 +431,8 @@ function refresh(push = false) {
   if (lang === 'ar') data.set('weekStart', 'sunday');
   if (earlierChoice.checked) data.set('earlier', 'year');
   exportLink.href = `/api/dashboard/export.csv${queryOf(exported)}`;
+  // The workbook's sheets are labelled, and run, in the page's language.
+  excelLink.href = `/api/dashboard/export.xlsx${queryOf(new URLSearchParams([...exported, ['lang', lang]]))}`;
   return view.load(`/api/dashboard/summary${queryOf(data)}`, render);
 }
 
@@ -484,6 +489,7 @@ async function start() {
   const filters = await loadFilters(view);
   if (!filters) {
     exportLink.hidden = true;
+    excelLink.hidden = true;
     return;
   }
   rangePicker = createRangePicker(rangeRoot, filters, selectionChanged);
@@ -535,6 +541,14 @@ async function start() {
       viewsMenu?.showing(view);
       void refresh();
     },
+  });
+  createReports({
+    root: requireElement('[data-reports]', HTMLElement),
+    me: context.me ?? null,
+    forOthers: can.scheduleForOthers === true,
+    // A view shown as saved is reported as the view, so a change to it reaches the mail.
+    current: () => (openView ? { viewId: openView.id } : { query: addressOf(steps).toString() }),
+    viewName: () => openView?.name ?? null,
   });
   window.addEventListener('popstate', () => void readAddress(new URLSearchParams(window.location.search)));
   await readAddress(new URLSearchParams(window.location.search));

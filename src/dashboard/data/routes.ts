@@ -2,6 +2,9 @@ import { actorOf, type AuditTrail } from '../audit/service';
 import { Router, type Request, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { sendExcelCsv } from '../downloads';
+import { sendComparisonXlsx, sendVisitsXlsx, type SheetLanguage } from '../excel';
+import { requestLanguage } from '../../platform/i18n';
+import type { i18n } from 'i18next';
 import { singleLine } from '../../platform/text';
 import { idParam, validated } from '../../platform/validate';
 import { requireDashboardAdmin } from '../auth/middleware';
@@ -84,10 +87,16 @@ type Asked = ViewRequest;
 /** Where a data route finds a saved view's address: the views service, under the reader's own access. */
 export type ViewLookup = Pick<SavedViewsService, 'request'>;
 
-/** `/api/dashboard`: the data each session may see; `currency` names the unit of revenue in exports. */
-export function dashboardDataRoutes(data: DashboardDataService, trail: AuditTrail, currency: string, views: ViewLookup) {
+/** `/api/dashboard`: the data each session may see; `currency` names the unit of revenue in exports, `i18n` labels the Excel files. */
+export function dashboardDataRoutes(data: DashboardDataService, trail: AuditTrail, currency: string, views: ViewLookup, i18n: i18n) {
   const router = Router();
   router.use(privateAnswer);
+
+  // An Excel file's sheets are labelled, and run right to left, in the language of the page that asks (`lang`, else its cookie).
+  const sheetLanguage = (req: Request): SheetLanguage => {
+    const lang = requestLanguage(req);
+    return { t: i18n.getFixedT(lang), rtl: lang === 'ar' };
+  };
 
   const dashboardAsked = async (query: { view?: number; granularity?: Granularity } & Parameters<typeof filtersOf>[0], req: Request): Promise<Asked> =>
     query.view !== undefined ? views.request(viewer(req), query.view, 'dashboard') : { filters: filtersOf(query), granularity: query.granularity };
@@ -141,6 +150,27 @@ export function dashboardDataRoutes(data: DashboardDataService, trail: AuditTrai
       const file = data.exportComparisonCsv(viewer(req), asked.filters, await compareOf(asked, req), currency);
       await recordExport(trail, req, 'comparison', 'csv', file.fileName);
       await sendExcelCsv(res, file);
+    }),
+  );
+
+  router.get(
+    '/export.xlsx',
+    validated({ query: filtersQuery }, async ({ query }, req, res) => {
+      const asked = await dashboardAsked(query, req);
+      const [file, summary] = await Promise.all([data.exportVisits(viewer(req), asked.filters), data.summary(viewer(req), asked.filters)]);
+      await recordExport(trail, req, 'visits', 'xlsx', `${file.baseName}.xlsx`);
+      await sendVisitsXlsx(res, { ...file, summary, currency }, sheetLanguage(req));
+    }),
+  );
+
+  router.get(
+    '/compare.xlsx',
+    validated({ query: compareQuery }, async ({ query }, req, res) => {
+      const asked = await comparisonAsked(query, req);
+      const comparison = await compareOf(asked, req);
+      const table = data.comparisonTable(viewer(req), asked.filters, comparison, currency);
+      await recordExport(trail, req, 'comparison', 'xlsx', `${table.baseName}.xlsx`);
+      await sendComparisonXlsx(res, { table, comparison, currency }, sheetLanguage(req));
     }),
   );
 

@@ -29,6 +29,14 @@ import { RecentLook } from '../../platform/recent';
 import type { FiguresChange, FiguresFeed } from '../events/live';
 
 /** One side of a comparison: a calendar year, a season or a range of days. */
+
+/** The comparison as the CSV and Excel files hold it: a header, then one line per figure. */
+export interface ComparisonTable {
+  baseName: string;
+  header: string[];
+  rows: [section: string, key: string, unit: string, a: number, b: number, change: number, changePct: number | null][];
+}
+
 export type Period = { year: number } | { seasonId: number } | DayRange;
 
 export interface FiltersView {
@@ -231,15 +239,20 @@ export class DashboardDataService {
   }
 
   /**
-   * The CSV text of exactly the rows the summary would count, in chunks, under a file name
-   * that says which dates it holds and which values were chosen
-   * (`visits_2025-01-01_2025-03-31.csv`, `visits_2025-01-01_2025-03-31_National-Museum.csv`).
+   * Exactly the rows the summary would count, under a file name (without its extension) that
+   * says which dates it holds and which values were chosen (`visits_2025-01-01_2025-03-31`,
+   * `visits_2025-01-01_2025-03-31_National-Museum`): what the CSV and Excel files hold.
    */
-  async exportCsv(viewer: Viewer, filters: DataFilters): Promise<{ fileName: string; chunks: Iterable<string> }> {
+  async exportVisits(viewer: Viewer, filters: DataFilters): Promise<{ baseName: string; rows: Iterable<VisitRow> }> {
     const [columns, seasons] = await Promise.all([this.current(), this.seasons()]);
     const selection = selectionOf(accessOf(viewer), filters, seasons);
-    const name = fileNameOf('visits', requestedBounds(columns, selection), chosenParts(filters, selection.access));
-    return { fileName: name, chunks: visitsCsv(selectedRows(columns, selection)) };
+    return { baseName: baseNameOf('visits', requestedBounds(columns, selection), chosenParts(filters, selection.access)), rows: selectedRows(columns, selection) };
+  }
+
+  /** The visits' CSV text, in chunks (`visits_2025-01-01_2025-03-31.csv`). */
+  async exportCsv(viewer: Viewer, filters: DataFilters): Promise<{ fileName: string; chunks: Iterable<string> }> {
+    const { baseName, rows } = await this.exportVisits(viewer, filters);
+    return { fileName: `${baseName}.csv`, chunks: visitsCsv(rows) };
   }
 
   /**
@@ -248,28 +261,39 @@ export class DashboardDataService {
    * beside the two ranges' figures. The comparison's money is already exact to the cent;
    * percentages are cut to one decimal, as the page shows them, not 4.952801431153057.
    * Its name says both ranges and the values chosen, as the visits export's does
-   * (`comparison_2024-01-01_2024-03-31_vs_2025-01-01_2025-03-31_Heritage-Village_Online.csv`).
+   * (`comparison_2024-01-01_2024-03-31_vs_2025-01-01_2025-03-31_Heritage-Village_Online`).
+   * Numbers stay numbers; a percentage with nothing to compare with is null.
    */
-  exportComparisonCsv(viewer: Viewer, filters: DataFilters, comparison: Comparison, currency: string): { fileName: string; chunks: Iterable<string> } {
+  comparisonTable(viewer: Viewer, filters: DataFilters, comparison: Comparison, currency: string): ComparisonTable {
     // The page's own last day: the end of its year to date.
     const lastDay = formatDay(presetRanges(this.today()).yearToDate.to);
     const a = shownDates(comparison.a, lastDay);
     const b = shownDates(comparison.b, lastDay);
     const header = (dates: DateText | null, label: string) => (dates ? `${dates.start}..${dates.end}` : label);
-    const pct = (value: number | null) => (value === null ? '' : roundTenths(value));
-    const lines = [csvLine(['section', 'key', 'unit', header(a, comparison.a.label), header(b, comparison.b.label), 'change', 'change_pct'])];
+    const pct = (value: number | null) => (value === null ? null : roundTenths(value));
+    const rows: ComparisonTable['rows'] = [];
     for (const [key, m] of Object.entries(comparison.metrics)) {
-      lines.push(csvLine(['total', key, key === 'visitors' ? 'visitors' : currency, m.a, m.b, m.change, pct(m.changePct)]));
+      rows.push(['total', key, key === 'visitors' ? 'visitors' : currency, m.a, m.b, m.change, pct(m.changePct)]);
     }
-    for (const [section, rows] of [['museum', comparison.byMuseum], ['channel', comparison.byChannel]] as const) {
-      for (const r of rows) {
-        lines.push(csvLine([section, r.key, 'visitors', r.a, r.b, r.change, pct(r.changePct)]));
-        lines.push(csvLine([section, r.key, currency, r.revenue.a, r.revenue.b, r.revenue.change, pct(r.revenue.changePct)]));
+    for (const [section, compared] of [['museum', comparison.byMuseum], ['channel', comparison.byChannel]] as const) {
+      for (const r of compared) {
+        rows.push([section, r.key, 'visitors', r.a, r.b, r.change, pct(r.changePct)]);
+        rows.push([section, r.key, currency, r.revenue.a, r.revenue.b, r.revenue.change, pct(r.revenue.changePct)]);
       }
     }
     const bounds = (dates: DateText | null) => (dates ? `${dates.start}_${dates.end}` : 'all');
-    const name = fileNameOf(`comparison_${bounds(a)}_vs_${bounds(b)}`, null, chosenParts(filters, accessOf(viewer)));
-    return { fileName: name, chunks: [lines.join('')] };
+    return {
+      baseName: baseNameOf(`comparison_${bounds(a)}_vs_${bounds(b)}`, null, chosenParts(filters, accessOf(viewer))),
+      header: ['section', 'key', 'unit', header(a, comparison.a.label), header(b, comparison.b.label), 'change', 'change_pct'],
+      rows,
+    };
+  }
+
+  /** The comparison's table as CSV text; a percentage with nothing to compare with is left empty. */
+  exportComparisonCsv(viewer: Viewer, filters: DataFilters, comparison: Comparison, currency: string): { fileName: string; chunks: Iterable<string> } {
+    const table = this.comparisonTable(viewer, filters, comparison, currency);
+    const lines = [csvLine(table.header), ...table.rows.map((row) => csvLine(row.map((cell) => cell ?? '')))];
+    return { fileName: `${table.baseName}.csv`, chunks: [lines.join('')] };
   }
 
   /** Takes the one import slot: imports run one at a time, on every instance, because they share the staging area. */
@@ -369,9 +393,9 @@ function shownDates({ start, end }: Comparison['a'], lastDay: string): DateText 
   return { start, end: end > lastDay && start <= lastDay ? lastDay : end };
 }
 
-function fileNameOf(prefix: string, bounds: DayRange | null, chosen: (string | undefined)[] = []): string {
+function baseNameOf(prefix: string, bounds: DayRange | null, chosen: (string | undefined)[] = []): string {
   const parts = [prefix, ...(bounds ? [formatDay(bounds.from), formatDay(bounds.to)] : []), ...chosen.filter((p) => p !== undefined)];
-  return `${parts.join('_')}.csv`;
+  return parts.join('_');
 }
 
 /** The museums, channels and districts chosen, for a file name. */

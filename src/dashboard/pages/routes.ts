@@ -1,6 +1,7 @@
 import { Router, type RequestHandler, type Response } from 'express';
 import { requireDashboardAdmin } from '../auth/middleware';
 import { mayWriteNotes } from '../annotations/service';
+import { mayScheduleForOthers } from '../reports/service';
 import type { DashboardSession } from '../auth/session-store';
 import { DASHBOARD_ROLES, UNRESTRICTED_ROLES } from '../users/service';
 
@@ -58,7 +59,14 @@ export function dashboardPages(currency: string) {
     res.page('dashboard/login', { title: res.locals.t('dashboard.login.title'), next: safeNext(req.query.next), bodyClass: 'auth-page' });
   });
 
-  router.get('/', signInFirst, dashboardPage('home', 'dashboard.title', [...DATA_STRINGS, 'notes'], { currency }, (session) => ({ can: { writeNotes: mayWriteNotes(session) } })));
+  router.get(
+    '/',
+    signInFirst,
+    dashboardPage('home', 'dashboard.title', [...DATA_STRINGS, 'notes', 'reports'], { currency }, (session) => ({
+      can: { writeNotes: mayWriteNotes(session), scheduleForOthers: mayScheduleForOthers(session) },
+      me: session.userId,
+    })),
+  );
   router.get('/comparison', signInFirst, dashboardPage('comparison', 'dashboard.comparison.title', [...DATA_STRINGS, 'comparison'], { currency }));
   router.get(
     '/settings',

@@ -97,7 +97,7 @@ export function reportComposer(deps: ReportMailDeps): Composer {
       paragraphs,
       action: { label: t('dashboard.mail.report.open'), url: `${deps.publicUrl}${link}` },
       notes: [
-        t('dashboard.mail.report.attached', { file: csv.fileName }),
+        t('dashboard.mail.report.attached', { file: isolate(csv.fileName) }),
         t(report.frequency === 'weekly' ? 'dashboard.mail.report.whyWeekly' : 'dashboard.mail.report.whyMonthly', { time, zone: deps.timeZone }),
       ],
     };

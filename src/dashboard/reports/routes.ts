@@ -1,6 +1,6 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
-import { LANGUAGES } from '../../platform/i18n';
+import { LANGUAGES, requestLanguage } from '../../platform/i18n';
 import { idParam, validated } from '../../platform/validate';
 import { MAX_QUERY_LENGTH } from '../views/address';
 import { FREQUENCIES } from './schedule';
@@ -38,7 +38,7 @@ export function reportsRoutes(reports: ReportsService) {
   router.post(
     '/',
     validated({ body: createBody }, async ({ body }, req, res) => {
-      res.status(201).json({ report: await reports.create(actor(req), body, res.locals.lang) });
+      res.status(201).json({ report: await reports.create(actor(req), body, requestLanguage(req)) });
     }),
   );
 

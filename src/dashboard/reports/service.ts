@@ -17,9 +17,14 @@ export const REPORT_MAIL = 'dashboard_report';
 
 export type ReportActor = Pick<DashboardSession, 'userId' | 'name' | 'role'>;
 
-/** Administrators schedule reports for anyone; everyone else for themselves only. */
+/** Administrators schedule reports for anyone. */
+export function mayScheduleForOthers(actor: Pick<ReportActor, 'role'>): boolean {
+  return actor.role === 'admin';
+}
+
+/** Everyone else schedules reports for themselves only. */
 export function mayScheduleFor(actor: ReportActor, userId: number): boolean {
-  return actor.role === 'admin' || actor.userId === userId;
+  return mayScheduleForOthers(actor) || actor.userId === userId;
 }
 
 /** What a report's mail is about: written into its outbox row, read again when it is sent. */
@@ -77,8 +82,9 @@ export class ReportsService {
 
   async list(actor: ReportActor): Promise<ReportAnswer[]> {
     const { reports } = this.deps;
-    if (actor.role !== 'admin' && actor.userId === null) return [];
-    const list = actor.role === 'admin' ? await reports.list() : await reports.listFor(actor.userId!);
+    if (mayScheduleForOthers(actor)) return this.answers(actor, await reports.list());
+    if (actor.userId === null) return [];
+    const list = await reports.listFor(actor.userId);
     return this.answers(actor, list);
   }
 
