@@ -91,12 +91,24 @@ function categoryAxis({ ticks = {}, ...rest } = {}) {
 }
 
 /**
+ * Draws `config` on `canvas`. A chart of the same kind already there takes the new figures and
+ * options in place (chart.update()), which Chart.js redraws without building its scales,
+ * controllers and listeners again; another kind replaces it.
  * @template {import('chart.js').ChartType} T
  * @param {HTMLCanvasElement} canvas
  * @param {Config<T>} config
+ * @returns {import('chart.js').Chart<T>}
  */
 function draw(canvas, config) {
-  Chart.getChart(canvas)?.destroy();
+  const existing = Chart.getChart(canvas);
+  if (existing && /** @type {{ type?: string }} */ (existing.config).type === config.type) {
+    const chart = /** @type {import('chart.js').Chart<T>} */ (/** @type {unknown} */ (existing));
+    chart.data = config.data;
+    chart.options = /** @type {import('chart.js').Chart<T>['options']} */ (config.options ?? {});
+    chart.update();
+    return chart;
+  }
+  existing?.destroy();
   return new Chart(canvas, config);
 }
 
@@ -150,44 +162,45 @@ function pickable(onPick) {
  */
 
 /**
- * @param {NoteMarks | undefined} notes
- * @returns {import('chart.js').Plugin<'line'>[]}
+ * The notes each trend draws now. A chart updated in place keeps the plugins it was made with,
+ * so the one notes plugin looks up the latest drawing's notes by canvas.
+ * @type {WeakMap<HTMLCanvasElement, NoteMarks>}
  */
-function notePlugin(notes) {
-  if (!notes) return [];
-  return [
-    {
-      id: 'notes',
-      beforeDatasetsDraw(chart) {
-        const { ctx, chartArea, scales } = chart;
-        const step = scales.x.getPixelForValue(1) - scales.x.getPixelForValue(0) || 0;
-        ctx.save();
-        for (const mark of notes.list()) {
-          const from = scales.x.getPixelForValue(mark.from);
-          const to = scales.x.getPixelForValue(mark.to);
-          if (mark.from === mark.to) {
-            ctx.strokeStyle = 'rgba(122, 90, 248, 0.7)';
-            ctx.setLineDash([4, 4]);
-            ctx.lineWidth = 1.5;
-            ctx.beginPath();
-            ctx.moveTo(from, chartArea.top);
-            ctx.lineTo(from, chartArea.bottom);
-            ctx.stroke();
-          } else {
-            ctx.fillStyle = 'rgba(122, 90, 248, 0.1)';
-            const left = Math.min(from, to) - Math.abs(step) / 2;
-            const right = Math.max(from, to) + Math.abs(step) / 2;
-            ctx.fillRect(Math.max(left, chartArea.left), chartArea.top, Math.min(right, chartArea.right) - Math.max(left, chartArea.left), chartArea.bottom - chartArea.top);
-          }
-        }
-        ctx.restore();
-      },
-      afterUpdate(chart) {
-        notes.placed((index) => chart.scales.x.getPixelForValue(index), chart.chartArea.top);
-      },
-    },
-  ];
-}
+const noteSources = new WeakMap();
+
+/** @type {import('chart.js').Plugin<'line'>} */
+const NOTES = {
+  id: 'notes',
+  beforeDatasetsDraw(chart) {
+    const notes = noteSources.get(chart.canvas);
+    if (!notes) return;
+    const { ctx, chartArea, scales } = chart;
+    const step = scales.x.getPixelForValue(1) - scales.x.getPixelForValue(0) || 0;
+    ctx.save();
+    for (const mark of notes.list()) {
+      const from = scales.x.getPixelForValue(mark.from);
+      const to = scales.x.getPixelForValue(mark.to);
+      if (mark.from === mark.to) {
+        ctx.strokeStyle = 'rgba(122, 90, 248, 0.7)';
+        ctx.setLineDash([4, 4]);
+        ctx.lineWidth = 1.5;
+        ctx.beginPath();
+        ctx.moveTo(from, chartArea.top);
+        ctx.lineTo(from, chartArea.bottom);
+        ctx.stroke();
+      } else {
+        ctx.fillStyle = 'rgba(122, 90, 248, 0.1)';
+        const left = Math.min(from, to) - Math.abs(step) / 2;
+        const right = Math.max(from, to) + Math.abs(step) / 2;
+        ctx.fillRect(Math.max(left, chartArea.left), chartArea.top, Math.min(right, chartArea.right) - Math.max(left, chartArea.left), chartArea.bottom - chartArea.top);
+      }
+    }
+    ctx.restore();
+  },
+  afterUpdate(chart) {
+    noteSources.get(chart.canvas)?.placed((index) => chart.scales.x.getPixelForValue(index), chart.chartArea.top);
+  },
+};
 
 /**
  * Visitors or revenue per day, week or month (an area), with, when asked, the same days a
@@ -272,7 +285,7 @@ export function drawTrend(canvas, points, options) {
   /** @type {Config<'line'>} */
   const config = {
     type: 'line',
-    plugins: notePlugin(options.notes),
+    plugins: [NOTES],
     data: { labels: points.map((p) => p.label), datasets },
     options: {
       interaction: { mode: 'index', intersect: false },
@@ -319,6 +332,8 @@ export function drawTrend(canvas, points, options) {
       },
     },
   };
+  if (options.notes) noteSources.set(canvas, options.notes);
+  else noteSources.delete(canvas);
   return draw(canvas, config);
 }
 

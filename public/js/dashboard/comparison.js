@@ -7,8 +7,8 @@ import { formatChange, formatDate, formatDateRange, formatMoney, formatNumber, f
 import { t, tn } from '../core/i18n.js';
 import { isRtl, lang } from '../core/page.js';
 import { drawGrouped, fitRows } from './charts.js';
-import { cell, currency, deltaNode, money, fillRows, percentChange, resultsView, syncAddress } from './common.js';
-import { createFilterBar, loadFilters } from './filters.js';
+import { cell, currency, deltaNode, money, fillRows, resultsView, syncAddress } from './common.js';
+import { createFilterBar, loadFilters, readFilters } from './filters.js';
 import { createRangePicker } from './range.js';
 import { nameHeader, sortRows, sortableTable } from './sortable.js';
 import { createViewsMenu, viewOfAddress } from './views.js';
@@ -247,8 +247,9 @@ function render(answer) {
     view.setKpi(side, formatNumber(result[side].totals.visitors), [dates, tn('totals.days', result[side].totals.days)].filter(Boolean).join(' · '));
   }
   describeCoverage(result);
-  const pct = percentChange(a.visitors, b.visitors);
-  view.setKpi('change', deltaNode(b.visitors - a.visitors, formatSigned(b.visitors - a.visitors)), `${labelOf('a')} ${isRtl ? '←' : '→'} ${labelOf('b')}`);
+  // The change as the server worked it out, never again here: one rule, one rounding.
+  const { change, changePct: pct } = result.metrics.visitors;
+  view.setKpi('change', deltaNode(change, formatSigned(change)), `${labelOf('a')} ${isRtl ? '←' : '→'} ${labelOf('b')}`);
   view.setKpi('changePct', pct === null ? t('comparison.notAvailable') : pctNode(pct), pct === null ? t('comparison.notAvailableLong') : '');
   shown = result;
   renderBreakdowns();
@@ -382,6 +383,15 @@ async function start() {
   await refresh();
 }
 
-// An import or a change of seasons elsewhere: the figures are offered again, read afresh.
-offerNewFigures(() => refresh());
+// An import or a change of seasons elsewhere: the figures are offered again, read afresh, and
+// the seasons and years on offer with them, the sides chosen kept while they are still offered.
+offerNewFigures(async () => {
+  const fresh = await readFilters();
+  if (fresh) {
+    lastDay = fresh.presets.yearToDate.to;
+    fillSides(fresh, new URLSearchParams({ a: sides.a.value, b: sides.b.value }));
+    filterBar?.update(fresh);
+  }
+  await refresh();
+});
 await start();

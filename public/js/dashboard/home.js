@@ -12,7 +12,7 @@ import { lang } from '../core/page.js';
 import { drawBars, drawDoughnut, drawTrend, fitRows } from './charts.js';
 import { cell, currency, deltaNode, money, fillRows, percentChange, resultsView, syncAddress } from './common.js';
 import { baseOf, effective, periodStep, readSteps, withSteps } from './drill.js';
-import { createFilterBar, loadFilters } from './filters.js';
+import { createFilterBar, loadFilters, readFilters } from './filters.js';
 import { createRangePicker } from './range.js';
 import { sortRows, sortableTable } from './sortable.js';
 import { createViewsMenu, viewOfAddress } from './views.js';
@@ -554,6 +554,11 @@ async function start() {
   await readAddress(new URLSearchParams(window.location.search));
 }
 
-// An import or a change of seasons elsewhere: the figures are offered again, read afresh.
-offerNewFigures(() => refresh());
+// An import or a change of seasons elsewhere: the figures are offered again, read afresh, and
+// the filters with them (a season added, renamed or deleted; a museum first imported).
+offerNewFigures(async () => {
+  const fresh = await readFilters();
+  if (fresh) filterBar?.update(fresh);
+  await refresh();
+});
 await start();
