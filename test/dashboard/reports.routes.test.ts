@@ -244,7 +244,8 @@ describe('scheduled reports: the schedule, with the clock moved by the test', ()
   });
 });
 
-describe('scheduled reports: the mail', () => {
+// A test SMTP server and a mail worker each: more than the default on a busy machine.
+describe('scheduled reports: the mail', { timeout: 60_000 }, () => {
   it('when a monthly report goes, then its mail has the headline figures, the change, a link and the CSV of the month, in English', async () => {
     const t = await dataApp();
     t.clock.set(THURSDAY);

@@ -41,7 +41,8 @@ function csvLines(text: string): string[][] {
     .map((line) => line.split(','));
 }
 
-describe('GET /api/dashboard/export.xlsx and compare.xlsx', () => {
+// Each test asks for several files and reads every one back: more than the default on a busy machine.
+describe('GET /api/dashboard/export.xlsx and compare.xlsx', { timeout: 60_000 }, () => {
   it('when there is no session, then 401 and no file', async () => {
     const t = await dataApp();
     for (const path of ['/api/dashboard/export.xlsx', '/api/dashboard/compare.xlsx?a=2024&b=2025']) {
