@@ -94,6 +94,8 @@ export function createApp(deps: AppDeps): Express {
     attempts,
     locks: stores.locks,
     currency: config.dashboardCurrency,
+    timeZone: config.dashboardTimeZone,
+    i18n,
     events: stores.events.channel('dashboard'),
     streams,
   });

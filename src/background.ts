@@ -7,6 +7,7 @@ import { fileTransport, smtpTransport, type MailTransport } from './platform/mai
 import { MailWorker } from './platform/mail/worker';
 import type { Stores } from './stores';
 import { createWorkspaceDigests, createWorkspaceMail } from './workspace';
+import { createDashboardMail, createDashboardReports } from './dashboard';
 import { SqlAssetRepository } from './workspace/assets/repository';
 import { sweepSharedFilesEvery } from './workspace/assets/sweep';
 
@@ -16,8 +17,12 @@ export function mailTransport(config: Pick<AppConfig, 'mail' | 'dataDir'>, logge
   return fileTransport(path.join(config.dataDir, 'outbox'), config.mail.from, logger);
 }
 
-/** The work a server does besides answering requests: sending the outbox's mail, queuing each member's morning digest, sweeping a shared bucket. */
-export function startBackground(deps: { config: AppConfig; stores: Stores; clock: Clock; logger: Logger; transport?: MailTransport }): { stop(): Promise<void> } {
+/**
+ * The work a server does besides answering requests: sending both applications' outboxes,
+ * queuing each member's morning digest and the dashboard's scheduled reports, sweeping a
+ * shared bucket.
+ */
+export function startBackground(deps: { config: AppConfig; stores: Stores; clock: Clock; logger: Logger; transport?: MailTransport; dashboardTransport?: MailTransport }): { stop(): Promise<void> } {
   const { config, stores, clock, logger } = deps;
   const transport = deps.transport ?? mailTransport(config, logger);
   const i18n = createI18n();
@@ -35,6 +40,29 @@ export function startBackground(deps: { config: AppConfig; stores: Stores; clock
   worker.start();
   const digests = createWorkspaceDigests({ records: stores.records.workspace, clock, i18n, logger, timeZone: config.workspaceTimeZone });
   digests.start();
+  // The dashboard keeps its own outbox in its own records: a report's period is claimed in the
+  // transaction that writes its mail, and the two applications' records may be apart.
+  const dashboardDeps = {
+    records: stores.records.dashboard,
+    users: stores.dashboardUsers,
+    clock,
+    logger,
+    i18n,
+    timeZone: config.dashboardTimeZone,
+    locks: stores.locks,
+    currency: config.dashboardCurrency,
+    events: stores.events.channel('dashboard'),
+  };
+  const dashboardWorker = new MailWorker({
+    ...createDashboardMail({ ...dashboardDeps, publicUrl: config.mail.publicUrl }),
+    transport: deps.dashboardTransport ?? mailTransport(config, logger),
+    clock,
+    logger,
+    host: new URL(config.mail.publicUrl).hostname,
+  });
+  dashboardWorker.start();
+  const reports = createDashboardReports(dashboardDeps);
+  reports.start();
   // A crash mid-upload on any instance leaves objects without rows in a shared bucket; the local disk is swept at start.
   const stopSweeping = stores.filesShared
     ? sweepSharedFilesEvery({ files: stores.files, assets: new SqlAssetRepository(stores.records.workspace), locks: stores.locks, logger })
@@ -44,7 +72,7 @@ export function startBackground(deps: { config: AppConfig; stores: Stores; clock
   return {
     async stop() {
       stopSweeping();
-      await Promise.all([digests.stop(), worker.stop()]);
+      await Promise.all([digests.stop(), reports.stop(), worker.stop(), dashboardWorker.stop()]);
     },
   };
 }

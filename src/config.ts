@@ -71,6 +71,11 @@ const schema = z.object({
   // that a test can see a killed holder's lock, or its claim on a mail, end without waiting.
   TEST_LOCK_LEASE_MS: z.coerce.number().int().min(100).max(600_000).optional(),
   METRICS_TOKEN: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  DASHBOARD_TIMEZONE: z
+    .string()
+    .default('Asia/Qatar')
+    .refine(isTimeZone, 'must be an IANA time zone, such as Asia/Qatar or Europe/London')
+    .transform((v) => canonicalTimeZone(v)!),
   DASHBOARD_CURRENCY: z
     .string()
     .default('QAR')
@@ -100,6 +105,8 @@ export interface Config {
   s3: S3Settings | undefined;
   /** ISO 4217 code of the dashboard's revenue figures. */
   dashboardCurrency: string;
+  /** The dashboard's "today": presets, "yesterday", partial buckets, the import's last day, report times. */
+  dashboardTimeZone: string;
   mail: {
     /** The base of every link in a mail, without a trailing slash. */
     publicUrl: string;
@@ -168,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : undefined,
     dashboardCurrency: e.DASHBOARD_CURRENCY,
+    dashboardTimeZone: e.DASHBOARD_TIMEZONE,
     mail: {
       publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
       smtpUrl: e.SMTP_URL,

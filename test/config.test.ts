@@ -29,6 +29,7 @@ describe('loadConfig defaults (docs/decisions.md, Configuration)', () => {
       trustProxy: undefined,
       logLevel: 'info',
       dashboardCurrency: 'QAR',
+      dashboardTimeZone: 'Asia/Qatar',
       mail: { publicUrl: 'http://localhost:3001', smtpUrl: undefined, from: 'Museum Platform <no-reply@localhost>' },
       workspaceTimeZone: 'Asia/Qatar',
     });
@@ -50,6 +51,14 @@ describe('loadConfig defaults (docs/decisions.md, Configuration)', () => {
 
   it.each(['qar', 'QA', 'XYZ1', 'Riyal'])('when DASHBOARD_CURRENCY is %s, then the start stops naming the variable', (value) => {
     expect(configError({ DASHBOARD_CURRENCY: value }).message).toMatch(/^Invalid environment variable DASHBOARD_CURRENCY: must be an ISO 4217/);
+  });
+
+  it.each(['Mars/Olympus', 'UTC+3', 'Doha'])('when DASHBOARD_TIMEZONE is %s, then the start stops naming the variable', (value) => {
+    expect(configError({ DASHBOARD_TIMEZONE: value }).message).toMatch(/^Invalid environment variable DASHBOARD_TIMEZONE: must be an IANA time zone/);
+  });
+
+  it('when DASHBOARD_TIMEZONE is given in another spelling, then the zone is kept as usually written', () => {
+    expect(loadConfig({ DASHBOARD_TIMEZONE: 'europe/london' }).dashboardTimeZone).toBe('Europe/London');
   });
 
   it('when DASHBOARD_CURRENCY is EUR, then the dashboard counts in euros', () => {

@@ -21,6 +21,20 @@ import { SqlAccessStamps, type UserRecordStore } from './users/repository';
 import { AccessStamps } from './users/access-stamps';
 import { usersRoutes } from './users/routes';
 import { DashboardUsersService } from './users/service';
+import type { i18n } from 'i18next';
+import type { Composer } from '../platform/mail/worker';
+import type { OutboxRepository } from '../platform/mail/outbox';
+import { reportComposer } from './reports/mail';
+import { dashboardOutbox, SqlReportRepository } from './reports/repository';
+import { reportsRoutes } from './reports/routes';
+import { ReportScheduler } from './reports/scheduler';
+import { ReportsService } from './reports/service';
+import { SqlAnnotationRepository } from './annotations/repository';
+import { annotationsRoutes } from './annotations/routes';
+import { AnnotationsService } from './annotations/service';
+import { SqlSavedViewRepository } from './views/repository';
+import { savedViewsRoutes } from './views/routes';
+import { SavedViewsService } from './views/service';
 import type { EventChannel } from '../platform/events';
 import type { EventStreams } from '../platform/sse';
 import { DashboardLive, figuresFeed } from './events/live';
@@ -43,10 +57,43 @@ export interface DashboardDeps {
   locks: Locks;
   /** ISO 4217 code the pages format revenue in. */
   currency: string;
+  /** IANA zone of the dashboard's "today" (DASHBOARD_TIMEZONE). */
+  timeZone: string;
+  /** Reports are written in their recipient's language. */
+  i18n: i18n;
   /** Where a change of the figures goes out to every instance's open pages. */
   events: EventChannel;
   /** The server's open event streams. */
   streams: EventStreams;
+}
+
+/**
+ * The visits' service over a records store. The routes and the reports' mail each hold one: the
+ * mail's is read once a week or month, and the version check brings either up to date.
+ */
+function dashboardData(deps: Pick<DashboardDeps, 'records' | 'logger' | 'clock' | 'timeZone' | 'locks' | 'events'>): DashboardDataService {
+  return new DashboardDataService({
+    visits: new SqlVisitRepository(deps.records),
+    seasons: new SqlSeasonRepository(deps.records),
+    logger: deps.logger,
+    clock: deps.clock,
+    timeZone: deps.timeZone,
+    locks: deps.locks,
+    // A version check on SQLite costs microseconds; across the network to PostgreSQL, a round trip per request.
+    freshForMs: deps.records.engine.kind === 'postgres' ? FRESH_FOR_MS : 0,
+    live: figuresFeed(deps.events),
+  });
+}
+
+function reportsService(deps: Pick<DashboardDeps, 'records' | 'users' | 'clock' | 'timeZone' | 'i18n'>): ReportsService {
+  return new ReportsService({
+    reports: new SqlReportRepository(deps.records),
+    users: deps.users,
+    views: new SqlSavedViewRepository(deps.records),
+    clock: deps.clock,
+    timeZone: deps.timeZone,
+    i18n: deps.i18n,
+  });
 }
 
 /** Application A: its routes, under /auth, /api/users, /api/dashboard, /api/seasons and /dashboard, with its own session. */
@@ -54,15 +101,12 @@ export function createDashboard(deps: DashboardDeps) {
   const stamps = new AccessStamps(new SqlAccessStamps(deps.records));
   const auth = new DashboardAuthService({ ...deps, stamps });
   const users = new DashboardUsersService({ ...deps, stamps });
-  const data = new DashboardDataService({
-    visits: new SqlVisitRepository(deps.records),
-    seasons: new SqlSeasonRepository(deps.records),
-    logger: deps.logger,
+  const data = dashboardData(deps);
+  const views = new SavedViewsService({ views: new SqlSavedViewRepository(deps.records), clock: deps.clock, today: () => data.today() });
+  const notes = new AnnotationsService({
+    notes: new SqlAnnotationRepository(deps.records),
     clock: deps.clock,
-    locks: deps.locks,
-    // A version check on SQLite costs microseconds; across the network to PostgreSQL, a round trip per request.
-    freshForMs: deps.records.engine.kind === 'postgres' ? FRESH_FOR_MS : 0,
-    live: figuresFeed(deps.events),
+    museums: () => data.museums(),
   });
   const live = new DashboardLive({ channel: deps.events, streams: deps.streams, auth, logger: deps.logger });
   const trail = new AuditTrail({ audit: new KyselyAuditRepository(deps.records), clock: deps.clock, logger: deps.logger });
@@ -70,10 +114,44 @@ export function createDashboard(deps: DashboardDeps) {
   const router = Router();
   router.use('/auth', dashboardAccess(auth, 'anyone'), authRoutes({ auth, devices, attempts: deps.attempts, clock: deps.clock, cookieSecure: deps.cookieSecure, trail }));
   router.use('/api/users', dashboardAccess(auth, 'admin'), usersRoutes({ users, attempts: deps.attempts, clock: deps.clock, trail }));
+  router.use('/api/dashboard/views', dashboardAccess(auth, 'session'), savedViewsRoutes(views));
+  router.use('/api/dashboard/annotations', dashboardAccess(auth, 'session'), annotationsRoutes(notes, trail));
   router.use('/api/dashboard/events', dashboardAccess(auth, 'session'), dashboardEventsRoutes(live));
-  router.use('/api/dashboard', dashboardAccess(auth, 'session'), dashboardDataRoutes(data, trail, deps.currency));
+  router.use('/api/dashboard/reports', dashboardAccess(auth, 'session'), reportsRoutes(reportsService(deps)));
+  router.use('/api/dashboard', dashboardAccess(auth, 'session'), dashboardDataRoutes(data, trail, deps.currency, views, deps.i18n));
   router.use('/api/seasons', dashboardAccess(auth, 'session'), seasonsRoutes(data, trail));
   router.use('/api/audit', dashboardAccess(auth, 'admin'), auditRoutes(trail));
   router.use('/dashboard', dashboardAccess(auth, 'anyone'), dashboardPages(deps.currency));
-  return { router, auth, users, data, trail };
+  return { router, auth, users, data, trail, views };
+}
+
+/** What the dashboard's mail worker needs: its outbox, and the writer of its reports. */
+export function createDashboardMail(
+  deps: Pick<DashboardDeps, 'records' | 'users' | 'clock' | 'logger' | 'timeZone' | 'locks' | 'i18n' | 'currency' | 'events'> & { publicUrl: string },
+): { outbox: OutboxRepository; compose: Composer } {
+  return {
+    outbox: dashboardOutbox(deps.records),
+    compose: reportComposer({
+      reports: new SqlReportRepository(deps.records),
+      users: deps.users,
+      views: new SqlSavedViewRepository(deps.records),
+      data: dashboardData(deps),
+      i18n: deps.i18n,
+      publicUrl: deps.publicUrl,
+      timeZone: deps.timeZone,
+      currency: deps.currency,
+    }),
+  };
+}
+
+/** The scheduled reports' scheduler, which each instance runs beside its mail workers. */
+export function createDashboardReports(deps: Pick<DashboardDeps, 'records' | 'users' | 'clock' | 'logger' | 'timeZone' | 'i18n'>): ReportScheduler {
+  return new ReportScheduler({
+    reports: new SqlReportRepository(deps.records),
+    service: reportsService(deps),
+    users: deps.users,
+    clock: deps.clock,
+    logger: deps.logger,
+    timeZone: deps.timeZone,
+  });
 }

@@ -116,4 +116,85 @@ export const dashboardMigrations: Record<string, SchemaStep> = {
       .addColumn('ended', 'integer', (c) => c.notNull())
       .execute();
   },
+  /**
+   * Views saved from the Dashboard and Comparison pages: each keeps the page's address, never
+   * figures, so whoever opens it sees what their own access allows. Moments are ISO text.
+   */
+  async '2026_12_10_001_saved_views'(db, kind) {
+    const t = columnTypes(kind);
+    await db.schema
+      .createTable('saved_views')
+      .addColumn('id', 'integer', idColumn(kind))
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('page', 'text', (c) => c.notNull())
+      .addColumn('query', 'text', (c) => c.notNull())
+      .addColumn('shared', t.flag, (c) => c.notNull())
+      .addColumn('owner_user_id', 'integer')
+      .addColumn('owner_name', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('saved_views_owner').on('saved_views').columns(['owner_user_id', 'id']).execute();
+  },
+  /** Notes that administrators put on the trend (a closure, a campaign, a holiday), read by date. */
+  async '2026_12_10_002_annotations'(db, kind) {
+    const t = columnTypes(kind);
+    await db.schema
+      .createTable('annotations')
+      .addColumn('id', 'integer', idColumn(kind))
+      .addColumn('date', t.day, (c) => c.notNull())
+      .addColumn('end_date', t.day)
+      .addColumn('text', 'text', (c) => c.notNull())
+      .addColumn('museum', 'text')
+      .addColumn('created_by', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .addCheckConstraint('annotations_in_order', sql`end_date IS NULL OR end_date >= date`)
+      .execute();
+    await db.schema.createIndex('annotations_date').on('annotations').columns(['date', 'id']).execute();
+  },
+  /** Where a dashboard user's scheduled reports go, as the Airtable table's Email field holds it. */
+  async '2026_12_10_003_user_email'(db) {
+    await db.schema.alterTable('users').addColumn('email', 'text').execute();
+  },
+  /**
+   * Scheduled reports, and the dashboard's own mail outbox (the workspace's columns, in the
+   * dashboard's records): a report's period is claimed and its mail written in one transaction.
+   * A report's user may live in Airtable, so it holds the user's id without a foreign key.
+   */
+  async '2026_12_10_004_report_schedules'(db, kind) {
+    const t = columnTypes(kind);
+    await db.schema
+      .createTable('report_schedules')
+      .addColumn('id', 'integer', idColumn(kind))
+      .addColumn('user_id', 'integer', (c) => c.notNull())
+      .addColumn('view_id', 'integer', (c) => c.references('saved_views.id').onDelete('cascade'))
+      .addColumn('query', 'text')
+      .addColumn('frequency', 'text', (c) => c.notNull().check(sql`frequency IN ('weekly', 'monthly')`))
+      .addColumn('language', 'text', (c) => c.notNull())
+      .addColumn('created_by', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('last_period', 'text', (c) => c.notNull())
+      .addCheckConstraint('report_schedules_what', sql`(view_id IS NULL) <> (query IS NULL)`)
+      .execute();
+    await db.schema.createIndex('report_schedules_due').on('report_schedules').columns(['frequency', 'last_period']).execute();
+    const ref = kind === 'postgres' ? 'bigint' : 'integer';
+    await db.schema
+      .createTable('mail_outbox')
+      .addColumn('id', ref, idColumn(kind))
+      .addColumn('kind', 'text', (c) => c.notNull())
+      .addColumn('user_id', ref)
+      .addColumn('to_address', 'text', (c) => c.notNull())
+      .addColumn('subject', 'text', (c) => c.notNull())
+      .addColumn('params', 'text', (c) => c.notNull())
+      .addColumn('status', 'text', (c) => c.notNull().check(sql`status IN ('pending', 'sent', 'failed', 'skipped')`))
+      .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('last_error', 'text')
+      .addColumn('next_attempt_at', t.moment, (c) => c.notNull())
+      .addColumn('lease_until', t.moment)
+      .addColumn('created_at', t.moment, (c) => c.notNull())
+      .addColumn('sent_at', t.moment)
+      .execute();
+    await db.schema.createIndex('mail_outbox_due').on('mail_outbox').columns(['status', 'next_attempt_at']).execute();
+  },
 };

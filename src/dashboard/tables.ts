@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { OutboxTables } from '../platform/mail/outbox';
 
 /**
  * Application A's tables as the query builder sees them, on either engine. Days are
@@ -12,6 +13,8 @@ export interface DashboardTables {
     role: Generated<string>;
     allowed_museums: string | null;
     allowed_channels: string | null;
+    /** Where scheduled reports go (the Airtable table's Email). */
+    email: Generated<string | null>;
   };
   visits: VisitTable;
   /** Rows of an import in progress, moved into visits in one transaction at its end. */
@@ -40,6 +43,46 @@ export interface DashboardTables {
     after: string | null;
     ip: string | null;
   };
+  /** Views saved from the Dashboard and Comparison pages: a name and the page's address. */
+  saved_views: {
+    id: Generated<number>;
+    name: string;
+    page: string;
+    query: string;
+    shared: number | boolean;
+    /** The user record of whoever saved it; null for the administrator PIN, which has none. */
+    owner_user_id: number | null;
+    owner_name: string;
+    created_at: string;
+    updated_at: string;
+  };
+  /** Notes on the trend: a day or a span of days, about one museum or all of them. Days are YYYY-MM-DD. */
+  annotations: {
+    id: Generated<number>;
+    date: string;
+    end_date: string | null;
+    text: string;
+    /** null: about every museum. */
+    museum: string | null;
+    created_by: string;
+    created_at: string;
+    updated_at: string;
+  };
+  /** Reports mailed on a schedule: a saved view or a Dashboard address, to one user. */
+  report_schedules: {
+    id: Generated<number>;
+    user_id: number;
+    view_id: number | null;
+    query: string | null;
+    frequency: string;
+    language: string;
+    created_by: string;
+    created_at: string;
+    /** The scheduled day (YYYY-MM-DD) whose mail was last claimed; set when the report is made, so it starts with the next one. */
+    last_period: string;
+  };
+  /** The dashboard's own outbox, so a report's mail is written in the transaction that claims its period. */
+  mail_outbox: OutboxTables['mail_outbox'];
 }
 
 interface VisitTable {

@@ -51,6 +51,14 @@ declare module 'express-serve-static-core' {
   }
 }
 
+/** The language of the page an API request comes from: `?lang=` when it names one, else the language cookie, else English. */
+export function requestLanguage(req: Request): Language {
+  const fromQuery = req.query.lang;
+  if (isLanguage(fromQuery)) return fromQuery;
+  const fromCookie = cookieOf(req, LANG_COOKIE);
+  return isLanguage(fromCookie) ? fromCookie : 'en';
+}
+
 /**
  * Picks the language from `?lang=` (and remembers it), else the `lang` cookie, else English,
  * and gives the views `t`, `lang` and `dir`. EJS escapes `<%= t(...) %>`, so i18next does not.

@@ -89,4 +89,64 @@ describeBrowser('New figures offered to open Dashboard and Comparison pages', ()
       await page.close();
     }
   }, 60_000);
+
+  /** Adds a season as the administrator, through the route Settings uses. */
+  async function addSeason(name: string) {
+    const login = await request(held.app.app).post('/auth/login').send({ pin: ADMIN_PIN });
+    const season = await request(held.app.app)
+      .post('/api/seasons')
+      .set('Cookie', `service_session=${cookieFrom(login, 'service_session')}`)
+      .set('Sec-Fetch-Site', 'same-origin')
+      .send({ name, startDate: '2025-03-01', endDate: '2025-05-31' });
+    expect(season.status).toBe(201);
+  }
+
+  const seasonOptions = (page: Page) => page.$$eval('details[data-filter="season"] [data-filter-options] input', (boxes) => boxes.map((b) => (b.closest('label')?.textContent ?? '').trim()));
+
+  it.each(COMBINATIONS)(
+    'when a season is added while the Dashboard is open (%s, %i px) and the reader refreshes, then the season filter offers it, and the filters chosen stay',
+    async (lang, width) => {
+      const page = await signedInPage(held.browser, held.app.server.url, { width, lang });
+      try {
+        await openLive(page, `${held.app.server.url}/dashboard?channel=Online&from=2025-03-01&to=2025-03-31`);
+        expect(await seasonOptions(page)).toEqual([]);
+        await addSeason('Spring 2025');
+        const refresh = page.locator('[data-new-figures]').getByRole('button', { name: say(lang, 'live.refresh') });
+        await refresh.click();
+        await page.waitForFunction(() => document.querySelectorAll('details[data-filter="season"] [data-filter-options] input').length === 1);
+        expect((await seasonOptions(page))[0]).toContain('Spring 2025');
+        expect(await page.isChecked('details[data-filter="channel"] input[value="Online"]')).toBe(true);
+        expect(new URL(page.url()).searchParams.getAll('channel')).toEqual(['Online']);
+        // The new season is a filter like the others.
+        await page.click('details[data-filter="season"] summary');
+        await page.check('details[data-filter="season"] [data-filter-options] input');
+        await page.waitForFunction(() => new URL(window.location.href).searchParams.has('season'));
+        await figuresShown(page);
+        expect(await seriousViolations(page)).toEqual([]);
+        await screenshot(page, `dashboard-live-season-${lang}-${width}`);
+      } finally {
+        await page.close();
+      }
+    },
+    60_000,
+  );
+
+  it.each([['en', 1440], ['ar', 390]] as const)('when a season is added while the Comparison page is open (%s, %i px) and the reader refreshes, then both sides offer it', async (lang, width) => {
+    const page = await signedInPage(held.browser, held.app.server.url, { width, lang });
+    try {
+      await openLive(page, `${held.app.server.url}/dashboard/comparison?a=2025&b=2025`);
+      await addSeason('Spring 2025');
+      await page.locator('[data-new-figures]').getByRole('button', { name: say(lang, 'live.refresh') }).click();
+      // The Comparison page offers seasons as the sides compared; the sides chosen stay.
+      await page.waitForFunction(() => document.querySelectorAll('#side-a option[value^="season:"]').length === 1);
+      for (const side of ['a', 'b']) {
+        const options = await page.$$eval(`#side-${side} option`, (list) => list.map((o) => o.textContent));
+        expect(options).toContain('Spring 2025');
+        expect(await page.inputValue(`#side-${side}`)).toBe('2025');
+      }
+      expect(await seriousViolations(page)).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
 });

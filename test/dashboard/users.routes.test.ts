@@ -108,8 +108,8 @@ describe.each(stores)('users API on the $store store', ({ build }) => {
       expect(res.body).toEqual({
         users: [
           // An administrator sees everything: lists left on an old record are not shown as a restriction.
-          { id: a.id, name: 'Lina', role: 'admin', allowedMuseums: [], allowedChannels: [], weakPin: false },
-          { id: b.id, name: 'Omar', role: 'viewer', allowedMuseums: [], allowedChannels: ['Online'], weakPin: false },
+          { id: a.id, name: 'Lina', role: 'admin', allowedMuseums: [], allowedChannels: [], weakPin: false, email: null },
+          { id: b.id, name: 'Omar', role: 'viewer', allowedMuseums: [], allowedChannels: ['Online'], weakPin: false, email: null },
         ],
       });
       expect(res.text).not.toContain('31415926');
@@ -123,8 +123,8 @@ describe.each(stores)('users API on the $store store', ({ build }) => {
       const admin = await s.signIn(ADMIN);
       const { users } = (await s.call('get', '/api/users', admin)).body;
       expect(users.map((u: object) => ({ ...u, id: undefined }))).toEqual([
-        { id: undefined, name: 'Broken', role: 'viewer', allowedMuseums: null, allowedChannels: null, weakPin: true },
-        { id: undefined, name: 'Bare', role: 'viewer', allowedMuseums: [], allowedChannels: [], weakPin: true },
+        { id: undefined, name: 'Broken', role: 'viewer', allowedMuseums: null, allowedChannels: null, weakPin: true, email: null },
+        { id: undefined, name: 'Bare', role: 'viewer', allowedMuseums: [], allowedChannels: [], weakPin: true, email: null },
       ]);
     });
 
@@ -144,7 +144,7 @@ describe.each(stores)('users API on the $store store', ({ build }) => {
         .send({ name: 'Nadia', pin: '80604020', role: 'viewer', allowedMuseums: ['Fort'], allowedChannels: ['Online', 'Walk-in'] });
       expect(res.status).toBe(201);
       expect(res.body).toEqual({
-        user: { id: expect.any(Number), name: 'Nadia', role: 'viewer', allowedMuseums: ['Fort'], allowedChannels: ['Online', 'Walk-in'], weakPin: false },
+        user: { id: expect.any(Number), name: 'Nadia', role: 'viewer', allowedMuseums: ['Fort'], allowedChannels: ['Online', 'Walk-in'], weakPin: false, email: null },
       });
       expect(res.text).not.toContain('80604020');
       const login = await request(s.origin).post('/auth/login').send({ pin: '80604020' });
@@ -230,7 +230,7 @@ describe.each(stores)('users API on the $store store', ({ build }) => {
       const admin = await s.signIn(ADMIN);
       const res = await s.call('post', '/api/users', admin).send({ name: 'Made', role: 'viewer' });
       expect(res.status).toBe(201);
-      expect(res.body).toEqual({ user: expect.objectContaining({ name: 'Made', weakPin: false }), pin: expect.stringMatching(/^\d{8}$/) });
+      expect(res.body).toEqual({ user: expect.objectContaining({ name: 'Made', weakPin: false, email: null }), pin: expect.stringMatching(/^\d{8}$/) });
       expect((await request(s.origin).post('/auth/login').send({ pin: res.body.pin })).body.name).toBe('Made');
       expect((await s.call('get', '/api/users', admin)).text).not.toContain(res.body.pin);
     });
@@ -290,13 +290,38 @@ describe.each(stores)('users API on the $store store', ({ build }) => {
     });
   });
 
+  describe('the e-mail address of a user', () => {
+    it('when an admin adds a user with an e-mail address, changes it and removes it, then the record and the answers follow', async () => {
+      const s = await setup();
+      const admin = await s.signIn(ADMIN);
+      const made = await s.call('post', '/api/users', admin).send({ name: 'Huda', pin: '24681357', role: 'viewer', email: 'huda@museum.qa' });
+      expect(made.status).toBe(201);
+      expect(made.body.user.email).toBe('huda@museum.qa');
+      const id = made.body.user.id as number;
+      expect((await s.users.get(id))?.email).toBe('huda@museum.qa');
+      const changed = await s.call('patch', `/api/users/${id}`, admin).send({ email: 'h.salem@museum.qa' });
+      expect(changed.body.user).toMatchObject({ name: 'Huda', email: 'h.salem@museum.qa' });
+      const removed = await s.call('patch', `/api/users/${id}`, admin).send({ email: null });
+      expect(removed.body.user.email).toBeNull();
+      expect((await s.users.get(id))?.email).toBeUndefined();
+      expect((await s.call('get', '/api/users', admin)).body.users[0].email).toBeNull();
+    });
+
+    it.each(['not an address', 'a@b', `${'x'.repeat(250)}@museum.qa`])('when the e-mail address is %j, then 400 and nothing changes', async (email) => {
+      const s = await setup();
+      const admin = await s.signIn(ADMIN);
+      expect((await s.call('post', '/api/users', admin).send({ name: 'Huda', pin: '24681357', role: 'viewer', email })).status).toBe(400);
+      expect(await s.users.list()).toEqual([]);
+    });
+  });
+
   describe('PATCH /api/users/:id', () => {
     it('when an admin changes the access lists, then 200 {user} and the record keeps them as JSON text', async () => {
       const s = await setup();
       const user = await s.addUser({ pin: '1122', name: 'Rana' });
       const res = await s.call('patch', `/api/users/${user.id}`, await s.signIn(ADMIN)).send({ allowedMuseums: ['Fort', 'Fort', 'Palace'], allowedChannels: [] });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ user: { id: user.id, name: 'Rana', role: 'viewer', allowedMuseums: ['Fort', 'Palace'], allowedChannels: [], weakPin: true } });
+      expect(res.body).toEqual({ user: { id: user.id, name: 'Rana', role: 'viewer', allowedMuseums: ['Fort', 'Palace'], allowedChannels: [], weakPin: true, email: null } });
       expect(await s.users.get(user.id)).toEqual({ ...user, allowedMuseums: '["Fort","Palace"]', allowedChannels: '[]' });
     });
 
@@ -395,7 +420,7 @@ describe.each(stores)('users API on the $store store', ({ build }) => {
       expect((await s.call('get', '/api/users', admin)).body.users[0].weakPin).toBe(true);
       const res = await s.call('post', `/api/users/${user.id}/pin`, admin).send({});
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ user: expect.objectContaining({ id: user.id, weakPin: false }), pin: expect.stringMatching(/^\d{8}$/) });
+      expect(res.body).toEqual({ user: expect.objectContaining({ id: user.id, weakPin: false, email: null }), pin: expect.stringMatching(/^\d{8}$/) });
       expect((await s.check(session)).authenticated).toBe(false);
       expect((await request(s.origin).post('/auth/login').send({ pin: '1122' })).status).toBe(401);
       expect((await request(s.origin).post('/auth/login').send({ pin: res.body.pin })).body.name).toBe('Weak');

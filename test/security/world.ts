@@ -138,6 +138,8 @@ const PARAMETERS: [RegExp, (ids: Ids) => string | number][] = [
   [/^\/api\/comments\/:id/, (ids) => ids.comment],
   [/^\/api\/uploads\//, (ids) => ids.fileKey],
   [/^\/api\/avatars\/:key/, (ids) => ids.avatarKey],
+  // The dashboard's saved views, notes and reports: any id stands for one (their rules have their own suites).
+  [/^\/api\/dashboard\/(views|annotations|reports)\/:id/, () => 1],
   // Mail is nobody's record but the superadmins': any id stands for one.
   [/^\/api\/mail\/:id/, () => 1],
   // An invitation link is a token nobody holds here: the page says it no longer works.

@@ -35,7 +35,7 @@ export interface EmulatorOptions {
   maxPageSize?: number;
 }
 
-export const USERS_FIELDS = ['Id', 'Name', 'PIN', 'Role', 'AllowedMuseums', 'AllowedChannels'] as const;
+export const USERS_FIELDS = ['Id', 'Name', 'PIN', 'Role', 'AllowedMuseums', 'AllowedChannels', 'Email'] as const;
 
 interface Table {
   fields: Set<string>;

@@ -29,7 +29,9 @@ function filters() {
 const isRecord = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Fields whose stored values are codes, each shown as its translation. @type {Record<string, string>} */
-const CODED = { role: 'role', pinMadeBy: 'audit.pinMadeBy' };
+const CODED = { role: 'role', pinMadeBy: 'audit.pinMadeBy', format: 'audit.formats', against: 'audit.against', action: 'audit.actions' };
+/** Fields that hold calendar days. */
+const DAYS = new Set(['startDate', 'endDate', 'date', 'from', 'to']);
 
 /**
  * A recorded value as a reader says it: an empty list of museums or channels means every one,
@@ -43,9 +45,21 @@ function said(value, field) {
   if (typeof value === 'number') return formatNumber(value);
   if (typeof value === 'boolean') return t(value ? 'audit.yes' : 'audit.no');
   if (typeof value !== 'string') return JSON.stringify(value);
-  if ((field === 'startDate' || field === 'endDate') && /^\d{4}-\d{2}-\d{2}$/.test(value)) return formatDate(value);
+  if (field && DAYS.has(field) && /^\d{4}-\d{2}-\d{2}$/.test(value)) return formatDate(value);
   const code = field && CODED[field] ? `${CODED[field]}.${value}` : '';
   return code && has(code) ? t(code) : value;
+}
+
+/**
+ * A recorded value as nodes: each name of a list in a <bdi> of its own, so that a list of
+ * Arabic and Latin museum names keeps its order and its commas in either page's direction.
+ * @param {unknown} value
+ * @param {string} [field]
+ * @returns {(string | Node)[]}
+ */
+function isolated(value, field) {
+  if (!Array.isArray(value) || value.length === 0) return [element('bdi', { text: said(value, field) })];
+  return value.flatMap((item, i) => [i > 0 ? t('audit.separator') : '', element('bdi', { text: String(item) })]).filter((part) => part !== '');
 }
 
 /**
@@ -55,7 +69,7 @@ function said(value, field) {
  * @param {unknown} after
  * @param {string} [field]
  */
-const fromTo = (before, after, field) => [element('bdi', { text: said(before, field) }), ` ${t('audit.arrow')} `, element('bdi', { text: said(after, field) })];
+const fromTo = (before, after, field) => [...isolated(before, field), ` ${t('audit.arrow')} `, ...isolated(after, field)];
 
 /** @param {string} field */
 const fieldName = (field) => (has(`audit.fields.${field}`) ? t(`audit.fields.${field}`) : field);
@@ -81,7 +95,7 @@ function changeOf(e) {
     fields.map((f) =>
       element('li', {}, [
         element('span', { className: 'audit-field', text: `${fieldName(f)}: ` }),
-        ...(before && after ? fromTo(before[f], after[f], f) : [said((after ?? before)?.[f], f)]),
+        ...(before && after ? fromTo(before[f], after[f], f) : isolated((after ?? before)?.[f], f)),
       ]),
     ),
   );

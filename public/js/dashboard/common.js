@@ -69,16 +69,28 @@ export function cell(content, className) {
 
 /**
  * Fills a breakdown table: one row per key, its name as the row header, then `cells(row)`.
+ * With `onPick`, the name is a button and a click anywhere on the row picks it (drill-down);
+ * the element `hint` names tells screen readers what the button does.
  * @template {KeyedRow} R
  * @param {HTMLTableSectionElement} tbody
  * @param {R[]} rows
  * @param {(row: R) => HTMLTableCellElement[]} cells
+ * @param {{ onPick: (row: R) => void, hint: string }} [drill]
  */
-export function fillRows(tbody, rows, cells) {
-  tbody.replaceChildren(...rows.map((row) => element('tr', {}, [element('th', { scope: 'row', text: row.key }), ...cells(row)])));
+export function fillRows(tbody, rows, cells, drill) {
+  tbody.replaceChildren(
+    ...rows.map((row) => {
+      if (!drill) return element('tr', {}, [element('th', { scope: 'row', text: row.key }), ...cells(row)]);
+      const button = element('button', { type: 'button', className: 'drill-button', 'aria-describedby': drill.hint }, element('bdi', { text: row.key }));
+      const tr = element('tr', { className: 'is-drillable' }, [element('th', { scope: 'row' }, button), ...cells(row)]);
+      // The button is the row's keyboard way in; a pointer may click anywhere on the row.
+      tr.addEventListener('click', () => drill.onPick(row));
+      return tr;
+    }),
+  );
   // Each figure carries its column's name, which a narrow screen prints above it when the
   // rows stand alone as cards (the header row is then only for screen readers).
-  const names = [...(tbody.closest('table')?.tHead?.rows[0]?.cells ?? [])].map((th) => th.textContent?.trim() ?? '');
+  const names = [...(tbody.closest('table')?.tHead?.rows[0]?.cells ?? [])].map((th) => th.dataset.label ?? th.textContent?.trim() ?? '');
   for (const tr of tbody.rows) {
     for (const td of tr.cells) if (td.tagName === 'TD') td.dataset.label ||= names[td.cellIndex] ?? '';
   }
@@ -86,12 +98,16 @@ export function fillRows(tbody, rows, cells) {
 
 /**
  * Puts the page's state in its address, so the view can be bookmarked and shared, and keeps
- * the header's language links pointing at the same view.
+ * the header's language links pointing at the same view. `push` makes it a new entry of the
+ * browser's history (a drill-down step, which Back undoes); otherwise it replaces the current.
  * @param {URLSearchParams} params
+ * @param {{ push?: boolean }} [options]
  */
-export function syncAddress(params) {
+export function syncAddress(params, { push = false } = {}) {
   const query = params.toString();
-  window.history.replaceState(null, '', query ? `${window.location.pathname}?${query}` : window.location.pathname);
+  const url = query ? `${window.location.pathname}?${query}` : window.location.pathname;
+  if (push && url !== `${window.location.pathname}${window.location.search}`) window.history.pushState(null, '', url);
+  else window.history.replaceState(null, '', url);
   for (const link of document.querySelectorAll('.lang-toggle a[hreflang]')) {
     const target = new URLSearchParams(params);
     target.set('lang', link.getAttribute('hreflang') ?? '');

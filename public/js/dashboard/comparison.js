@@ -5,16 +5,18 @@
 import { element, requireElement } from '../core/dom.js';
 import { formatChange, formatDate, formatDateRange, formatMoney, formatNumber, formatSigned, formatYear } from '../core/format.js';
 import { t, tn } from '../core/i18n.js';
-import { isRtl } from '../core/page.js';
+import { isRtl, lang } from '../core/page.js';
 import { drawGrouped, fitRows } from './charts.js';
-import { cell, currency, deltaNode, money, fillRows, percentChange, resultsView, syncAddress } from './common.js';
-import { createFilterBar, loadFilters } from './filters.js';
+import { cell, currency, deltaNode, money, fillRows, resultsView, syncAddress } from './common.js';
+import { createFilterBar, loadFilters, readFilters } from './filters.js';
 import { createRangePicker } from './range.js';
+import { nameHeader, sortRows, sortableTable } from './sortable.js';
+import { createViewsMenu, viewOfAddress } from './views.js';
 import { offerNewFigures } from './live.js';
 
-/** @typedef {{ key: string, a: number, b: number, change: number, changePct: number | null }} ComparedRow */
-/** @typedef {{ label: string, start: string | null, end: string | null, totals: import('./common.js').Totals }} Side */
 /** @typedef {{ a: number, b: number, change: number, changePct: number | null }} MetricChange */
+/** @typedef {{ key: string, a: number, b: number, change: number, changePct: number | null, revenue: MetricChange }} ComparedRow visitors, then revenue */
+/** @typedef {{ label: string, start: string | null, end: string | null, totals: import('./common.js').Totals }} Side */
 
 /**
  * The answer of GET /api/dashboard/compare.
@@ -35,7 +37,14 @@ const filtersRoot = requireElement('[data-filters]', HTMLElement);
 const rangeRoot = requireElement('[data-range]', HTMLElement);
 const mode = requireElement('#compare-mode', HTMLSelectElement);
 const exportLink = requireElement('#export-link', HTMLAnchorElement);
+const excelLink = requireElement('#export-xlsx-link', HTMLAnchorElement);
 const partialNote = requireElement('#partial-note', HTMLElement);
+const metricChoice = requireElement('[data-metric]', HTMLFieldSetElement);
+const viewNotice = requireElement('#view-notice', HTMLElement);
+/** The saved view shown as it was saved, whose figures the server reads by its id; null once anything changes. @type {import('./views.js').SavedView | null} */
+let openView = null;
+/** @type {ReturnType<typeof createViewsMenu> | undefined} */
+let viewsMenu;
 const MODES = ['year', 'yearWeekday', 'previous', 'sides'];
 /** The labels of the two sides in the last answer: the dates when the sides are ranges. */
 const shownLabels = { a: '', b: '' };
@@ -47,9 +56,27 @@ const view = resultsView(() => (filterBar ? refresh() : start()));
 
 /** @type {ReturnType<typeof createFilterBar> | undefined} */
 let filterBar;
+/** The last answer, drawn again when the reader switches between visitors and revenue. @type {Comparison | undefined} */
+let shown;
 
-/** @param {import('./filters.js').Filters} filters */
-function fillSides(filters) {
+/** @typedef {'byMuseum' | 'byChannel'} BreakdownName */
+/** How each breakdown's table is ordered; the chart keeps period B's largest first. @type {Record<BreakdownName, import('./sortable.js').SortOrder>} */
+const orders = {
+  byMuseum: { key: 'b', direction: 'descending' },
+  byChannel: { key: 'b', direction: 'descending' },
+};
+
+/** The figure the breakdowns show: visitors, or revenue. */
+function metric() {
+  const checked = metricChoice.querySelector('input:checked');
+  return checked instanceof HTMLInputElement && checked.value === 'revenue' ? 'revenue' : 'visitors';
+}
+
+/**
+ * @param {import('./filters.js').Filters} filters
+ * @param {URLSearchParams} params the address, or the saved view's
+ */
+function fillSides(filters, params) {
   const years = [...filters.years].map(Number).sort((x, y) => y - x);
   for (const select of Object.values(sides)) {
     select.replaceChildren(
@@ -68,7 +95,6 @@ function fillSides(filters) {
    * @returns {value is string}
    */
   const offered = (select, value) => [...select.options].some((o) => o.value === value);
-  const params = new URLSearchParams(window.location.search);
   const wantedA = params.get('a');
   const wantedB = params.get('b');
   const fallbackB = sides.b.options[0]?.value ?? '';
@@ -129,23 +155,31 @@ function comparedCells(m, format, formatDifference) {
 }
 
 /**
+ * One breakdown in the chosen figure: each key's visitors, or its revenue.
  * @param {HTMLElement} section
+ * @param {BreakdownName} name
  * @param {ComparedRow[]} rows
  */
-function renderBreakdown(section, rows) {
-  const sorted = [...rows].sort((x, y) => y.b - x.b || y.a - x.a);
+function renderBreakdown(section, name, rows) {
+  const revenue = metric() === 'revenue';
+  const figures = rows.map((row) => ({ key: row.key, ...(revenue ? row.revenue : { a: row.a, b: row.b, change: row.change, changePct: row.changePct }) }));
+  const ranked = [...figures].sort((x, y) => y.b - x.b || y.a - x.a || x.key.localeCompare(y.key));
   const box = requireElement('[data-chart-box]', HTMLElement, section);
-  fitRows(box, sorted.length, 46);
+  fitRows(box, ranked.length, 46);
   drawGrouped(
     requireElement('canvas', HTMLCanvasElement, box),
-    sorted.map((r) => r.key),
+    ranked.map((r) => r.key),
     [
-      { label: labelOf('a'), data: sorted.map((r) => r.a) },
-      { label: labelOf('b'), data: sorted.map((r) => r.b) },
+      { label: labelOf('a'), data: ranked.map((r) => r.a) },
+      { label: labelOf('b'), data: ranked.map((r) => r.b) },
     ],
+    revenue ? currency : undefined,
   );
-  for (const side of SIDES) requireElement(`[data-side-head="${side}"]`, HTMLElement, section).textContent = labelOf(side);
-  fillRows(requireElement('tbody', HTMLTableSectionElement, section), sorted, (row) => comparedCells(row, formatNumber, formatSigned));
+  requireElement('[data-chart-note]', HTMLElement, section).textContent = t(revenue ? 'comparison.chartNoteRevenue' : 'comparison.chartNote');
+  for (const side of SIDES) nameHeader(requireElement(`[data-side-head="${side}"]`, HTMLElement, section), labelOf(side));
+  fillRows(requireElement('tbody', HTMLTableSectionElement, section), sortRows(figures, orders[name]), (row) =>
+    revenue ? comparedCells(row, money, moneyChange) : comparedCells(row, formatNumber, formatSigned),
+  );
 }
 
 /** @param {Comparison['metrics']} metrics */
@@ -213,31 +247,79 @@ function render(answer) {
     view.setKpi(side, formatNumber(result[side].totals.visitors), [dates, tn('totals.days', result[side].totals.days)].filter(Boolean).join(' · '));
   }
   describeCoverage(result);
-  const pct = percentChange(a.visitors, b.visitors);
-  view.setKpi('change', deltaNode(b.visitors - a.visitors, formatSigned(b.visitors - a.visitors)), `${labelOf('a')} ${isRtl ? '←' : '→'} ${labelOf('b')}`);
+  // The change as the server worked it out, never again here: one rule, one rounding.
+  const { change, changePct: pct } = result.metrics.visitors;
+  view.setKpi('change', deltaNode(change, formatSigned(change)), `${labelOf('a')} ${isRtl ? '←' : '→'} ${labelOf('b')}`);
   view.setKpi('changePct', pct === null ? t('comparison.notAvailable') : pctNode(pct), pct === null ? t('comparison.notAvailableLong') : '');
+  shown = result;
+  renderBreakdowns();
+}
+
+/** @param {string | undefined} name @returns {BreakdownName | null} */
+const breakdownOf = (name) => (name === 'byMuseum' || name === 'byChannel' ? name : null);
+
+function renderBreakdowns() {
+  if (!shown) return;
   for (const section of view.results.querySelectorAll('[data-breakdown]')) {
     if (!(section instanceof HTMLElement)) continue;
-    const name = section.dataset.breakdown;
-    renderBreakdown(section, name === 'byMuseum' || name === 'byChannel' ? result[name] : []);
+    const name = breakdownOf(section.dataset.breakdown);
+    if (name) renderBreakdown(section, name, shown[name]);
   }
+}
+
+/**
+ * The page's address: what the data request asks, and the figure the breakdowns show; while a
+ * saved view is shown as saved, its id instead of what it asks.
+ * @param {URLSearchParams} params
+ */
+function showAddress(params) {
+  const address = openView ? new URLSearchParams({ view: String(openView.id) }) : new URLSearchParams(params);
+  if (metric() === 'revenue') address.set('metric', 'revenue');
+  syncAddress(address);
+}
+
+/** The request's query without the page's own choices, as the last refresh built it. */
+let lastAddress = new URLSearchParams();
+
+/** What is shown is no longer the saved view as it was saved. */
+function leaveView() {
+  if (!openView) return;
+  openView = null;
+  viewsMenu?.changed();
+  viewNotice.hidden = true;
+}
+
+/** The page's address as a view would keep it: the request and the figure shown. */
+function viewAddress() {
+  const address = new URLSearchParams(lastAddress);
+  if (metric() === 'revenue') address.set('metric', 'revenue');
+  return address;
 }
 
 function refresh() {
   if (!filterBar || !rangePicker) return;
   showMode();
+  let query;
   if (!byRange()) {
-    const params = new URLSearchParams({ a: sides.a.value, b: sides.b.value });
-    filterBar.appendTo(params);
-    syncAddress(params);
-    exportLink.href = `/api/dashboard/compare.csv?${params}`;
-    return view.load(`/api/dashboard/compare?${params}`, render);
+    query = new URLSearchParams({ a: sides.a.value, b: sides.b.value });
+    filterBar.appendTo(query);
+    lastAddress = query;
+  } else {
+    lastAddress = rangePicker.appendAddress(filterBar.appendTo(new URLSearchParams({ against: mode.value })));
+    query = rangePicker.appendQuery(filterBar.appendTo(new URLSearchParams({ against: mode.value })));
   }
-  const address = rangePicker.appendAddress(filterBar.appendTo(new URLSearchParams({ against: mode.value })));
-  syncAddress(address);
-  const query = rangePicker.appendQuery(filterBar.appendTo(new URLSearchParams({ against: mode.value })));
+  showAddress(lastAddress);
+  if (openView) query = new URLSearchParams({ view: String(openView.id) });
   exportLink.href = `/api/dashboard/compare.csv?${query}`;
+  // The workbook's sheets are labelled, and run, in the page's language.
+  excelLink.href = `/api/dashboard/compare.xlsx?${query}&lang=${lang}`;
   return view.load(`/api/dashboard/compare?${query}`, render);
+}
+
+/** The reader changed what is compared: the figures follow the page from now on. */
+function changed() {
+  leaveView();
+  void refresh();
 }
 
 async function start() {
@@ -245,28 +327,71 @@ async function start() {
   if (!filters) {
     sidesCard.hidden = true;
     exportLink.hidden = true;
+    excelLink.hidden = true;
     return;
   }
   lastDay = filters.presets.yearToDate.to;
-  if (!fillSides(filters)) {
+  const address = new URLSearchParams(window.location.search);
+  const saved = address.has('view') ? await viewOfAddress(address).catch(() => null) : null;
+  viewNotice.hidden = !address.has('view') || (saved !== null && saved.unseen === 0);
+  if (address.has('view')) viewNotice.textContent = saved ? tn('views.unseen', saved.unseen) : t('views.gone');
+  // A saved view reads its own address, with the figure the page's address may add.
+  const params = saved ? new URLSearchParams(saved.query) : address;
+  if (saved && address.has('metric')) params.set('metric', address.get('metric') ?? '');
+  openView = saved;
+  if (!fillSides(filters, params)) {
     sidesCard.hidden = true;
     filtersRoot.hidden = true;
     view.showState('noSides');
     return;
   }
-  const params = new URLSearchParams(window.location.search);
   const chosen = params.get('against') ?? (params.has('a') ? 'sides' : 'year');
   mode.value = MODES.includes(chosen) ? chosen : 'year';
-  rangePicker = createRangePicker(rangeRoot, filters, () => void refresh());
+  rangePicker = createRangePicker(rangeRoot, filters, changed);
   // Year to date unless the address names other dates.
   if (!params.has('range') && !params.has('from')) params.set('range', 'yearToDate');
   rangePicker.restore(params);
-  filterBar = createFilterBar(filtersRoot, filters, () => void refresh());
+  filterBar = createFilterBar(filtersRoot, filters, changed);
   filterBar.restore(params);
-  for (const select of [...Object.values(sides), mode]) select.addEventListener('change', () => void refresh());
+  for (const select of [...Object.values(sides), mode]) select.addEventListener('change', changed);
+  const wanted = metricChoice.querySelector(`input[value="${params.get('metric') === 'revenue' ? 'revenue' : 'visitors'}"]`);
+  if (wanted instanceof HTMLInputElement) wanted.checked = true;
+  metricChoice.addEventListener('change', () => {
+    viewsMenu?.changed();
+    renderBreakdowns();
+    showAddress(lastAddress);
+  });
+  viewsMenu = createViewsMenu(requireElement('[data-views]', HTMLElement), {
+    page: 'comparison',
+    address: viewAddress,
+    onSaved: (savedView) => {
+      openView = savedView;
+      viewsMenu?.showing(savedView);
+      void refresh();
+    },
+  });
+  viewsMenu.showing(saved);
+  for (const section of view.results.querySelectorAll('[data-breakdown]')) {
+    if (!(section instanceof HTMLElement)) continue;
+    const name = breakdownOf(section.dataset.breakdown);
+    if (!name) continue;
+    sortableTable(requireElement('table', HTMLTableElement, section), orders[name], (order) => {
+      orders[name] = order;
+      renderBreakdowns();
+    }, 'hint-sort');
+  }
   await refresh();
 }
 
-// An import or a change of seasons elsewhere: the figures are offered again, read afresh.
-offerNewFigures(() => refresh());
+// An import or a change of seasons elsewhere: the figures are offered again, read afresh, and
+// the seasons and years on offer with them, the sides chosen kept while they are still offered.
+offerNewFigures(async () => {
+  const fresh = await readFilters();
+  if (fresh) {
+    lastDay = fresh.presets.yearToDate.to;
+    fillSides(fresh, new URLSearchParams({ a: sides.a.value, b: sides.b.value }));
+    filterBar?.update(fresh);
+  }
+  await refresh();
+});
 await start();

@@ -56,31 +56,47 @@ function buildDropdown(details, options, onChange) {
   const list = requireElement('[data-filter-options]', HTMLElement, details);
   const valueLabel = requireElement('[data-filter-value]', HTMLElement, details);
   const summary = requireElement('summary', HTMLElement, details);
-  const boxes = options.map((option, index) => {
-    const id = `filter-${dimension}-${index}`;
-    const box = element('input', { type: 'checkbox', id, value: option.value });
-    list.append(
-      element('label', { className: 'check dropdown-option', for: id }, [
-        box,
-        element('span', { className: 'option-text' }, [
-          element('span', { text: option.label }),
-          option.hint ? element('span', { className: 'option-hint', text: option.hint }) : null,
+  /** @type {{ box: HTMLInputElement, option: FilterOption }[]} */
+  let boxes = [];
+
+  /**
+   * Lists `offered` as checkboxes, keeping checked those of `chosen` still among them.
+   * @param {FilterOption[]} offered
+   * @param {string[]} chosen
+   */
+  function fill(offered, chosen) {
+    const wanted = new Set(chosen);
+    list.replaceChildren();
+    boxes = offered.map((option, index) => {
+      const id = `filter-${dimension}-${index}`;
+      const box = element('input', { type: 'checkbox', id, value: option.value });
+      box.checked = wanted.has(option.value);
+      list.append(
+        element('label', { className: 'check dropdown-option', for: id }, [
+          box,
+          element('span', { className: 'option-text' }, [
+            element('span', { text: option.label }),
+            option.hint ? element('span', { className: 'option-hint', text: option.hint }) : null,
+          ]),
         ]),
-      ]),
-    );
-    box.addEventListener('change', () => {
-      refreshLabel();
-      onChange();
+      );
+      box.addEventListener('change', () => {
+        refreshLabel();
+        onChange();
+      });
+      return { box, option };
     });
-    return { box, option };
-  });
-  if (options.length === 0) list.append(element('p', { className: 'muted dropdown-empty', text: t('filters.none') }));
+    if (offered.length === 0) list.append(element('p', { className: 'muted dropdown-empty', text: t('filters.none') }));
+    refreshLabel();
+  }
 
   function refreshLabel() {
     const chosen = boxes.filter((b) => b.box.checked);
     valueLabel.textContent = chosen.length === 0 ? t('filters.all') : chosen.length === 1 ? chosen[0].option.label : tn('filters.selected', chosen.length);
     details.classList.toggle('dropdown-active', chosen.length > 0);
   }
+
+  fill(options, []);
 
   // Arrow keys move between the options, Escape closes and returns to the toggle.
   details.addEventListener('keydown', (event) => {
@@ -108,6 +124,13 @@ function buildDropdown(details, options, onChange) {
       const wanted = new Set(values);
       for (const b of boxes) b.box.checked = wanted.has(b.option.value);
       refreshLabel();
+    },
+    /** @param {FilterOption[]} offered */
+    offer(offered) {
+      fill(
+        offered,
+        boxes.filter((b) => b.box.checked).map((b) => b.option.value),
+      );
     },
   };
 }
@@ -162,7 +185,28 @@ export function createFilterBar(root, filters, onChange) {
       for (const d of dropdowns) for (const value of d.values()) params.append(d.dimension, value);
       return params;
     },
+    /**
+     * Offers what the filters hold now (a season added, renamed or deleted elsewhere), the
+     * choices still offered kept.
+     * @param {Filters} fresh
+     */
+    update(fresh) {
+      for (const [i, d] of dropdowns.entries()) d.offer(optionsFor(all[i].dataset.filter ?? '', fresh));
+      clear.hidden = dropdowns.every((d) => d.values().length === 0);
+    },
   };
+}
+
+/**
+ * What the filters may offer now, read again without touching the page; null when it cannot be read.
+ * @returns {Promise<Filters | null>}
+ */
+export async function readFilters() {
+  try {
+    return /** @type {Filters} */ (await call('GET', '/api/dashboard/filters'));
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -24,6 +24,7 @@ import { call, cell, errorText, guard } from './common.js';
  * @property {string[] | null} allowedMuseums
  * @property {string[] | null} allowedChannels
  * @property {boolean} [weakPin]
+ * @property {string | null} [email] where scheduled reports go
  */
 
 /**
@@ -387,7 +388,7 @@ function renderUsers() {
   requireElement('[data-rows]', HTMLElement, sections.users).replaceChildren(
     ...users.map((user) =>
       element('tr', { 'data-user-id': user.id }, [
-        element('th', { scope: 'row', text: user.name }),
+        element('th', { scope: 'row' }, [user.name, user.email ? element('span', { className: 'user-email', dir: 'ltr', text: user.email }) : null]),
         roleCell(user),
         cell(accessBadge('museums', user.allowedMuseums)),
         cell(accessBadge('channels', user.allowedChannels)),
@@ -484,6 +485,7 @@ function editUser(user) {
     title: t('settings.users.editTitle', { name: user.name }),
     confirmText: t('settings.users.save'),
     fields: [
+      { name: 'email', label: t('settings.users.email'), type: 'email', value: user.email ?? '', maxlength: 254, dir: 'ltr', hint: t('settings.users.emailHint') },
       {
         name: 'role',
         label: t('settings.users.role'),
@@ -496,10 +498,15 @@ function editUser(user) {
     onOpen: (controls) => {
       access = accessFollowingRole(/** @type {HTMLSelectElement} */ (controls.get('role')), place, pickers);
     },
-    onConfirm: async ({ values, setError }) => {
+    onConfirm: async ({ values, setError, setFieldError }) => {
+      const email = values.email.trim();
+      if (email && !EMAIL.test(email)) {
+        setFieldError('email', t('settings.users.emailInvalid'));
+        return false;
+      }
       if (!access?.validate()) return false;
       try {
-        const { user: saved } = /** @type {{ user: User }} */ (await call('PATCH', `/api/users/${user.id}`, { role: values.role, ...access.lists() }));
+        const { user: saved } = /** @type {{ user: User }} */ (await call('PATCH', `/api/users/${user.id}`, { role: values.role, email: email || null, ...access.lists() }));
         replaceUser(saved);
         say(sections.users, t('settings.users.updated', { name: saved.name }));
         return true;
@@ -510,6 +517,9 @@ function editUser(user) {
     },
   });
 }
+
+/** An address as the server takes one: a name, an @ and a host with a dot (the server checks it fully). */
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 const userForm = requireElement('#user-form', HTMLFormElement);
 const userFeedback = formFeedback(userForm);
@@ -539,6 +549,7 @@ async function addUser(values, access) {
       await call('POST', '/api/users', {
         name: (values.name ?? '').trim(),
         ...(values.pin ? { pin: values.pin } : {}),
+        ...(values.email?.trim() ? { email: values.email.trim() } : {}),
         role: values.role,
         ...access.lists(),
       })
@@ -568,6 +579,7 @@ userForm.addEventListener('submit', (event) => {
   const problems = {};
   if (!(values.name ?? '').trim()) problems.name = t('settings.users.nameRequired');
   if (values.pin && !/^\d{6,12}$/.test(values.pin)) problems.pin = t('settings.users.pinInvalid');
+  if (values.email?.trim() && !EMAIL.test(values.email.trim())) problems.email = t('settings.users.emailInvalid');
   if (!report(userForm, problems) || !addAccess?.validate()) return;
   void addUser(values, addAccess);
 });

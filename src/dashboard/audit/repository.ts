@@ -12,6 +12,10 @@ export const AUDIT_ACTIONS = [
   'seasonChanged',
   'seasonDeleted',
   'visitsImported',
+  'annotationCreated',
+  'annotationChanged',
+  'annotationDeleted',
+  'dataExported',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { sendCsv } from '../../platform/csv';
 import { validated } from '../../platform/validate';
-import { AUDIT_ACTIONS, AUDIT_PAGE_MAX, type AuditTrail } from './service';
+import { sendExcelCsv } from '../downloads';
+import { actorOf, AUDIT_ACTIONS, AUDIT_PAGE_MAX, type AuditTrail } from './service';
 
 const auditFilter = {
   action: z.enum(AUDIT_ACTIONS).optional(),
@@ -37,8 +37,10 @@ export function auditRoutes(trail: AuditTrail) {
 
   router.get(
     '/export.csv',
-    validated({ query: exportQuery }, async ({ query }, _req, res) => {
-      await sendCsv(res, await trail.exportCsv({ action: query.action, actor: query.actor }));
+    validated({ query: exportQuery }, async ({ query }, req, res) => {
+      const file = await trail.exportCsv({ action: query.action, actor: query.actor });
+      await trail.record(actorOf(req), 'dataExported', { target: 'audit', targetName: file.fileName, after: { format: 'csv', action: query.action, actor: query.actor } });
+      await sendExcelCsv(res, file);
     }),
   );
 

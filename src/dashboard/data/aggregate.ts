@@ -11,12 +11,14 @@ import {
   MIN_YEAR,
   parseDay,
   unionRanges,
+  yearEarlier,
   yearRange,
   type Day,
   type DayRange,
   type Granularity,
+  type WeekStart,
 } from './dates';
-import { narrow, type Access } from './permissions';
+import { narrow, narrowStrictly, type Access } from './permissions';
 import type { Season } from './repository';
 
 /** A user's own filters as given in the query string: within a dimension any value matches. */
@@ -29,6 +31,12 @@ export interface DataFilters {
   /** Inclusive bounds as days (see dates.ts); either may be left open. */
   from?: Day;
   to?: Day;
+  /**
+   * Museums and channels outside the permission still count as chosen, and match nothing,
+   * instead of being dropped: a saved view about a museum its opener may not see shows them
+   * nothing, rather than every museum they may see under the view's name.
+   */
+  strict?: boolean;
 }
 
 /** What one request looks at, after the permission filter: rows pass every part. */
@@ -59,8 +67,8 @@ export interface Summary {
   /** First and last day of the selected dates within the days the permitted rows cover; null when that is empty. */
   range: { start: string; end: string } | null;
   totals: Totals;
-  /** The same filters over the same number of days just before `range`. */
-  previous: Totals & { start: string | null; end: string | null };
+  /** What the figures are measured against: see PreviousPeriod. */
+  previous: PreviousPeriod;
   monthly: { month: string; visitors: number; revenue: number }[];
   /** The unit of `series`: the one asked for, else chosen from the length of `range`. */
   granularity: Granularity;
@@ -69,13 +77,47 @@ export interface Summary {
   byMuseum: Breakdown[];
   byChannel: Breakdown[];
   byDistrict: Breakdown[];
+  /** Asked for with `earlier: true`: per point of `series`, the same days a year earlier. */
+  earlier?: EarlierPoint[];
+}
+
+/**
+ * A point of the trend a year earlier: the days of its bucket that the selection covers, each
+ * moved back a year (a day or a month to the same date, 29 February to the 28th; a week 52
+ * weeks, so weekdays meet weekdays). `start`/`end` are the first and last of those days.
+ */
+export interface EarlierPoint {
+  start: string;
+  end: string;
+  visitors: number;
+  revenue: number;
+}
+
+/**
+ * The period a summary's change is measured against. For one run of days (a range, a year, a
+ * season, consecutive years) it is the same number of days just `before`; for a selection of
+ * days apart (two seasons, 2024 and 2026) that would compare a few weeks with a year or more,
+ * so it is the same selection a year earlier (`yearEarlier`). `start`/`end` are its first and
+ * last day.
+ */
+export type PreviousPeriod = Totals & { kind: PreviousKind; start: string | null; end: string | null };
+export type PreviousKind = 'before' | 'yearEarlier';
+
+/** How a summary cuts its figures beyond the filters: the reader's week, and the day that is still running. */
+export interface SummaryOptions {
+  granularity?: Granularity;
+  weekStart?: WeekStart;
+  /** Today in the dashboard's time zone: a bucket that reaches it or later is partial, as its days are not all in. */
+  today?: Day;
+  /** Adds `earlier`, the trend's points a year before. */
+  earlier?: boolean;
 }
 
 export interface SeriesPoint {
   /** The bucket's calendar bounds (a whole week or month, even where the selection cuts it). */
   start: string;
   end: string;
-  /** `YYYY-MM-DD`, `YYYY-Www` (ISO week) or `YYYY-MM`. */
+  /** `YYYY-MM-DD`, `YYYY-Www` (ISO week; a Sunday week is named by its Sunday, `YYYY-MM-DD`) or `YYYY-MM`. */
   label: string;
   visitors: number;
   revenue: number;
@@ -85,11 +127,14 @@ export interface SeriesPoint {
 
 export interface ComparedRow {
   key: string;
+  /** Visitors on each side. */
   a: number;
   b: number;
   change: number;
   /** Percent; null when `a` is 0. */
   changePct: number | null;
+  /** The same for revenue, with the change exact to the cent. */
+  revenue: MetricChange;
 }
 
 export interface CompareSide {
@@ -140,8 +185,8 @@ export function selectionOf(access: Access, filters: DataFilters, seasons: reado
   const dates = chosen.length === 0 ? 'all' : chosen.reduce((a, b) => intersectRanges(a, b));
   return {
     access,
-    museums: narrow(access.museums, filters.museum),
-    channels: narrow(access.channels, filters.channel),
+    museums: (filters.strict ? narrowStrictly : narrow)(access.museums, filters.museum),
+    channels: (filters.strict ? narrowStrictly : narrow)(access.channels, filters.channel),
     districts: filters.district.length > 0 ? new Set(filters.district) : 'all',
     dates,
   };
@@ -198,12 +243,20 @@ function breakdown(scan: Aggregate, comboCode: Uint32Array, names: readonly stri
     .sort((x, y) => y.visitors - x.visitors || x.key.localeCompare(y.key));
 }
 
-function previousPeriod(columns: VisitColumns, keep: Uint8Array, ranges: readonly DayRange[]): Summary['previous'] {
-  if (ranges.length === 0) return { start: null, end: null, visitors: 0, revenue: 0, days: 0 };
+function previousPeriod(columns: VisitColumns, keep: Uint8Array, ranges: readonly DayRange[]): PreviousPeriod {
+  if (ranges.length === 0) return { kind: 'before', start: null, end: null, visitors: 0, revenue: 0, days: 0 };
+  if (ranges.length > 1) {
+    const earlier = unionRanges(ranges.map((r) => ({ from: yearEarlier(r.from), to: yearEarlier(r.to) })));
+    return { kind: 'yearEarlier', ...spanText(earlier), ...totalsOf(columns.aggregate(keep, earlier)) };
+  }
   const start = ranges[0].from;
-  const length = ranges[ranges.length - 1].to - start + 1;
+  const length = ranges[0].to - start + 1;
   const before = { from: start - length, to: start - 1 };
-  return { start: formatDay(before.from), end: formatDay(before.to), ...totalsOf(columns.aggregate(keep, [before])) };
+  return { kind: 'before', ...spanText([before]), ...totalsOf(columns.aggregate(keep, [before])) };
+}
+
+function spanText(ranges: readonly DayRange[]): { start: string; end: string } {
+  return { start: formatDay(ranges[0].from), end: formatDay(ranges[ranges.length - 1].to) };
 }
 
 /** How many of the selected days fall in `bucket`; `ranges` sorted, non-overlapping. */
@@ -218,14 +271,16 @@ function selectedDaysIn(bucket: DayRange, ranges: readonly DayRange[]): number {
 }
 
 /** The series by `unit`: months come from the scan's own month sums, days and weeks from per-day totals. */
-function seriesOf(ranges: readonly DayRange[], unit: Granularity, scan: Aggregate, daily: DailySums | undefined): SeriesPoint[] {
+function seriesOf(ranges: readonly DayRange[], unit: Granularity, scan: Aggregate, daily: DailySums | undefined, options: SummaryOptions): SeriesPoint[] {
   if (ranges.length === 0) return [];
   const first = ranges[0].from;
   const last = ranges[ranges.length - 1].to;
   const out: SeriesPoint[] = [];
   const months = new Map(scan.months.map((m) => [m.month, m]));
-  for (let start = bucketOf(first, unit).from; start <= last; ) {
-    const bucket = bucketOf(start, unit);
+  const firstDay = options.weekStart ?? 'monday';
+  const today = options.today ?? Infinity;
+  for (let start = bucketOf(first, unit, firstDay).from; start <= last; ) {
+    const bucket = bucketOf(start, unit, firstDay);
     let visitors = 0;
     let cents = 0;
     if (daily) {
@@ -243,26 +298,53 @@ function seriesOf(ranges: readonly DayRange[], unit: Granularity, scan: Aggregat
     out.push({
       start: text,
       end: unit === 'day' ? text : formatDay(bucket.to),
-      label: unit === 'day' ? text : bucketLabel(bucket, unit),
+      label: unit === 'day' ? text : bucketLabel(bucket, unit, firstDay),
       visitors,
       revenue: cents / 100,
-      partial: selectedDaysIn(bucket, ranges) < bucket.to - bucket.from + 1,
+      partial: bucket.to >= today || selectedDaysIn(bucket, ranges) < bucket.to - bucket.from + 1,
     });
     start = bucket.to + 1;
   }
   return out;
 }
 
-export function summarize(columns: VisitColumns, selection: Selection, granularity?: Granularity): Summary {
+/** The trend's points a year earlier, from one scan of the earlier days. */
+function earlierSeries(columns: VisitColumns, keep: Uint8Array, ranges: readonly DayRange[], series: readonly SeriesPoint[], unit: Granularity): EarlierPoint[] {
+  if (ranges.length === 0) return [];
+  const back = unit === 'week' ? (day: Day) => day - 364 : yearEarlier;
+  const firstDay = back(ranges[0].from);
+  const length = back(ranges[ranges.length - 1].to) - firstDay + 1;
+  const daily: DailySums = { firstDay, visitors: new Float64Array(length), revenueCents: new Float64Array(length) };
+  columns.aggregate(keep, [{ from: firstDay, to: firstDay + length - 1 }], 'best', daily);
+  return series.map((point) => {
+    const bucket = { from: parseDay(point.start)!, to: parseDay(point.end)! };
+    const covered = intersectRanges([bucket], ranges);
+    const moved = (covered.length > 0 ? covered : [bucket]).map((r) => ({ from: back(r.from), to: back(r.to) }));
+    let visitors = 0;
+    let cents = 0;
+    if (covered.length > 0) {
+      for (const r of moved) {
+        for (let d = r.from; d <= r.to; d += 1) {
+          visitors += daily.visitors[d - firstDay];
+          cents += daily.revenueCents[d - firstDay];
+        }
+      }
+    }
+    return { ...spanText(moved), visitors, revenue: cents / 100 };
+  });
+}
+
+export function summarize(columns: VisitColumns, selection: Selection, options: SummaryOptions = {}): Summary {
   const keep = columns.keepMask(selection.museums, selection.channels, selection.districts);
   const ranges = datesIn(columns, selection);
   const length = ranges.length > 0 ? ranges[ranges.length - 1].to - ranges[0].from + 1 : 0;
-  const unit = granularity ?? autoGranularity(length);
+  const unit = options.granularity ?? autoGranularity(length);
   const daily: DailySums | undefined =
     unit === 'month' || ranges.length === 0
       ? undefined
       : { firstDay: ranges[0].from, visitors: new Float64Array(length), revenueCents: new Float64Array(length) };
   const scan = columns.aggregate(keep, ranges, 'best', daily);
+  const series = seriesOf(ranges, unit, scan, daily, options);
   return {
     range: ranges.length > 0 ? { start: formatDay(ranges[0].from), end: formatDay(ranges[ranges.length - 1].to) } : null,
     totals: totalsOf(scan),
@@ -270,10 +352,11 @@ export function summarize(columns: VisitColumns, selection: Selection, granulari
     // Every month the selected days touch, zeros included, so the series has no holes.
     monthly: scan.months.map((m) => ({ month: monthLabel(m.month), visitors: m.visitors, revenue: m.revenueCents / 100 })),
     granularity: unit,
-    series: seriesOf(ranges, unit, scan, daily),
+    series,
     byMuseum: breakdown(scan, columns.comboMuseum, columns.museums),
     byChannel: breakdown(scan, columns.comboChannel, columns.channels),
     byDistrict: breakdown(scan, columns.comboDistrict, columns.districts),
+    ...(options.earlier ? { earlier: earlierSeries(columns, keep, ranges, series, unit) } : {}),
   };
 }
 
@@ -283,6 +366,15 @@ export function percentChange(a: number, b: number): number | null {
   return a === 0 ? null : ((b - a) / a) * 100;
 }
 
+function metricChange(x: number, y: number): MetricChange {
+  return { a: x, b: y, change: y - x, changePct: percentChange(x, y) };
+}
+
+/** Amounts are taken apart in cents: 64072813.01 - 60992416 in units leaves binary noise (3080397.009999998). */
+function moneyChange(x: number, y: number): MetricChange {
+  return { ...metricChange(x, y), change: (toCents(y) - toCents(x)) / 100 };
+}
+
 function compareRows(scanA: Aggregate, scanB: Aggregate, comboCode: Uint32Array, names: readonly string[]): ComparedRow[] {
   const a = sumsBy(scanA, comboCode, names);
   const b = sumsBy(scanB, comboCode, names);
@@ -290,7 +382,7 @@ function compareRows(scanA: Aggregate, scanB: Aggregate, comboCode: Uint32Array,
   return keys.map((key) => {
     const va = a.get(key)?.visitors ?? 0;
     const vb = b.get(key)?.visitors ?? 0;
-    return { key, a: va, b: vb, change: vb - va, changePct: percentChange(va, vb) };
+    return { key, a: va, b: vb, change: vb - va, changePct: percentChange(va, vb), revenue: moneyChange(a.get(key)?.revenue ?? 0, b.get(key)?.revenue ?? 0) };
   });
 }
 
@@ -309,17 +401,14 @@ export function compareSides(columns: VisitColumns, selection: Selection, a: Com
     side.dates.length > 0
       ? { start: formatDay(side.dates[0].from), end: formatDay(side.dates[side.dates.length - 1].to) }
       : { start: null, end: null };
-  const metric = (x: number, y: number): MetricChange => ({ a: x, b: y, change: y - x, changePct: percentChange(x, y) });
-  // Amounts are taken apart in cents: 64072813.01 - 60992416 in units leaves binary noise (3080397.009999998).
-  const moneyMetric = (x: number, y: number): MetricChange => ({ ...metric(x, y), change: (toCents(y) - toCents(x)) / 100 });
   const perVisitor = (t: Totals) => (t.visitors > 0 ? toCents(t.revenue / t.visitors) / 100 : 0);
   return {
     a: { label: a.label, ...bounds(a), totals: totalsA },
     b: { label: b.label, ...bounds(b), totals: totalsB },
     metrics: {
-      visitors: metric(totalsA.visitors, totalsB.visitors),
-      revenue: moneyMetric(totalsA.revenue, totalsB.revenue),
-      revenuePerVisitor: moneyMetric(perVisitor(totalsA), perVisitor(totalsB)),
+      visitors: metricChange(totalsA.visitors, totalsB.visitors),
+      revenue: moneyChange(totalsA.revenue, totalsB.revenue),
+      revenuePerVisitor: moneyChange(perVisitor(totalsA), perVisitor(totalsB)),
     },
     byMuseum: compareRows(scanA, scanB, columns.comboMuseum, columns.museums),
     byChannel: compareRows(scanA, scanB, columns.comboChannel, columns.channels),

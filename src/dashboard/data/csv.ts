@@ -4,7 +4,7 @@ import { csvLine } from '../../platform/csv';
 import { BadRequest, PayloadTooLarge } from '../../platform/errors';
 import { isSingleLineText } from '../../platform/text';
 import type { VisitRow } from './columns';
-import { parseDay, MAX_YEAR, MIN_YEAR } from './dates';
+import { formatDay, parseDay, MAX_YEAR, MIN_YEAR, type Day } from './dates';
 
 export const CSV_COLUMNS = ['date', 'museum', 'channel', 'district', 'visitors', 'revenue'] as const;
 type Column = (typeof CSV_COLUMNS)[number];
@@ -39,6 +39,7 @@ export type ImportErrorCode =
   | 'MALFORMED_LINE'
   | 'LINE_TOO_LONG'
   | 'INVALID_DATE'
+  | 'FUTURE_DATE'
   | 'EMPTY_NAME'
   | 'NAME_TOO_LONG'
   | 'CONTROL_CHARACTERS'
@@ -101,7 +102,7 @@ function nameIssue(value: string): Issue | undefined {
 }
 
 /** A valid row, or the problems of this line (several fields can be wrong at once). */
-function readRow(record: string[], line: number, at: Map<Column, number>): VisitRow | ImportError[] {
+function readRow(record: string[], line: number, at: Map<Column, number>, lastDay: Day | undefined): VisitRow | ImportError[] {
   if (record.length !== CSV_COLUMNS.length) {
     const params = { expected: CSV_COLUMNS.length, found: record.length };
     return [{ line, field: 'row', code: 'FIELD_COUNT', message: `expected ${params.expected} fields, found ${params.found}`, params }];
@@ -109,7 +110,8 @@ function readRow(record: string[], line: number, at: Map<Column, number>): Visit
   const cell = (column: Column) => record[at.get(column)!];
   const errors: ImportError[] = [];
   const date = cell('date');
-  if (parseDay(date) === undefined) {
+  const day = parseDay(date);
+  if (day === undefined) {
     errors.push({
       line,
       field: 'date',
@@ -117,6 +119,9 @@ function readRow(record: string[], line: number, at: Map<Column, number>): Visit
       message: `must be a real date written YYYY-MM-DD, between ${MIN_YEAR} and ${MAX_YEAR}`,
       params: { minYear: MIN_YEAR, maxYear: MAX_YEAR },
     });
+  } else if (lastDay !== undefined && day > lastDay) {
+    // Figures of days still to come would be counted in a year the page says runs to yesterday.
+    errors.push({ line, field: 'date', code: 'FUTURE_DATE', message: `is in the future (today is ${formatDay(lastDay)})` });
   }
   for (const column of ['museum', 'channel', 'district'] as const) {
     const issue = nameIssue(cell(column));
@@ -155,6 +160,8 @@ function byteLimit(maxBytes: number): Transform {
 export interface ReadOptions {
   maxBytes: number;
   batchSize?: number;
+  /** The last day a line may be dated (today); lines dated after it are refused. */
+  lastDay?: Day;
   /** Receives valid rows; once any line is invalid it is not called again. */
   onBatch: (rows: VisitRow[]) => Promise<void>;
 }
@@ -188,7 +195,7 @@ export async function readVisitsCsv(source: Readable, opts: ReadOptions): Promis
         header = read;
         continue;
       }
-      const row = readRow(record, info.lines, header);
+      const row = readRow(record, info.lines, header, opts.lastDay);
       if (Array.isArray(row)) {
         errors.push(...row);
         if (errors.length > MAX_REPORTED_ERRORS) {

@@ -1,3 +1,5 @@
+import { wallClock } from '../../platform/time-zone';
+
 /** A calendar date as the number of days since 1970-01-01 (UTC), so ranges are plain integers. */
 export type Day = number;
 
@@ -62,6 +64,14 @@ function civilText(day: Day): string {
 
 export function dayOf(date: Date): Day {
   return Math.floor(date.getTime() / DAY_MS);
+}
+
+/**
+ * The calendar day the wall clock shows at `ms` in `timeZone`: the dashboard's "today". At
+ * 22:30 UTC on 31 December it is already 1 January in Doha, and figures then run to the 31st.
+ */
+export function todayIn(timeZone: string, ms: number): Day {
+  return parseDay(wallClock(timeZone, ms).day)!;
 }
 
 export function yearOf(day: Day): number {
@@ -141,9 +151,14 @@ export function presetRanges(today: Day): Record<Preset, DayRange> {
 export const GRANULARITIES = ['day', 'week', 'month'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
 
-/** The Monday of the ISO week holding `day` (1970-01-01 was a Thursday). */
-export function weekStart(day: Day): Day {
-  return day - ((((day + 3) % 7) + 7) % 7);
+export const WEEK_STARTS = ['monday', 'sunday'] as const;
+/** ISO weeks start on Monday; Arabic readers' weeks, as the workspace's calendar shows them, on Sunday. */
+export type WeekStart = (typeof WEEK_STARTS)[number];
+
+/** The first day of the week holding `day` (1970-01-01 was a Thursday): its Monday, or its Sunday. */
+export function weekStart(day: Day, first: WeekStart = 'monday'): Day {
+  const offset = first === 'monday' ? 3 : 4;
+  return day - ((((day + offset) % 7) + 7) % 7);
 }
 
 /** `YYYY-Www`: the ISO week's year is the year of its Thursday. */
@@ -155,19 +170,20 @@ export function isoWeekLabel(monday: Day): string {
 }
 
 /** The calendar bucket of a given unit that holds `day`. */
-export function bucketOf(day: Day, unit: Granularity): DayRange {
+export function bucketOf(day: Day, unit: Granularity, first: WeekStart = 'monday'): DayRange {
   if (unit === 'day') return { from: day, to: day };
   if (unit === 'week') {
-    const from = weekStart(day);
+    const from = weekStart(day, first);
     return { from, to: from + 6 };
   }
   const month = monthIndexOf(day);
   return { from: firstDayOfMonth(month), to: firstDayOfMonth(month + 1) - 1 };
 }
 
-export function bucketLabel(bucket: DayRange, unit: Granularity): string {
+/** A Sunday week has no ISO number: it is named by its Sunday (`YYYY-MM-DD`). */
+export function bucketLabel(bucket: DayRange, unit: Granularity, first: WeekStart = 'monday'): string {
   if (unit === 'day') return formatDay(bucket.from);
-  if (unit === 'week') return isoWeekLabel(bucket.from);
+  if (unit === 'week') return first === 'monday' ? isoWeekLabel(bucket.from) : formatDay(bucket.from);
   return monthLabel(monthIndexOf(bucket.from));
 }
 
@@ -183,7 +199,7 @@ export const AGAINST = ['previous', 'year', 'yearWeekday'] as const;
 export type Against = (typeof AGAINST)[number];
 
 /** The same month and day a year earlier; 29 February becomes the 28th. */
-function yearEarlier(day: Day): Day {
+export function yearEarlier(day: Day): Day {
   const d = new Date(day * DAY_MS);
   const year = d.getUTCFullYear() - 1;
   const month = d.getUTCMonth();

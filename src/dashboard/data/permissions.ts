@@ -43,3 +43,9 @@ export function narrow(allowed: NameSet, requested: readonly string[]): NameSet 
   const kept = requested.filter((value) => allowed.has(value));
   return kept.length > 0 ? new Set(kept) : allowed;
 }
+
+/** A choice held to what the user may see: values outside `allowed` match nothing, so all of them out of reach leave nothing. */
+export function narrowStrictly(allowed: NameSet, requested: readonly string[]): NameSet {
+  if (requested.length === 0) return allowed;
+  return new Set(allowed === 'all' ? requested : requested.filter((value) => allowed.has(value)));
+}

@@ -1,73 +1,51 @@
 import { actorOf, type AuditTrail } from '../audit/service';
 import { Router, type Request, type RequestHandler } from 'express';
 import { z } from 'zod';
-import { sendCsv } from '../../platform/csv';
+import { sendExcelCsv } from '../downloads';
+import { sendComparisonXlsx, sendVisitsXlsx, type SheetLanguage } from '../excel';
+import { requestLanguage } from '../../platform/i18n';
+import type { i18n } from 'i18next';
 import { singleLine } from '../../platform/text';
 import { idParam, validated } from '../../platform/validate';
 import { requireDashboardAdmin } from '../auth/middleware';
 import type { DashboardSession } from '../auth/session-store';
-import type { DataFilters } from './aggregate';
-import { AGAINST, GRANULARITIES, MAX_YEAR, MIN_YEAR, parseDay } from './dates';
-import type { DashboardDataService, Period } from './service';
+import type { SavedViewsService } from '../views/service';
+import type { ViewRequest } from '../views/address';
+import { AGAINST, GRANULARITIES, WEEK_STARTS, type Granularity } from './dates';
+import { filterFields, filtersOf, isoDate, orderedRange, period, rangeFields, viewId } from './query';
+import type { DashboardDataService } from './service';
 import { currentImport, receiveCsv } from './upload';
 
-const MAX_VALUES = 500;
+/** Filters, or a saved view (`view=<id>`) that holds them: never both. */
+const withoutFilters = (q: { view?: number; museum: string[]; channel: string[]; district: string[]; year: number[]; season: number[]; from?: number; to?: number }) =>
+  q.view === undefined || (q.museum.length + q.channel.length + q.district.length + q.year.length + q.season.length === 0 && q.from === undefined && q.to === undefined);
+const viewAlone = { message: 'a saved view holds its own filters: give view alone, or the filters', path: ['view'] };
 
-/** A repeatable query parameter: one value or several; empty values (`museum=`) mean "not given". */
-function repeatable<T extends z.ZodType>(item: T) {
-  return z.preprocess(
-    (value) => (value === undefined ? [] : (Array.isArray(value) ? (value as unknown[]) : [value]).filter((v) => v !== '')),
-    z.array(item).max(MAX_VALUES),
-  );
-}
-
-const name = z.string().max(200);
-const year = z
-  .string()
-  .regex(/^\d{4}$/, 'must be a year like 2025')
-  .transform(Number)
-  .refine((y) => y >= MIN_YEAR && y <= MAX_YEAR, `must be between ${MIN_YEAR} and ${MAX_YEAR}`);
-const seasonId = z.string().regex(/^[1-9]\d{0,9}$/, 'must be a season id').transform(Number);
-
-const isoDate = z.string().refine((v) => parseDay(v) !== undefined, `must be a date written YYYY-MM-DD, between ${MIN_YEAR} and ${MAX_YEAR}`);
-const day = isoDate.transform((v) => parseDay(v)!);
-
-const rangeFields = { from: day.optional(), to: day.optional() };
-
-/** `from` and `to` are inclusive; a range that ends before it starts is refused, never read as empty. */
-function orderedRange<T extends z.ZodType<{ from?: number; to?: number }>>(schema: T) {
-  return schema.refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, {
-    message: 'must not be before from',
-    path: ['to'],
-  });
-}
-
-const filterFields = {
-  museum: repeatable(name),
-  channel: repeatable(name),
-  district: repeatable(name),
-  year: repeatable(year),
-  season: repeatable(seasonId),
-  ...rangeFields,
-  /** Read by the language middleware; allowed so page URLs can be passed on whole. */
-  lang: z.string().optional(),
-};
-const filtersQuery = orderedRange(z.strictObject(filterFields));
-const summaryQuery = orderedRange(z.strictObject({ ...filterFields, granularity: z.enum(GRANULARITIES).optional() }));
-
-const period = z.union([
-  year.transform((y): Period => ({ year: y })),
+const filtersQuery = orderedRange(z.strictObject({ ...filterFields, view: viewId.optional() }).refine(withoutFilters, viewAlone));
+/**
+ * Weeks are ISO weeks (from Monday) unless `weekStart=sunday`, as Arabic pages ask;
+ * `earlier=year` adds the trend's points a year before.
+ */
+const summaryQuery = orderedRange(
   z
-    .string()
-    .regex(/^season:[1-9]\d{0,9}$/, 'must be a year like 2025 or season:<id>')
-    .transform((v): Period => ({ seasonId: Number(v.slice('season:'.length)) })),
-]);
-/** Either two named sides (`a`, `b`), or `against` an earlier period for the from/to range (year to date when absent). */
+    .strictObject({
+      ...filterFields,
+      view: viewId.optional(),
+      granularity: z.enum(GRANULARITIES).optional(),
+      weekStart: z.enum(WEEK_STARTS).optional(),
+      earlier: z.literal('year').optional(),
+    })
+    .refine(withoutFilters, viewAlone)
+    .refine((q) => q.view === undefined || q.granularity === undefined, { message: 'a saved view holds its own grouping', path: ['granularity'] }),
+);
+
+/** Either two named sides (`a`, `b`), or `against` an earlier period for the from/to range (year to date when absent), or a saved view. */
 const compareQuery = orderedRange(
   z
-    .strictObject({ ...filterFields, a: period.optional(), b: period.optional(), against: z.enum(AGAINST).optional() })
-    .refine((q) => (q.against ? q.a === undefined && q.b === undefined : q.a !== undefined && q.b !== undefined), {
-      message: 'give both a and b, or against (previous, year or yearWeekday) without them',
+    .strictObject({ ...filterFields, view: viewId.optional(), a: period.optional(), b: period.optional(), against: z.enum(AGAINST).optional() })
+    .refine(withoutFilters, viewAlone)
+    .refine((q) => (q.view !== undefined ? q.a === undefined && q.b === undefined && q.against === undefined : q.against ? q.a === undefined && q.b === undefined : q.a !== undefined && q.b !== undefined), {
+      message: 'give both a and b, or against (previous, year or yearWeekday) without them, or a saved view alone',
       path: ['against'],
     }),
 );
@@ -79,21 +57,22 @@ const seasonPatch = z
   .strictObject({ name: seasonName.optional(), startDate: isoDate.optional(), endDate: isoDate.optional() })
   .refine((b) => Object.keys(b).length > 0, 'nothing to change');
 
-function filtersOf(query: z.output<typeof filtersQuery>): DataFilters {
-  return {
-    museum: query.museum,
-    channel: query.channel,
-    district: query.district,
-    year: query.year,
-    season: query.season,
-    from: query.from,
-    to: query.to,
-  };
-}
-
 /** Mounted behind the dashboard session, so there always is one here. */
 function viewer(req: Request): DashboardSession {
   return req.dashboard!.session;
+}
+
+/** Query parameters that say how figures are shown, not which: left out of the record of an export. */
+const PRESENTATION = new Set(['lang', 'granularity', 'weekStart', 'earlier']);
+
+/**
+ * Who exported which figures, and when: the filters as the request named them (or the saved
+ * view it named), and the file it got. Recorded before the file is sent, so an export cut
+ * short still counts.
+ */
+export async function recordExport(trail: AuditTrail, req: Request, target: 'visits' | 'comparison', format: 'csv' | 'xlsx', fileName: string): Promise<void> {
+  const filters = Object.fromEntries(Object.entries(req.query).filter(([name, value]) => !PRESENTATION.has(name) && value !== '' && value !== undefined));
+  await trail.record(actorOf(req), 'dataExported', { target, targetName: fileName, after: { format, ...filters } });
 }
 
 /** Figures differ per user: never kept by a shared cache. */
@@ -102,16 +81,35 @@ const privateAnswer: RequestHandler = (_req, res, next) => {
   next();
 };
 
-/** `/api/dashboard`: mounted behind the dashboard session and the same-origin check. */
-/** `/api/dashboard`: the data each session may see; `currency` names the unit of revenue in exports. */
-export function dashboardDataRoutes(data: DashboardDataService, trail: AuditTrail, currency: string) {
+/** The filters and cut a request asks for, or that the saved view it names holds. */
+type Asked = ViewRequest;
+
+/** Where a data route finds a saved view's address: the views service, under the reader's own access. */
+export type ViewLookup = Pick<SavedViewsService, 'request'>;
+
+/** `/api/dashboard`: the data each session may see; `currency` names the unit of revenue in exports, `i18n` labels the Excel files. */
+export function dashboardDataRoutes(data: DashboardDataService, trail: AuditTrail, currency: string, views: ViewLookup, i18n: i18n) {
   const router = Router();
   router.use(privateAnswer);
 
-  const compareOf = (query: z.output<typeof compareQuery>, req: Request) =>
-    query.against
-      ? data.compareAgainst(viewer(req), filtersOf(query), query.against)
-      : data.compare(viewer(req), filtersOf(query), query.a!, query.b!);
+  // An Excel file's sheets are labelled, and run right to left, in the language of the page that asks (`lang`, else its cookie).
+  const sheetLanguage = (req: Request): SheetLanguage => {
+    const lang = requestLanguage(req);
+    return { t: i18n.getFixedT(lang), rtl: lang === 'ar' };
+  };
+
+  const dashboardAsked = async (query: { view?: number; granularity?: Granularity } & Parameters<typeof filtersOf>[0], req: Request): Promise<Asked> =>
+    query.view !== undefined ? views.request(viewer(req), query.view, 'dashboard') : { filters: filtersOf(query), granularity: query.granularity };
+
+  const comparisonAsked = async (query: z.output<typeof compareQuery>, req: Request): Promise<Asked> => {
+    if (query.view !== undefined) return views.request(viewer(req), query.view, 'comparison');
+    return { filters: filtersOf(query), comparison: query.against ? { against: query.against } : { a: query.a!, b: query.b! } };
+  };
+
+  const compareOf = ({ filters, comparison }: Asked, req: Request) =>
+    comparison && 'against' in comparison
+      ? data.compareAgainst(viewer(req), filters, comparison.against)
+      : data.compare(viewer(req), filters, comparison!.a, comparison!.b);
 
   router.get(
     '/filters',
@@ -123,28 +121,56 @@ export function dashboardDataRoutes(data: DashboardDataService, trail: AuditTrai
   router.get(
     '/summary',
     validated({ query: summaryQuery }, async ({ query }, req, res) => {
-      res.json(await data.summary(viewer(req), filtersOf(query), query.granularity));
+      const asked = await dashboardAsked(query, req);
+      res.json(await data.summary(viewer(req), asked.filters, { granularity: asked.granularity, weekStart: query.weekStart, earlier: query.earlier === 'year' }));
     }),
   );
 
   router.get(
     '/compare',
     validated({ query: compareQuery }, async ({ query }, req, res) => {
-      res.json(await compareOf(query, req));
+      res.json(await compareOf(await comparisonAsked(query, req), req));
     }),
   );
 
   router.get(
     '/export.csv',
     validated({ query: filtersQuery }, async ({ query }, req, res) => {
-      await sendCsv(res, await data.exportCsv(viewer(req), filtersOf(query)));
+      const asked = await dashboardAsked(query, req);
+      const file = await data.exportCsv(viewer(req), asked.filters);
+      await recordExport(trail, req, 'visits', 'csv', file.fileName);
+      await sendExcelCsv(res, file);
     }),
   );
 
   router.get(
     '/compare.csv',
     validated({ query: compareQuery }, async ({ query }, req, res) => {
-      await sendCsv(res, data.exportComparisonCsv(viewer(req), filtersOf(query), await compareOf(query, req), currency));
+      const asked = await comparisonAsked(query, req);
+      const file = data.exportComparisonCsv(viewer(req), asked.filters, await compareOf(asked, req), currency);
+      await recordExport(trail, req, 'comparison', 'csv', file.fileName);
+      await sendExcelCsv(res, file);
+    }),
+  );
+
+  router.get(
+    '/export.xlsx',
+    validated({ query: filtersQuery }, async ({ query }, req, res) => {
+      const asked = await dashboardAsked(query, req);
+      const [file, summary] = await Promise.all([data.exportVisits(viewer(req), asked.filters), data.summary(viewer(req), asked.filters)]);
+      await recordExport(trail, req, 'visits', 'xlsx', `${file.baseName}.xlsx`);
+      await sendVisitsXlsx(res, { ...file, summary, currency }, sheetLanguage(req));
+    }),
+  );
+
+  router.get(
+    '/compare.xlsx',
+    validated({ query: compareQuery }, async ({ query }, req, res) => {
+      const asked = await comparisonAsked(query, req);
+      const comparison = await compareOf(asked, req);
+      const table = data.comparisonTable(viewer(req), asked.filters, comparison, currency);
+      await recordExport(trail, req, 'comparison', 'xlsx', `${table.baseName}.xlsx`);
+      await sendComparisonXlsx(res, { table, comparison, currency }, sheetLanguage(req));
     }),
   );
 

@@ -16,11 +16,12 @@ import {
   type Comparison,
   type DataFilters,
   type Summary,
+  type SummaryOptions,
 } from './aggregate';
 import { ColumnsBuilder, type NameSet, type VisitColumns, type VisitRow } from './columns';
 import { csvLine, visitsCsv, readVisitsCsv } from './csv';
 import { fileNamePart } from '../../platform/csv';
-import { dayOf, formatDay, parseDay, presetRanges, yearRange, earlierRange, type Against, type Day, type DayRange, type Granularity, type Preset } from './dates';
+import { formatDay, parseDay, presetRanges, todayIn, yearRange, earlierRange, type Against, type Day, type DayRange, type Preset } from './dates';
 import { accessOf, isRestricted, type Access } from './permissions';
 import type { NewSeason, Season, SeasonRepository, VisitRepository } from './repository';
 import { LocalLocks, type Lease, type Locks } from '../../platform/locks';
@@ -28,6 +29,14 @@ import { RecentLook } from '../../platform/recent';
 import type { FiguresChange, FiguresFeed } from '../events/live';
 
 /** One side of a comparison: a calendar year, a season or a range of days. */
+
+/** The comparison as the CSV and Excel files hold it: a header, then one line per figure. */
+export interface ComparisonTable {
+  baseName: string;
+  header: string[];
+  rows: [section: string, key: string, unit: string, a: number, b: number, change: number, changePct: number | null][];
+}
+
 export type Period = { year: number } | { seasonId: number } | DayRange;
 
 export interface FiltersView {
@@ -36,7 +45,7 @@ export interface FiltersView {
   years: number[];
   districts: string[];
   seasons: Season[];
-  /** Today by the server's clock; data runs to the day before. */
+  /** Today in the dashboard's time zone (DASHBOARD_TIMEZONE); data runs to the day before. */
   today: string;
   /** The named ranges the page offers, worked out from `today`. */
   presets: Record<Preset, { from: string; to: string }>;
@@ -59,6 +68,8 @@ export interface DataServiceDeps {
   seasons: SeasonRepository;
   logger: Logger;
   clock: Clock;
+  /** IANA zone whose wall clock says what "today" is: presets, "yesterday", partial buckets, the import's last day. */
+  timeZone: string;
   importMaxBytes?: number;
   /** Where the one import slot is held: in this process, or shared by every instance. */
   locks?: Locks;
@@ -87,6 +98,8 @@ export class CsvImport {
     private readonly maxBytes: number,
     /** The one import slot; an import that lost it stops before it writes again, as another may have it now. */
     private readonly lease: Lease,
+    /** The last day a line may be dated: today in the dashboard's time zone. */
+    private readonly lastDay: Day,
   ) {}
 
   /**
@@ -104,7 +117,7 @@ export class CsvImport {
       pending.catch(() => undefined);
     };
     try {
-      this.rows = await readVisitsCsv(source, { maxBytes: this.maxBytes, batchSize: STAGE_BATCH_ROWS, onBatch });
+      this.rows = await readVisitsCsv(source, { maxBytes: this.maxBytes, batchSize: STAGE_BATCH_ROWS, lastDay: this.lastDay, onBatch });
     } catch (err) {
       // The file's own fault comes first; the batch still going in is let finish before anyone clears the staging area.
       await pending.catch(() => undefined);
@@ -166,7 +179,7 @@ export class DashboardDataService {
     const access = accessOf(viewer);
     const options = filterOptions(columns, access);
     const { from, to } = boundedRange(range.from, range.to);
-    const today = dayOf(new Date(this.deps.clock.now()));
+    const today = this.today();
     const presets = Object.fromEntries(
       Object.entries(presetRanges(today)).map(([name, r]) => [name, { from: formatDay(r.from), to: formatDay(r.to) }]),
     ) as FiltersView['presets'];
@@ -186,9 +199,19 @@ export class DashboardDataService {
     };
   }
 
-  async summary(viewer: Viewer, filters: DataFilters, granularity?: Granularity): Promise<Summary> {
+  /** Every museum the data holds, whoever may see it: what a note may be about. */
+  async museums(): Promise<readonly string[]> {
+    return (await this.current()).museums;
+  }
+
+  async summary(viewer: Viewer, filters: DataFilters, options: Omit<SummaryOptions, 'today'> = {}): Promise<Summary> {
     const [columns, seasons] = await Promise.all([this.current(), this.seasons()]);
-    return summarize(columns, selectionOf(accessOf(viewer), filters, seasons), granularity);
+    return summarize(columns, selectionOf(accessOf(viewer), filters, seasons), { ...options, today: this.today() });
+  }
+
+  /** Today in the dashboard's time zone. */
+  today(): Day {
+    return todayIn(this.deps.timeZone, this.deps.clock.now());
   }
 
   async compare(viewer: Viewer, filters: DataFilters, a: Period, b: Period): Promise<Comparison> {
@@ -208,7 +231,7 @@ export class DashboardDataService {
    * the range is a side here, so it does not also narrow the filters.
    */
   async compareAgainst(viewer: Viewer, filters: DataFilters, against: Against): Promise<Comparison> {
-    const today = dayOf(new Date(this.deps.clock.now()));
+    const today = this.today();
     const current =
       filters.from !== undefined || filters.to !== undefined ? boundedRange(filters.from, filters.to) : presetRanges(today).yearToDate;
     const open = { ...filters, from: undefined, to: undefined };
@@ -216,49 +239,68 @@ export class DashboardDataService {
   }
 
   /**
-   * The CSV text of exactly the rows the summary would count, in chunks, under a file name
-   * that says which dates it holds and which values were chosen
-   * (`visits_2025-01-01_2025-03-31.csv`, `visits_2025-01-01_2025-03-31_National-Museum.csv`).
+   * Exactly the rows the summary would count, under a file name (without its extension) that
+   * says which dates it holds and which values were chosen (`visits_2025-01-01_2025-03-31`,
+   * `visits_2025-01-01_2025-03-31_National-Museum`): what the CSV and Excel files hold.
    */
-  async exportCsv(viewer: Viewer, filters: DataFilters): Promise<{ fileName: string; chunks: Iterable<string> }> {
+  async exportVisits(viewer: Viewer, filters: DataFilters): Promise<{ baseName: string; rows: Iterable<VisitRow> }> {
     const [columns, seasons] = await Promise.all([this.current(), this.seasons()]);
     const selection = selectionOf(accessOf(viewer), filters, seasons);
-    const name = fileNameOf('visits', requestedBounds(columns, selection), chosenParts(filters, selection.access));
-    return { fileName: name, chunks: visitsCsv(selectedRows(columns, selection)) };
+    return { baseName: baseNameOf('visits', requestedBounds(columns, selection), chosenParts(filters, selection.access)), rows: selectedRows(columns, selection) };
+  }
+
+  /** The visits' CSV text, in chunks (`visits_2025-01-01_2025-03-31.csv`). */
+  async exportCsv(viewer: Viewer, filters: DataFilters): Promise<{ fileName: string; chunks: Iterable<string> }> {
+    const { baseName, rows } = await this.exportVisits(viewer, filters);
+    return { fileName: `${baseName}.csv`, chunks: visitsCsv(rows) };
   }
 
   /**
    * The comparison as a table to read (not to import): the key figures, then per museum and
-   * per channel; each line says its unit, visitors or the dashboard's currency (ISO 4217),
+   * per channel its visitors and its revenue; each line says its unit, visitors or the dashboard's currency (ISO 4217),
    * beside the two ranges' figures. The comparison's money is already exact to the cent;
    * percentages are cut to one decimal, as the page shows them, not 4.952801431153057.
    * Its name says both ranges and the values chosen, as the visits export's does
-   * (`comparison_2024-01-01_2024-03-31_vs_2025-01-01_2025-03-31_Heritage-Village_Online.csv`).
+   * (`comparison_2024-01-01_2024-03-31_vs_2025-01-01_2025-03-31_Heritage-Village_Online`).
+   * Numbers stay numbers; a percentage with nothing to compare with is null.
    */
-  exportComparisonCsv(viewer: Viewer, filters: DataFilters, comparison: Comparison, currency: string): { fileName: string; chunks: Iterable<string> } {
+  comparisonTable(viewer: Viewer, filters: DataFilters, comparison: Comparison, currency: string): ComparisonTable {
     // The page's own last day: the end of its year to date.
-    const lastDay = formatDay(presetRanges(dayOf(new Date(this.deps.clock.now()))).yearToDate.to);
+    const lastDay = formatDay(presetRanges(this.today()).yearToDate.to);
     const a = shownDates(comparison.a, lastDay);
     const b = shownDates(comparison.b, lastDay);
     const header = (dates: DateText | null, label: string) => (dates ? `${dates.start}..${dates.end}` : label);
-    const pct = (value: number | null) => (value === null ? '' : roundTenths(value));
-    const lines = [csvLine(['section', 'key', 'unit', header(a, comparison.a.label), header(b, comparison.b.label), 'change', 'change_pct'])];
+    const pct = (value: number | null) => (value === null ? null : roundTenths(value));
+    const rows: ComparisonTable['rows'] = [];
     for (const [key, m] of Object.entries(comparison.metrics)) {
-      lines.push(csvLine(['total', key, key === 'visitors' ? 'visitors' : currency, m.a, m.b, m.change, pct(m.changePct)]));
+      rows.push(['total', key, key === 'visitors' ? 'visitors' : currency, m.a, m.b, m.change, pct(m.changePct)]);
     }
-    for (const [section, rows] of [['museum', comparison.byMuseum], ['channel', comparison.byChannel]] as const) {
-      for (const r of rows) lines.push(csvLine([section, r.key, 'visitors', r.a, r.b, r.change, pct(r.changePct)]));
+    for (const [section, compared] of [['museum', comparison.byMuseum], ['channel', comparison.byChannel]] as const) {
+      for (const r of compared) {
+        rows.push([section, r.key, 'visitors', r.a, r.b, r.change, pct(r.changePct)]);
+        rows.push([section, r.key, currency, r.revenue.a, r.revenue.b, r.revenue.change, pct(r.revenue.changePct)]);
+      }
     }
     const bounds = (dates: DateText | null) => (dates ? `${dates.start}_${dates.end}` : 'all');
-    const name = fileNameOf(`comparison_${bounds(a)}_vs_${bounds(b)}`, null, chosenParts(filters, accessOf(viewer)));
-    return { fileName: name, chunks: [lines.join('')] };
+    return {
+      baseName: baseNameOf(`comparison_${bounds(a)}_vs_${bounds(b)}`, null, chosenParts(filters, accessOf(viewer))),
+      header: ['section', 'key', 'unit', header(a, comparison.a.label), header(b, comparison.b.label), 'change', 'change_pct'],
+      rows,
+    };
+  }
+
+  /** The comparison's table as CSV text; a percentage with nothing to compare with is left empty. */
+  exportComparisonCsv(viewer: Viewer, filters: DataFilters, comparison: Comparison, currency: string): { fileName: string; chunks: Iterable<string> } {
+    const table = this.comparisonTable(viewer, filters, comparison, currency);
+    const lines = [csvLine(table.header), ...table.rows.map((row) => csvLine(row.map((cell) => cell ?? '')))];
+    return { fileName: `${table.baseName}.csv`, chunks: [lines.join('')] };
   }
 
   /** Takes the one import slot: imports run one at a time, on every instance, because they share the staging area. */
   async startImport(): Promise<CsvImport> {
     const lease = await this.locks.acquire(IMPORT_LOCK);
     if (!lease) throw new Conflict('Another import is running; try again when it has finished', 'IMPORT_RUNNING');
-    return new CsvImport(this, this.deps.visits, this.importMaxBytes, lease);
+    return new CsvImport(this, this.deps.visits, this.importMaxBytes, lease, this.today());
   }
 
   /** Rebuilds the in-memory copy from the store now; reads arriving meanwhile wait for it. */
@@ -351,9 +393,9 @@ function shownDates({ start, end }: Comparison['a'], lastDay: string): DateText 
   return { start, end: end > lastDay && start <= lastDay ? lastDay : end };
 }
 
-function fileNameOf(prefix: string, bounds: DayRange | null, chosen: (string | undefined)[] = []): string {
+function baseNameOf(prefix: string, bounds: DayRange | null, chosen: (string | undefined)[] = []): string {
   const parts = [prefix, ...(bounds ? [formatDay(bounds.from), formatDay(bounds.to)] : []), ...chosen.filter((p) => p !== undefined)];
-  return `${parts.join('_')}.csv`;
+  return parts.join('_');
 }
 
 /** The museums, channels and districts chosen, for a file name. */

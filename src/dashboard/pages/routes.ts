@@ -1,5 +1,8 @@
 import { Router, type RequestHandler, type Response } from 'express';
 import { requireDashboardAdmin } from '../auth/middleware';
+import { mayWriteNotes } from '../annotations/service';
+import { mayScheduleForOthers } from '../reports/service';
+import type { DashboardSession } from '../auth/session-store';
 import { DASHBOARD_ROLES, UNRESTRICTED_ROLES } from '../users/service';
 
 /** Pages redirect to the PIN page instead of answering 401. */
@@ -25,8 +28,15 @@ function clientStrings(res: Response, sections: readonly string[]): string {
  * A page of application A; `context` is what its template and script know beyond strings,
  * given to the template as locals and to the script as JSON in `data-context`.
  */
-function dashboardPage(view: string, titleKey: string, sections: readonly string[], context: Record<string, unknown> = {}): RequestHandler {
+function dashboardPage(
+  view: string,
+  titleKey: string,
+  sections: readonly string[],
+  staticContext: Record<string, unknown> = {},
+  sessionContext: (session: DashboardSession) => Record<string, unknown> = () => ({}),
+): RequestHandler {
   return (req, res) => {
+    const context = { ...staticContext, ...sessionContext(req.dashboard!.session) };
     res.page(`dashboard/${view}`, {
       ...context,
       title: res.locals.t(titleKey),
@@ -39,7 +49,7 @@ function dashboardPage(view: string, titleKey: string, sections: readonly string
   };
 }
 
-const DATA_STRINGS = ['filters', 'range', 'access', 'totals', 'charts', 'state', 'live'] as const;
+const DATA_STRINGS = ['filters', 'range', 'access', 'totals', 'charts', 'state', 'drill', 'views', 'errors', 'live'] as const;
 
 export function dashboardPages(currency: string) {
   const router = Router();
@@ -49,7 +59,14 @@ export function dashboardPages(currency: string) {
     res.page('dashboard/login', { title: res.locals.t('dashboard.login.title'), next: safeNext(req.query.next), bodyClass: 'auth-page' });
   });
 
-  router.get('/', signInFirst, dashboardPage('home', 'dashboard.title', DATA_STRINGS, { currency }));
+  router.get(
+    '/',
+    signInFirst,
+    dashboardPage('home', 'dashboard.title', [...DATA_STRINGS, 'notes', 'reports'], { currency }, (session) => ({
+      can: { writeNotes: mayWriteNotes(session), scheduleForOthers: mayScheduleForOthers(session) },
+      me: session.userId,
+    })),
+  );
   router.get('/comparison', signInFirst, dashboardPage('comparison', 'dashboard.comparison.title', [...DATA_STRINGS, 'comparison'], { currency }));
   router.get(
     '/settings',

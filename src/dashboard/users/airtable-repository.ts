@@ -52,6 +52,7 @@ function toRecord(record: AirtableRecord<FieldSet>): UserRecord | undefined {
     role: text(f.Role) ?? '',
     allowedMuseums: text(f.AllowedMuseums),
     allowedChannels: text(f.AllowedChannels),
+    ...(text(f.Email) ? { email: text(f.Email) } : {}),
   };
 }
 
@@ -63,6 +64,8 @@ function toFields(input: Partial<NewUserRecord> & { id?: number }): FieldSet {
   if (input.role !== undefined) fields.Role = input.role;
   if (input.allowedMuseums !== undefined) fields.AllowedMuseums = input.allowedMuseums;
   if (input.allowedChannels !== undefined) fields.AllowedChannels = input.allowedChannels;
+  // Written only when set, so that a table without the field keeps working for everything else.
+  if (input.email !== undefined) fields.Email = input.email;
   return fields;
 }
 

@@ -12,6 +12,8 @@ export interface UserRecord {
   /** JSON text as stored; undefined when the record has no such field. */
   allowedMuseums: string | undefined;
   allowedChannels: string | undefined;
+  /** Where scheduled reports go; undefined when the record has none ('' in a patch clears it). */
+  email?: string;
 }
 
 export type NewUserRecord = Omit<UserRecord, 'id'>;
@@ -74,6 +76,7 @@ interface Row {
   role: string;
   allowed_museums: string | null;
   allowed_channels: string | null;
+  email: string | null;
 }
 
 function toRecord(row: Row): UserRecord {
@@ -84,10 +87,11 @@ function toRecord(row: Row): UserRecord {
     role: row.role,
     allowedMuseums: row.allowed_museums ?? undefined,
     allowedChannels: row.allowed_channels ?? undefined,
+    ...(row.email === null ? {} : { email: row.email }),
   };
 }
 
-const ROW = ['id', 'name', 'pin', 'role', 'allowed_museums', 'allowed_channels'] as const;
+const ROW = ['id', 'name', 'pin', 'role', 'allowed_museums', 'allowed_channels', 'email'] as const;
 
 /** The embedded user records (read afresh on every PIN sign-in, no cache: docs/decisions.md). */
 export class SqlUserRecordStore implements UserRecordStore {
@@ -108,7 +112,7 @@ export class SqlUserRecordStore implements UserRecordStore {
     try {
       const row = await this.records.db
         .insertInto('users')
-        .values({ name: input.name, pin: input.pin, role: input.role, allowed_museums: input.allowedMuseums ?? null, allowed_channels: input.allowedChannels ?? null })
+        .values({ name: input.name, pin: input.pin, role: input.role, allowed_museums: input.allowedMuseums ?? null, allowed_channels: input.allowedChannels ?? null, email: input.email || null })
         .returning(ROW)
         .executeTakeFirstOrThrow();
       return toRecord(row);
@@ -125,7 +129,7 @@ export class SqlUserRecordStore implements UserRecordStore {
     try {
       const row = await this.records.db
         .updateTable('users')
-        .set({ name: next.name, pin: next.pin, role: next.role, allowed_museums: next.allowedMuseums ?? null, allowed_channels: next.allowedChannels ?? null })
+        .set({ name: next.name, pin: next.pin, role: next.role, allowed_museums: next.allowedMuseums ?? null, allowed_channels: next.allowedChannels ?? null, email: next.email || null })
         .where('id', '=', id)
         .returning(ROW)
         .executeTakeFirst();

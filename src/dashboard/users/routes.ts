@@ -11,6 +11,7 @@ import { DASHBOARD_ROLES, type AdminActor, type DashboardUsersService } from './
 const name = singleLine(200);
 const role = z.enum(DASHBOARD_ROLES);
 const list = z.array(singleLine(200)).max(1000);
+const email = z.email('must be an e-mail address').max(254);
 const pin = z
   .string()
   .regex(new RegExp(`^\\d{${PIN_MIN_DIGITS},${PIN_MAX_DIGITS}}$`), `PIN must be ${PIN_MIN_DIGITS} to ${PIN_MAX_DIGITS} digits`);
@@ -21,10 +22,11 @@ const createBody = z.strictObject({
   role,
   allowedMuseums: list.optional(),
   allowedChannels: list.optional(),
+  email: email.nullable().optional(),
 });
 
 const updateBody = z
-  .strictObject({ name: name.optional(), role: role.optional(), allowedMuseums: list.optional(), allowedChannels: list.optional() })
+  .strictObject({ name: name.optional(), role: role.optional(), allowedMuseums: list.optional(), allowedChannels: list.optional(), email: email.nullable().optional() })
   .refine((b) => Object.keys(b).length > 0, 'nothing to change');
 
 const newPinBody = z.strictObject({ pin: pin.optional() });

@@ -59,6 +59,8 @@ export interface PublicUser {
   allowedChannels: string[] | null;
   /** The PIN is shorter than new PINs may be: it still signs in, but should be replaced. */
   weakPin: boolean;
+  /** Where scheduled reports go; null when none is known. */
+  email: string | null;
 }
 
 /** A record as the users API shows it: an administrator's access is everything, whatever an old record holds. */
@@ -72,6 +74,7 @@ export function toPublicUser(record: UserRecord): PublicUser {
     allowedMuseums: unrestricted ? [] : parseAllowed(session.allowedMuseums),
     allowedChannels: unrestricted ? [] : parseAllowed(session.allowedChannels),
     weakPin: isWeakPin(record.pin),
+    email: record.email || null,
   };
 }
 
@@ -89,6 +92,7 @@ export interface NewUser {
   role: DashboardRole;
   allowedMuseums?: string[];
   allowedChannels?: string[];
+  email?: string | null;
 }
 
 export interface UserChange {
@@ -96,6 +100,8 @@ export interface UserChange {
   role?: DashboardRole;
   allowedMuseums?: string[];
   allowedChannels?: string[];
+  /** null removes it. */
+  email?: string | null;
 }
 
 /** A user with a PIN that the server made: the only time that PIN is ever shown. */
@@ -123,6 +129,7 @@ export class DashboardUsersService {
       role: input.role,
       allowedMuseums: serializeAllowed(input.allowedMuseums ?? []),
       allowedChannels: serializeAllowed(input.allowedChannels ?? []),
+      ...(input.email ? { email: input.email } : {}),
     };
     const record = await this.withFreePin(actor, input.pin, (pin) => this.deps.users.create({ ...fields, pin }));
     return { user: toPublicUser(record.value), pin: input.pin === undefined ? record.pin : undefined };
@@ -155,6 +162,7 @@ export class DashboardUsersService {
     if (change.role !== undefined) patch.role = change.role;
     if (change.allowedMuseums !== undefined) patch.allowedMuseums = serializeAllowed(change.allowedMuseums);
     if (change.allowedChannels !== undefined) patch.allowedChannels = serializeAllowed(change.allowedChannels);
+    if (change.email !== undefined) patch.email = change.email ?? '';
     await this.deps.stamps.bump(id, false);
     const record = await this.deps.users.update(id, patch);
     if (!record) throw new NotFound('No such user', 'USER_NOT_FOUND');

@@ -35,27 +35,33 @@ const LAYOUT = path.join(VIEWS_DIR, 'mail', 'layout.ejs');
 /** First-strong isolate … pop: a name in another script keeps its own direction inside the sentence. */
 export const isolate = (value: string) => `\u2068${value}\u2069`;
 
+/** Who a mail comes from, in its header and footer: the workspace's unless a mail says otherwise. */
+export interface MailFrame {
+  product: string;
+  footer: string;
+}
+
 /** The plain-text part: the same content, a blank line between blocks, links written out. */
-function plainText(mail: MailContent, t: TFunction): string {
+function plainText(mail: MailContent, footer: string): string {
   const blocks = [mail.heading, ...mail.paragraphs];
   if (mail.items?.length) blocks.push(mail.items.map((item) => `- ${item.text}${item.meta ? ` (${item.meta})` : ''}\n  ${item.url}`).join('\n'));
   if (mail.action) blocks.push(`${mail.action.label}:\n${mail.action.url}`);
   blocks.push(...(mail.notes ?? []));
-  blocks.push(`--\n${t('mail.footer')}${mail.unsubscribe ? `\n${mail.unsubscribe.label}: ${mail.unsubscribe.url}` : ''}`);
+  blocks.push(`--\n${footer}${mail.unsubscribe ? `\n${mail.unsubscribe.label}: ${mail.unsubscribe.url}` : ''}`);
   return `${blocks.join('\n\n')}\n`;
 }
 
 /** One mail in `lang`, through the shared layout (right to left in Arabic). */
-export async function renderMail(mail: MailContent, lang: Language, t: TFunction): Promise<RenderedMail> {
+export async function renderMail(mail: MailContent, lang: Language, t: TFunction, frame: MailFrame = { product: t('mail.product'), footer: t('mail.footer') }): Promise<RenderedMail> {
   const dir = lang === 'ar' ? 'rtl' : 'ltr';
   const html = await ejs.renderFile(LAYOUT, {
     mail,
     lang,
     dir,
     start: dir === 'rtl' ? 'right' : 'left',
-    product: t('mail.product'),
-    footer: t('mail.footer'),
+    product: frame.product,
+    footer: frame.footer,
     linkHint: t('mail.linkHint'),
   });
-  return { subject: mail.subject, html, text: plainText(mail, t) };
+  return { subject: mail.subject, html, text: plainText(mail, frame.footer) };
 }

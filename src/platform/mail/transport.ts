@@ -14,6 +14,8 @@ export interface OutgoingMail {
   /** Stable for one outbox row, so that a receiver can tell a retried message from a new one. */
   messageId: string;
   headers?: Record<string, string>;
+  /** Files that go with it (a report's rows as CSV), made when the mail is written. */
+  attachments?: { filename: string; content: string | Buffer; contentType: string }[];
 }
 
 /** Where mail leaves the server: an SMTP server, or files on this machine. */

@@ -125,7 +125,7 @@ describe('GET /api/audit', () => {
     const admin = await t.admin();
     const res = await t.get('/api/audit/export.csv?action=signIn', admin);
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
-    expect(res.text.split('\r\n')[0]).toBe('id,at,actor,action,target,target_name,before,after,ip');
+    expect(res.text.split('\r\n')[0]).toBe('\uFEFFid,at,actor,action,target,target_name,before,after,ip');
     expect(res.text).toContain(',Admin,signIn,admin,');
   });
 
@@ -159,7 +159,7 @@ describe('GET /api/audit', () => {
     expect(byAdmin.headers['content-disposition']).toBe('attachment; filename=audit_Admin_2026-01-15_2026-01-15.csv');
     const none = await t.get('/api/audit/export.csv?action=seasonDeleted', admin);
     expect(none.headers['content-disposition']).toBe('attachment; filename=audit_seasonDeleted.csv');
-    expect(none.text).toBe('id,at,actor,action,target,target_name,before,after,ip\r\n');
+    expect(none.text).toBe('\uFEFFid,at,actor,action,target,target_name,before,after,ip\r\n');
   });
 
   it.each(['cursor=5', 'limit=10'])('when the export is asked for a page (%s), then 400: it always has every matching event', async (query) => {

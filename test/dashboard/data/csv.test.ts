@@ -3,15 +3,17 @@ import { describe, expect, it } from 'vitest';
 import type { VisitRow } from '../../../src/dashboard/data/columns';
 import { csvCell, MAX_REPORTED_ERRORS, readVisitsCsv, visitsCsv } from '../../../src/dashboard/data/csv';
 import { BadRequest, PayloadTooLarge } from '../../../src/platform/errors';
+import { parseDay } from '../../../src/dashboard/data/dates';
 import { ROWS, csvOf } from './fixtures';
 
 const HEADER = 'date,museum,channel,district,visitors,revenue';
 
-async function read(text: string | string[], opts: { maxBytes?: number; batchSize?: number } = {}) {
+async function read(text: string | string[], opts: { maxBytes?: number; batchSize?: number; lastDay?: number } = {}) {
   const batches: VisitRow[][] = [];
   const count = await readVisitsCsv(Readable.from(Array.isArray(text) ? text : [text]), {
     maxBytes: opts.maxBytes ?? 1024 * 1024,
     batchSize: opts.batchSize,
+    lastDay: opts.lastDay,
     onBatch: async (rows) => {
       batches.push(rows);
     },
@@ -19,8 +21,8 @@ async function read(text: string | string[], opts: { maxBytes?: number; batchSiz
   return { count, rows: batches.flat(), batches };
 }
 
-async function problems(text: string) {
-  const err = await read(text).catch((e: unknown) => e);
+async function problems(text: string, opts: { lastDay?: number } = {}) {
+  const err = await read(text, opts).catch((e: unknown) => e);
   expect(err).toBeInstanceOf(BadRequest);
   const e = err as BadRequest;
   expect(e.code).toBe('IMPORT_INVALID');
@@ -65,6 +67,20 @@ describe('visitsCsv', () => {
 });
 
 describe('readVisitsCsv', () => {
+  it('when a line is dated after the last day allowed, then it is refused as in the future; that day itself is taken', async () => {
+    const lastDay = parseDay('2026-11-26')!;
+    const found = await problems(`${HEADER}\n2026-11-26,A,Online,North,1,1\n2026-11-27,A,Online,North,1,1\n2026-12-15,A,Online,North,1,1\n`, { lastDay });
+    expect(found.errors).toEqual([
+      { line: 3, field: 'date', code: 'FUTURE_DATE', message: 'is in the future (today is 2026-11-26)' },
+      { line: 4, field: 'date', code: 'FUTURE_DATE', message: 'is in the future (today is 2026-11-26)' },
+    ]);
+    expect((await read(`${HEADER}\n2026-11-26,A,Online,North,1,1\n`, { lastDay })).count).toBe(1);
+  });
+
+  it('when the file starts with a byte order mark, as the exports do, then the header is read as if it had none', async () => {
+    expect((await read(`\uFEFF${csvOf(ROWS)}`)).rows).toEqual(ROWS);
+  });
+
   it('when every line is valid, then all rows come out in batches and are counted', async () => {
     const { count, rows, batches } = await read(csvOf(ROWS), { batchSize: 4 });
     expect(count).toBe(ROWS.length);

@@ -102,7 +102,7 @@ describe('GET /api/dashboard/summary', () => {
     const created = await t.send('post', '/api/seasons', admin).send({ name: 'February', startDate: '2024-02-01', endDate: '2024-02-29' });
     const res = await t.get(`/api/dashboard/summary?season=${created.body.season.id}`, admin);
     expect(res.body.totals).toEqual({ visitors: 10, revenue: 100, days: 2 });
-    expect(res.body.previous).toEqual({ start: '2024-01-03', end: '2024-01-31', visitors: 5, revenue: 25.25, days: 1 });
+    expect(res.body.previous).toEqual({ kind: 'before', start: '2024-01-03', end: '2024-01-31', visitors: 5, revenue: 25.25, days: 1 });
   });
 
   it.each(MALFORMED)('when the query is malformed (%s), then 400', async (query) => {
@@ -278,7 +278,7 @@ describe.each([
       byChannel: [],
     });
     const exported = await t.get('/api/dashboard/export.csv', viewer);
-    expect(exported.text).toBe('date,museum,channel,district,visitors,revenue\r\n');
+    expect(exported.text).toBe('\uFEFFdate,museum,channel,district,visitors,revenue\r\n');
   });
 });
 
@@ -484,11 +484,14 @@ describe('export file names and the comparison table', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-disposition']).toBe('attachment; filename=comparison_2024-01-01_2024-12-31_vs_2025-01-01_2025-12-31.csv');
     const lines = res.text.split('\r\n');
-    expect(lines[0]).toBe('section,key,unit,2024-01-01..2024-12-31,2025-01-01..2025-12-31,change,change_pct');
+    expect(lines[0]).toBe('\uFEFFsection,key,unit,2024-01-01..2024-12-31,2025-01-01..2025-12-31,change,change_pct');
     expect(lines[1]).toBe('total,visitors,visitors,45,24,-21,-46.7');
     expect(lines[2]).toMatch(/^total,revenue,QAR,/);
     expect(lines[3]).toMatch(/^total,revenuePerVisitor,QAR,/);
     expect(lines).toContain(`museum,${GAMMA},visitors,0,4,4,`);
+    expect(lines).toContain(`museum,${GAMMA},QAR,0,16,16,`);
+    expect(lines).toContain(`museum,${ALPHA},QAR,195.25,160,-35.25,-18.1`);
+    expect(lines).toContain('channel,Online,QAR,320.5,120,-200.5,-62.6');
   });
 
   it('when museums, channels or districts are chosen for the comparison export, then its name carries them after both ranges (more than two by count)', async () => {
@@ -519,7 +522,7 @@ describe('export file names and the comparison table', () => {
     const admin = await t.admin();
     const file = await t.get('/api/dashboard/compare.csv?a=2025&b=2026', admin);
     expect(file.headers['content-disposition']).toBe('attachment; filename=comparison_2025-01-01_2025-12-31_vs_2026-01-01_2026-11-24.csv');
-    expect(file.text.split('\r\n')[0]).toBe('section,key,unit,2025-01-01..2025-12-31,2026-01-01..2026-11-24,change,change_pct');
+    expect(file.text.split('\r\n')[0]).toBe('\uFEFFsection,key,unit,2025-01-01..2025-12-31,2026-01-01..2026-11-24,change,change_pct');
     const answer = await t.get('/api/dashboard/compare?a=2025&b=2026', admin);
     expect(answer.body.b).toMatchObject({ start: '2026-01-01', end: '2026-12-31' });
   });
@@ -528,7 +531,7 @@ describe('export file names and the comparison table', () => {
     const t = await dataApp([{ date: '2025-06-01', museum: ALPHA, channel: 'Online', district: 'North', visitors: 10, revenue: 100 }]);
     t.clock.set(Date.UTC(2026, 10, 25, 12));
     const file = await t.get('/api/dashboard/compare.csv?a=2025&b=2027', await t.admin());
-    expect(file.text.split('\r\n')[0]).toBe('section,key,unit,2025-01-01..2025-12-31,2027-01-01..2027-12-31,change,change_pct');
+    expect(file.text.split('\r\n')[0]).toBe('\uFEFFsection,key,unit,2025-01-01..2025-12-31,2027-01-01..2027-12-31,change,change_pct');
   });
 
   it.each(['previous', 'year', 'yearWeekday'])('when a viewer restricted to one museum exports the comparison against %s, then no other museum is in it', async (against) => {
@@ -558,6 +561,7 @@ describe('export file names and the comparison table', () => {
       'total,revenuePerVisitor,QAR,37,37.03,0.03,0.1',
       `museum,${ALPHA},visitors,1648461,1730106,81645,5`,
     ]);
+    expect(lines[5]).toBe(`museum,${ALPHA},QAR,60992416,64072813.01,3080397.01,5.1`);
   });
 
   it('when a change is a fall under a twentieth of a percent, then its percentage is written 0, not -0', async () => {
@@ -585,8 +589,8 @@ describe('GET /api/dashboard/compare', () => {
     expect(res.body.metrics.visitors).toEqual({ a: 45, b: 24, change: -21, changePct: ((24 - 45) / 45) * 100 });
     expect(res.body.metrics.revenue).toEqual({ a: 375.75, b: 176, change: 176 - 375.75, changePct: ((176 - 375.75) / 375.75) * 100 });
     expect(res.body.metrics.revenuePerVisitor).toMatchObject({ a: 8.35, b: 7.33 });
-    expect(res.body.byMuseum[2]).toEqual({ key: GAMMA, a: 0, b: 4, change: 4, changePct: null });
-    expect(res.body.byChannel[0]).toEqual({ key: 'Box office', a: 8, b: 8, change: 0, changePct: 0 });
+    expect(res.body.byMuseum[2]).toEqual({ key: GAMMA, a: 0, b: 4, change: 4, changePct: null, revenue: { a: 0, b: 16, change: 16, changePct: null } });
+    expect(res.body.byChannel[0]).toEqual({ key: 'Box office', a: 8, b: 8, change: 0, changePct: 0, revenue: { a: 55.25, b: 40, change: -15.25, changePct: ((40 - 55.25) / 55.25) * 100 } });
   });
 
   it('when amounts in units would leave binary noise, then the money changes come back to the cent', async () => {
@@ -672,7 +676,7 @@ describe('GET /api/dashboard/export.csv', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
     expect(res.headers['content-disposition']).toMatch(/^attachment/);
-    expect(res.text.split('\r\n')[0]).toBe('date,museum,channel,district,visitors,revenue');
+    expect(res.text.split('\r\n')[0]).toBe('\uFEFFdate,museum,channel,district,visitors,revenue');
     expect(exportedRows(res.text)).toHaveLength(ROWS.length);
     expect(exportedRows(res.text)[0]).toEqual(['2024-01-01', ALPHA, 'Online', 'North', '10', '100']);
   });

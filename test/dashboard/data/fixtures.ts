@@ -28,7 +28,7 @@ export const ROWS: VisitRow[] = [
 export const EMPTY_SUMMARY = {
   range: null,
   totals: { visitors: 0, revenue: 0, days: 0 },
-  previous: { start: null, end: null, visitors: 0, revenue: 0, days: 0 },
+  previous: { kind: 'before', start: null, end: null, visitors: 0, revenue: 0, days: 0 },
   monthly: [],
   granularity: 'day',
   series: [],

@@ -19,7 +19,7 @@ const NONE = { museum: [], channel: [], district: [], year: [], season: [] };
 async function store(kind: EngineKind, locks?: Locks) {
   const db = (await testRecords(kind)).dashboard;
   const visits = new SqlVisitRepository(db);
-  const data = new DashboardDataService({ visits, seasons: new SqlSeasonRepository(db), logger: createLogger('silent'), clock: new ManualClock(), locks });
+  const data = new DashboardDataService({ visits, seasons: new SqlSeasonRepository(db), logger: createLogger('silent'), clock: new ManualClock(), timeZone: 'Asia/Qatar', locks });
   return { db, visits, data };
 }
 

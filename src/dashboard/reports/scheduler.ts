@@ -1,0 +1,78 @@
+import type { Clock } from '../../platform/clock';
+import type { Logger } from '../../platform/logger';
+import type { UserRecordStore } from '../users/repository';
+import type { ReportRepository } from './repository';
+import { dueDay, FREQUENCIES } from './schedule';
+import type { ReportsService } from './service';
+
+/** How often the scheduler looks which reports are due: a report goes within this of 07:00. */
+export const REPORT_CHECK_MS = 60_000;
+
+/**
+ * Queues each report's mail once its scheduled day's 07:00 has passed on the dashboard's clock
+ * (DASHBOARD_TIMEZONE). Every instance runs one; a report's day is claimed in the transaction
+ * that writes its mail, so however many run, one mail goes per report and period. A report
+ * whose recipient has no address then is passed over, and goes again at its next period.
+ */
+export class ReportScheduler {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+  private stopped = true;
+
+  constructor(
+    private readonly deps: { reports: ReportRepository; service: ReportsService; users: UserRecordStore; clock: Clock; logger: Logger; timeZone: string; everyMs?: number },
+  ) {}
+
+  /** Queues every report due at `now`; answers how many mails were written. */
+  async runDue(now: number = this.deps.clock.now()): Promise<number> {
+    const { reports, service, users, logger, timeZone } = this.deps;
+    let written = 0;
+    for (const frequency of FREQUENCIES) {
+      const day = dueDay(frequency, now, timeZone);
+      const due = await reports.due(frequency, day);
+      if (due.length === 0) continue;
+      const recipients = new Map((await users.list()).map((u) => [u.id, u]));
+      for (const report of due) {
+        try {
+          const recipient = recipients.get(report.userId);
+          // Nobody to write to: the period is passed over, and nothing is written.
+          const mail = recipient?.email ? service.mail(report, recipient, day) : undefined;
+          if (!mail) {
+            await reports.update(report.id, { lastPeriod: day });
+            continue;
+          }
+          if (await reports.claim(report.id, day, mail, now)) written += 1;
+        } catch (err) {
+          // The other reports go on; this one is tried again at the next look.
+          logger.warn({ err, report: report.id }, 'a scheduled report could not be queued; trying again shortly');
+        }
+      }
+    }
+    return written;
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.runDue()
+        .catch((err: unknown) => this.deps.logger.warn({ err }, 'the scheduled reports could not be looked at; trying again shortly'))
+        .then(() => {
+          this.running = undefined;
+          this.schedule(this.deps.everyMs ?? REPORT_CHECK_MS);
+        });
+    }, delayMs);
+    this.timer.unref();
+  }
+}

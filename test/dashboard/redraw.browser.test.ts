@@ -1,0 +1,89 @@
+import { expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { buildApp } from '../support/app';
+import { describeBrowser, screenshot, serve, seriousViolations } from '../support/browser';
+import { browserAndFreshApp, figuresShown, importVisits, signedInPage } from './browser-helpers';
+
+/** Thursday 27 November 2025, noon in Doha. */
+const TODAY = Date.UTC(2025, 10, 27, 9);
+const MUSEUMS = ['National Museum', 'متحف الفن', 'Heritage Village'];
+
+function dailyCsv(): string {
+  const lines = ['date,museum,channel,district,visitors,revenue'];
+  for (let day = Date.UTC(2024, 0, 1); day < Date.UTC(2025, 10, 27); day += 86_400_000) {
+    const date = new Date(day).toISOString().slice(0, 10);
+    MUSEUMS.forEach((museum, m) => lines.push(`${date},${museum},${m % 2 ? 'Online' : 'Box office'},Old Town,${20 + m * 5 + ((day / 86_400_000) % 7)},${100 + m}`));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+async function setup() {
+  const built = await buildApp();
+  built.clock.set(TODAY);
+  await importVisits(built.app, dailyCsv());
+  return { ...built, server: await serve(built.app) };
+}
+
+/** The id Chart.js gave the chart on each canvas of the results: a new chart gets a new id. */
+const chartIds = (page: Page) =>
+  page.$$eval('#results canvas', (canvases) =>
+    canvases.map((canvas) => (window as unknown as { Chart: { getChart(c: Element): { id: number } | undefined } }).Chart.getChart(canvas)?.id ?? null),
+  );
+
+const COMBINATIONS = (['en', 'ar'] as const).flatMap((lang) => [390, 1440].map((width) => [lang, width] as const));
+
+describeBrowser('Dashboard charts redrawn in place, and the comparison change as the server gives it', () => {
+  const held = browserAndFreshApp(setup);
+
+  it.each(COMBINATIONS)('when the reader changes the preset and a filter (%s, %i px), then every chart is the same chart updated, not a new one', async (lang, width) => {
+    const page = await signedInPage(held.browser, held.app.server.url, { width, lang });
+    try {
+      await page.goto(`${held.app.server.url}/dashboard?range=last90`);
+      await figuresShown(page);
+      const before = await chartIds(page);
+      expect(before.length).toBeGreaterThanOrEqual(4);
+      expect(before).not.toContain(null);
+      const started = Date.now();
+      await page.selectOption('#range-preset', 'last30');
+      await page.waitForFunction(() => new URL(window.location.href).searchParams.get('range') === 'last30');
+      await figuresShown(page);
+      const took = Date.now() - started;
+      expect(await chartIds(page)).toEqual(before);
+      await page.click('details[data-filter="museum"] summary');
+      await page.check('details[data-filter="museum"] input[value="National Museum"]');
+      await page.waitForFunction(() => new URL(window.location.href).searchParams.has('museum'));
+      await figuresShown(page);
+      // A breakdown of one museum may turn from bars to a ring: only that canvas gets a new chart.
+      const after = await chartIds(page);
+      expect(after[0]).toBe(before[0]);
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, `dashboard-redraw-${lang}-${width}`);
+      console.info(`preset change redrawn in ${took} ms (${lang}, ${width} px)`);
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
+  it.each([['en', 1440], ['ar', 390]] as const)('when the server answers a change in percent (%s, %i px), then the Comparison page shows that value, never one worked out again from the totals', async (lang, width) => {
+    const page = await signedInPage(held.browser, held.app.server.url, { width, lang });
+    try {
+      // A rounding rule of the server's own: the page must show it as it comes.
+      await page.route('**/api/dashboard/compare?*', async (route) => {
+        const res = await route.fetch();
+        const body = (await res.json()) as { metrics: { visitors: { change: number; changePct: number | null } } };
+        body.metrics.visitors = { ...body.metrics.visitors, change: 4321, changePct: 12.3 };
+        await route.fulfill({ response: res, json: body });
+      });
+      await page.goto(`${held.app.server.url}/dashboard/comparison?a=2024&b=2025`);
+      await figuresShown(page);
+      const pct = (await page.textContent('[data-kpi="changePct"]')) ?? '';
+      const expected = new Intl.NumberFormat(lang, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: 'exceptZero' }).format(0.123);
+      const bare = (text: string) => text.replace(/[\s\u061c\u200e\u200f\u2066-\u2069]/g, '');
+      expect(bare(pct)).toContain(bare(expected));
+      const change = (await page.textContent('[data-kpi="change"]')) ?? '';
+      expect(bare(change)).toContain(bare(new Intl.NumberFormat(lang, { maximumFractionDigits: 0, signDisplay: 'exceptZero' }).format(4321)));
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+});
