@@ -6,6 +6,8 @@ import { errorHandler, notFoundHandler } from './platform/errors';
 import { createI18n } from './platform/i18n';
 import type { Logger } from './platform/logger';
 import { PUBLIC_DIR } from './platform/paths';
+import { serveAssets } from './platform/assets';
+import { compressAnswers } from './platform/compression';
 import { prelude } from './platform/prelude';
 import { setupViews } from './platform/views';
 import { EventStreams } from './platform/sse';
@@ -15,6 +17,8 @@ import { createWorkspace } from './workspace';
 
 const CHART_JS_DIST = path.dirname(require.resolve('chart.js'));
 const VENDOR_FILES = ['chart.umd.js', 'chart.umd.js.map'];
+/** The unhashed names may change content at any deploy. */
+const UNHASHED_MAX_AGE = '5m';
 
 /** The settings once the server has decided what the environment left open. */
 export type AppConfig = Readonly<Config> & { readonly jwtSecret: string; readonly sessionSecret: string };
@@ -46,12 +50,15 @@ export function createApp(deps: AppDeps): Express {
     if (failing.length > 0) res.status(503).json({ ok: false, failing });
     else res.json({ ok: true });
   });
-  // The vendored files by the exact paths pages ask for, found where Node itself finds the
-  // package (wherever npm placed it), and before the general static folder, which never has them.
+  // Pages link the hashed names, compressed once and kept for a year. The source names still
+  // answer, briefly cached, for whatever holds an older link: the vendored files by the exact
+  // paths once linked (found where Node itself finds the package), then the public folder.
+  app.use('/static', serveAssets());
   for (const file of VENDOR_FILES) {
-    app.get(`/static/vendor/chart.js/${file}`, (_req, res) => res.sendFile(path.join(CHART_JS_DIST, file), { maxAge: '1d' }));
+    app.get(`/static/vendor/chart.js/${file}`, (_req, res) => res.sendFile(path.join(CHART_JS_DIST, file), { maxAge: UNHASHED_MAX_AGE }));
   }
-  app.use('/static', express.static(PUBLIC_DIR, { index: false, maxAge: '1h' }));
+  app.use('/static', express.static(PUBLIC_DIR, { index: false, maxAge: UNHASHED_MAX_AGE }));
+  app.use(compressAnswers());
 
   const dashboard = createDashboard({
     records: stores.records.dashboard,
