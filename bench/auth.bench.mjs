@@ -104,6 +104,23 @@ async function serveApp(store) {
     .executeTakeFirstOrThrow();
   await db.insertInto('user_brands').values({ user_id: admin.id, brand_id: brand.id }).execute();
   listen(createHttpServer(app));
+  // The profile of the requests alone, started and stopped by the run, without the start-up.
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  const profiler = {
+    async 'profile:start'() {
+      await session.post('Profiler.enable');
+      await session.post('Profiler.start');
+      return { profiling: true };
+    },
+    async 'profile:stop'() {
+      return { profile: (await session.post('Profiler.stop')).profile };
+    },
+  };
+  process.on('message', (message) => {
+    void profiler[message]?.().then((answer) => process.send(answer));
+  });
 }
 
 function userRecord(i) {
@@ -161,8 +178,19 @@ function start(kind, arg) {
     children.delete(child);
     child.kill();
   };
+  /** Sends `message` and resolves with the answer that has `key`. */
+  const ask = (message, key) =>
+    new Promise((resolve) => {
+      const hear = (answer) => {
+        if (!(key in answer)) return;
+        child.off('message', hear);
+        resolve(answer[key]);
+      };
+      child.on('message', hear);
+      child.send(message);
+    });
   return new Promise((resolve, reject) => {
-    child.once('message', (message) => resolve({ ...message, url: message.port && `http://127.0.0.1:${message.port}`, stop }));
+    child.once('message', (message) => resolve({ ...message, url: message.port && `http://127.0.0.1:${message.port}`, stop, ask }));
     child.once('exit', (code) => reject(new Error(`${kind} exited (${code})`)));
   });
 }
@@ -206,11 +234,66 @@ async function send(url, method, headers, body) {
   return res;
 }
 
+async function printProfile() {
+  const json = { 'Content-Type': 'application/json' };
+  const { functions, places } = await profileReads(
+    async (url) => (await send(`${url}/auth/login`, 'POST', json, JSON.stringify({ pin: ADMIN_PIN }))).headers.getSetCookie()[0].split(';')[0],
+    async (url) => (await (await send(`${url}/api/auth/login`, 'POST', json, JSON.stringify({ email: 'admin@bench.test', password: PASSWORD }))).json()).token,
+  );
+  const pct = (share) => `${(share * 100).toFixed(1)}%`;
+  console.log('\nWhere the signed-in reads spend the application\'s CPU time (node --cpu-prof, both reads loaded in turn, idle left out):');
+  console.log('\n| package or file | self time |');
+  console.log('|---|---|');
+  for (const { name, share } of places) console.log(`| ${name} | ${pct(share)} |`);
+  console.log('\n| function | self time |');
+  console.log('|---|---|');
+  for (const { name, share } of functions) console.log(`| \`${name}\` | ${pct(share)} |`);
+}
+
 const ms = (v) => `${v < 10 ? v.toFixed(1) : v.toFixed(0)} ms`;
 const row = (name, run, baseline, extra = '') =>
   `| ${name} | ${ms(run.p50)} | ${ms(run.p99)} | ${Math.round(run.rps).toLocaleString('en')} | ${baseline ? `${Math.round((run.rps / baseline.rps) * 100)}%` : '100%'}${extra} |`;
 
+/**
+ * Where a signed-in read's time goes: the application's CPU profile (V8's sampling profiler,
+ * as `node --cpu-prof` takes it, but over the loaded requests only, not the start-up) while
+ * both reads are loaded, its samples summed by function (self time) and by package or source
+ * file, the idle time left out. Answers the two tables' top rows.
+ */
+async function profileReads(cookieFor, tokenFor) {
+  const app = await start('app', { kind: 'sqlite' });
+  const cookie = await cookieFor(app.url);
+  const token = await tokenFor(app.url);
+  await load({ url: `${app.url}/auth/check`, headers: { Cookie: cookie }, seconds: 1 });
+  await app.ask('profile:start', 'profiling');
+  await load({ url: `${app.url}/auth/check`, headers: { Cookie: cookie } });
+  await load({ url: `${app.url}/api/auth/me`, headers: { Authorization: `Bearer ${token}` } });
+  const profile = await app.ask('profile:stop', 'profile');
+  app.stop();
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const counts = new Map();
+  for (const id of profile.samples) counts.set(id, (counts.get(id) ?? 0) + 1);
+  const functions = new Map();
+  const places = new Map();
+  let total = 0;
+  for (const [id, count] of counts) {
+    const { functionName, url, lineNumber } = byId.get(id).callFrame;
+    if (functionName === '(idle)' || functionName === '(program)') continue;
+    total += count;
+    const where = url.includes('/node_modules/') ? url.replace(/.*\/node_modules\/((@[^/]+\/)?[^/]+).*/, '$1') : url.includes('/dist/') ? url.replace(/.*\/dist\//, 'dist/') : url.startsWith('node:') ? url : url ? 'other' : functionName;
+    const name = `${functionName || '(anonymous)'} ${where}${url && !url.startsWith('node:') ? `:${lineNumber + 1}` : ''}`;
+    functions.set(name, (functions.get(name) ?? 0) + count);
+    places.set(where, (places.get(where) ?? 0) + count);
+  }
+  const top = (map, n) => [...map].sort((a, b) => b[1] - a[1]).slice(0, n).map(([name, count]) => ({ name, share: count / total }));
+  return { functions: top(functions, 15), places: top(places, 12) };
+}
+
 async function main() {
+  if (process.argv.includes('--profile-only')) {
+    await printProfile();
+    process.exit(0);
+  }
   const raw = await start('raw');
   const bare = await start('express');
   const bareDeclared = await start('express', true);
@@ -278,6 +361,8 @@ async function main() {
   console.log(row(`POST /auth/login, ${USERS.toLocaleString('en')} users in Airtable (local emulator, 10 pages of 100)`, logins.airtable, logins.bare));
   console.log(row(`baseline: bcrypt.compare at cost 10, ${BCRYPT_CONNECTIONS} at a time`, bcryptRun));
   console.log(row(`POST /api/auth/login (workspace), ${BCRYPT_CONNECTIONS} connections`, wsLogin, bcryptRun));
+
+  await printProfile();
 
   const failed = reads.check.rps / reads.bare.rps < GOAL_RATIO || reads.me.rps / reads.bare.rps < GOAL_RATIO;
   process.exit(failed ? 1 : 0);

@@ -24,19 +24,26 @@ export function sendUncompressed(res: Response): void {
  * event.
  */
 function shouldCompress(req: Request, res: Response): boolean {
-  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
   if (res.locals[SECRET_IN_BODY] === true) return false;
   const type = String(res.getHeader('Content-Type') ?? '');
   if (type.startsWith('text/event-stream')) return false;
   return compression.filter(req, res);
 }
 
-/** Dynamic answers above 1 KB compressed on the fly: brotli when the browser takes it, else gzip. */
+/**
+ * Dynamic answers above 1 KB compressed on the fly: brotli when the browser takes it, else
+ * gzip. Only reads are (see shouldCompress), and a client that accepts no encoding (a proxy's
+ * sub-request, a probe) skips the wrapping of its response altogether.
+ */
 export function compressAnswers(): RequestHandler {
-  return compression({
+  const compress = compression({
     threshold: COMPRESS_ABOVE_BYTES,
     filter: shouldCompress,
     // Quality 4 compresses about as well as gzip's default at a fraction of brotli's best cost.
     brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
   });
+  return (req, res, next) => {
+    if ((req.method === 'GET' || req.method === 'HEAD') && req.headers['accept-encoding']) compress(req, res, next);
+    else next();
+  };
 }
