@@ -12,7 +12,7 @@ import os from 'node:os';
 import { chromium } from 'playwright-core';
 import { CHROME, CHROMIUM_ARGS, dashboardCookie, load, seedWorkspace, startServer } from './site.mjs';
 
-const RUNS = 15;
+const RUNS = 12;
 const GOAL_MS = 100;
 /** Event Timing reports nothing shorter: such an interaction shows as "< 16 ms". */
 const THRESHOLD_MS = 16;
@@ -159,7 +159,7 @@ async function main() {
     }
     {
       const { page, close } = await open('/workspace/calendar');
-      await measure('Calendar', page, [['next month', () => page.click('[data-step="1"]'), '/api/posts']]);
+      await measure('Calendar', page, [['next month', () => page.click('[data-step="1"]')]]);
       await close();
     }
   } finally {
