@@ -9,7 +9,10 @@
 //   the same JSON body and answers {ok:true};
 // - POST /api/auth/login (bcrypt, cost 10), against a bare bcrypt compare loop.
 // Every server runs in its own process, so the load generator (this process) does not
-// share a thread with it. Runs on dist/ (built by `npm run bench`).
+// share a thread with it. Each server also reports the CPU time it spent, so that the reads
+// are compared per request as well, which a busy machine disturbs less than throughput; and
+// the application's CPU profile over the reads says where their time goes. Runs on dist/
+// (built by `npm run bench`); `--reads-only` stops after the reads and their profile.
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -40,6 +43,13 @@ const OK = JSON.stringify({ ok: true });
 
 function listen(server) {
   server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
+  // The CPU time this server has used, so the run can divide it by the requests it answered.
+  process.on('message', (message) => {
+    if (message === 'cpu') {
+      const { user, system } = process.cpuUsage();
+      process.send({ cpu: user + system });
+    }
+  });
 }
 
 function serveRaw() {
@@ -104,6 +114,23 @@ async function serveApp(store) {
     .executeTakeFirstOrThrow();
   await db.insertInto('user_brands').values({ user_id: admin.id, brand_id: brand.id }).execute();
   listen(createHttpServer(app));
+  // The profile of the requests alone, started and stopped by the run, without the start-up.
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  const profiler = {
+    async 'profile:start'() {
+      await session.post('Profiler.enable');
+      await session.post('Profiler.start');
+      return { profiling: true };
+    },
+    async 'profile:stop'() {
+      return { profile: (await session.post('Profiler.stop')).profile };
+    },
+  };
+  process.on('message', (message) => {
+    void profiler[message]?.().then((answer) => process.send(answer));
+  });
 }
 
 function userRecord(i) {
@@ -161,8 +188,19 @@ function start(kind, arg) {
     children.delete(child);
     child.kill();
   };
+  /** Sends `message` and resolves with the answer that has `key`. */
+  const ask = (message, key) =>
+    new Promise((resolve) => {
+      const hear = (answer) => {
+        if (!(key in answer)) return;
+        child.off('message', hear);
+        resolve(answer[key]);
+      };
+      child.on('message', hear);
+      child.send(message);
+    });
   return new Promise((resolve, reject) => {
-    child.once('message', (message) => resolve({ ...message, url: message.port && `http://127.0.0.1:${message.port}`, stop }));
+    child.once('message', (message) => resolve({ ...message, url: message.port && `http://127.0.0.1:${message.port}`, stop, ask }));
     child.once('exit', (code) => reject(new Error(`${kind} exited (${code})`)));
   });
 }
@@ -175,13 +213,16 @@ function start(kind, arg) {
 let client = 0;
 const manyClients = [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'X-Forwarded-For': `10.${(client >> 16) & 255}.${(client >> 8) & 255}.${client++ & 255}` } }) }];
 
-async function load({ seconds = SECONDS, ...target }) {
+/** `server`, when given, is asked for its CPU time around the measured load: the CPU per request. */
+async function load({ seconds = SECONDS, server, ...target }) {
   const opts = { connections: CONNECTIONS, ...(target.method === 'POST' ? { requests: manyClients } : {}), ...target };
   await autocannon({ ...opts, duration: WARMUP_SECONDS });
+  const cpuBefore = server ? await server.ask('cpu', 'cpu') : 0;
   const result = await autocannon({ ...opts, duration: seconds });
+  const cpuUs = server ? ((await server.ask('cpu', 'cpu')) - cpuBefore) / result.requests.total : undefined;
   const failed = result.errors + result.timeouts + result.non2xx;
   if (failed > 0) throw new Error(`${opts.method ?? 'GET'} ${opts.url}: ${failed} failed requests of ${result.requests.total}`);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpuUs };
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -196,7 +237,10 @@ async function measure(targets) {
     for (const [name, target] of Object.entries(targets)) runs[name].push(await load(target));
   }
   return Object.fromEntries(
-    Object.entries(runs).map(([name, list]) => [name, { rps: median(list.map((r) => r.rps)), p50: median(list.map((r) => r.p50)), p99: median(list.map((r) => r.p99)) }]),
+    Object.entries(runs).map(([name, list]) => [
+      name,
+      { rps: median(list.map((r) => r.rps)), p50: median(list.map((r) => r.p50)), p99: median(list.map((r) => r.p99)), cpuUs: list[0].cpuUs === undefined ? undefined : median(list.map((r) => r.cpuUs)) },
+    ]),
   );
 }
 
@@ -206,11 +250,78 @@ async function send(url, method, headers, body) {
   return res;
 }
 
+function printReads(reads) {
+  console.log('\n| request | p50 | p99 | requests/s | × bare Express | × bare Express on the same HTTP server |');
+  console.log('|---|---|---|---|---|---|');
+  const same = (run) => ` | ${Math.round((run.rps / reads.bareDeclared.rps) * 100)}%`;
+  console.log(row('baseline: raw node:http, {ok:true}', reads.raw, reads.bare, ' | –'));
+  console.log(row('baseline: bare Express 5, {ok:true}', reads.bare, undefined, same(reads.bare)));
+  console.log(row("baseline: bare Express 5 on the application's HTTP server", reads.bareDeclared, reads.bare, ' | 100%'));
+  const goal = (run) => ` (goal ≥ ${GOAL_RATIO * 100}%: ${run.rps / reads.bare.rps >= GOAL_RATIO ? 'met' : 'NOT met'})`;
+  console.log(row('GET /auth/check, live dashboard session', reads.check, reads.bare, goal(reads.check) + same(reads.check)));
+  console.log(row('GET /api/auth/me, bearer token', reads.me, reads.bare, goal(reads.me) + same(reads.me)));
+}
+
+async function printProfile() {
+  const json = { 'Content-Type': 'application/json' };
+  const { functions, places } = await profileReads(
+    async (url) => (await send(`${url}/auth/login`, 'POST', json, JSON.stringify({ pin: ADMIN_PIN }))).headers.getSetCookie()[0].split(';')[0],
+    async (url) => (await (await send(`${url}/api/auth/login`, 'POST', json, JSON.stringify({ email: 'admin@bench.test', password: PASSWORD }))).json()).token,
+  );
+  const pct = (share) => `${(share * 100).toFixed(1)}%`;
+  console.log('\nWhere the signed-in reads spend the application\'s CPU time (node --cpu-prof, both reads loaded in turn, idle left out):');
+  console.log('\n| package or file | self time |');
+  console.log('|---|---|');
+  for (const { name, share } of places) console.log(`| ${name} | ${pct(share)} |`);
+  console.log('\n| function | self time |');
+  console.log('|---|---|');
+  for (const { name, share } of functions) console.log(`| \`${name}\` | ${pct(share)} |`);
+}
+
 const ms = (v) => `${v < 10 ? v.toFixed(1) : v.toFixed(0)} ms`;
 const row = (name, run, baseline, extra = '') =>
   `| ${name} | ${ms(run.p50)} | ${ms(run.p99)} | ${Math.round(run.rps).toLocaleString('en')} | ${baseline ? `${Math.round((run.rps / baseline.rps) * 100)}%` : '100%'}${extra} |`;
 
+/**
+ * Where a signed-in read's time goes: the application's CPU profile (V8's sampling profiler,
+ * as `node --cpu-prof` takes it, but over the loaded requests only, not the start-up) while
+ * both reads are loaded, its samples summed by function (self time) and by package or source
+ * file, the idle time left out. Answers the two tables' top rows.
+ */
+async function profileReads(cookieFor, tokenFor) {
+  const app = await start('app', { kind: 'sqlite' });
+  const cookie = await cookieFor(app.url);
+  const token = await tokenFor(app.url);
+  await load({ url: `${app.url}/auth/check`, headers: { Cookie: cookie }, seconds: 1 });
+  await app.ask('profile:start', 'profiling');
+  await load({ url: `${app.url}/auth/check`, headers: { Cookie: cookie } });
+  await load({ url: `${app.url}/api/auth/me`, headers: { Authorization: `Bearer ${token}` } });
+  const profile = await app.ask('profile:stop', 'profile');
+  app.stop();
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const counts = new Map();
+  for (const id of profile.samples) counts.set(id, (counts.get(id) ?? 0) + 1);
+  const functions = new Map();
+  const places = new Map();
+  let total = 0;
+  for (const [id, count] of counts) {
+    const { functionName, url, lineNumber } = byId.get(id).callFrame;
+    if (functionName === '(idle)' || functionName === '(program)') continue;
+    total += count;
+    const where = url.includes('/node_modules/') ? url.replace(/.*\/node_modules\/((@[^/]+\/)?[^/]+).*/, '$1') : url.includes('/dist/') ? url.replace(/.*\/dist\//, 'dist/') : url.startsWith('node:') ? url : url ? 'other' : functionName;
+    const name = `${functionName || '(anonymous)'} ${where}${url && !url.startsWith('node:') ? `:${lineNumber + 1}` : ''}`;
+    functions.set(name, (functions.get(name) ?? 0) + count);
+    places.set(where, (places.get(where) ?? 0) + count);
+  }
+  const top = (map, n) => [...map].sort((a, b) => b[1] - a[1]).slice(0, n).map(([name, count]) => ({ name, share: count / total }));
+  return { functions: top(functions, 15), places: top(places, 12) };
+}
+
 async function main() {
+  if (process.argv.includes('--profile-only')) {
+    await printProfile();
+    process.exit(0);
+  }
   const raw = await start('raw');
   const bare = await start('express');
   const bareDeclared = await start('express', true);
@@ -225,12 +336,23 @@ async function main() {
 
   // ## Signed-in reads
   const reads = await measure({
-    raw: { url: raw.url },
-    bare: { url: bare.url },
-    bareDeclared: { url: bareDeclared.url },
-    check: { url: `${app.url}/auth/check`, headers: { Cookie: cookie } },
-    me: { url: `${app.url}/api/auth/me`, headers: { Authorization: `Bearer ${signedIn.token}` } },
+    raw: { url: raw.url, server: raw },
+    bare: { url: bare.url, server: bare },
+    bareDeclared: { url: bareDeclared.url, server: bareDeclared },
+    check: { url: `${app.url}/auth/check`, headers: { Cookie: cookie }, server: app },
+    me: { url: `${app.url}/api/auth/me`, headers: { Authorization: `Bearer ${signedIn.token}` }, server: app },
   });
+  console.log(`\nSigned-in reads on Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} after them. Server CPU per request, which a busy machine disturbs less than throughput:`);
+  console.log('\n| request | server CPU per request | × bare Express (its CPU ÷ this one) |');
+  console.log('|---|---|---|');
+  for (const [name, label] of [['raw', 'baseline: raw node:http'], ['bare', 'baseline: bare Express 5'], ['bareDeclared', "baseline: bare Express 5 on the application's HTTP server"], ['check', 'GET /auth/check'], ['me', 'GET /api/auth/me']]) {
+    console.log(`| ${label} | ${reads[name].cpuUs.toFixed(0)} µs | ${Math.round((reads.bare.cpuUs / reads[name].cpuUs) * 100)}% |`);
+  }
+  if (process.argv.includes('--reads-only')) {
+    printReads(reads);
+    await printProfile();
+    process.exit(0);
+  }
   raw.stop();
   bareDeclared.stop();
   app.stop();
@@ -262,15 +384,7 @@ async function main() {
   const bcryptRun = await start('bcrypt', BCRYPT_CONNECTIONS);
 
   console.log(`\nAuthentication benchmark: Node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} CPUs; medians of ${ROUNDS} rounds of ${SECONDS} s (after ${WARMUP_SECONDS} s of warm-up each), ${CONNECTIONS} connections`);
-  console.log('\n| request | p50 | p99 | requests/s | × bare Express | × bare Express on the same HTTP server |');
-  console.log('|---|---|---|---|---|---|');
-  const same = (run) => ` | ${Math.round((run.rps / reads.bareDeclared.rps) * 100)}%`;
-  console.log(row('baseline: raw node:http, {ok:true}', reads.raw, reads.bare, ' | –'));
-  console.log(row('baseline: bare Express 5, {ok:true}', reads.bare, undefined, same(reads.bare)));
-  console.log(row("baseline: bare Express 5 on the application's HTTP server", reads.bareDeclared, reads.bare, ' | 100%'));
-  const goal = (run) => ` (goal ≥ ${GOAL_RATIO * 100}%: ${run.rps / reads.bare.rps >= GOAL_RATIO ? 'met' : 'NOT met'})`;
-  console.log(row('GET /auth/check, live dashboard session', reads.check, reads.bare, goal(reads.check) + same(reads.check)));
-  console.log(row('GET /api/auth/me, bearer token', reads.me, reads.bare, goal(reads.me) + same(reads.me)));
+  printReads(reads);
   console.log('\n| sign-in | p50 | p99 | requests/s | × baseline |');
   console.log('|---|---|---|---|---|');
   console.log(row('baseline: bare Express 5, POST of the same JSON body', logins.bare));
@@ -278,6 +392,8 @@ async function main() {
   console.log(row(`POST /auth/login, ${USERS.toLocaleString('en')} users in Airtable (local emulator, 10 pages of 100)`, logins.airtable, logins.bare));
   console.log(row(`baseline: bcrypt.compare at cost 10, ${BCRYPT_CONNECTIONS} at a time`, bcryptRun));
   console.log(row(`POST /api/auth/login (workspace), ${BCRYPT_CONNECTIONS} connections`, wsLogin, bcryptRun));
+
+  await printProfile();
 
   const failed = reads.check.rps / reads.bare.rps < GOAL_RATIO || reads.me.rps / reads.bare.rps < GOAL_RATIO;
   process.exit(failed ? 1 : 0);

@@ -8,6 +8,8 @@ import { createI18n } from './platform/i18n';
 import type { Logger } from './platform/logger';
 import { PUBLIC_DIR, ROOT } from './platform/paths';
 import { createMetrics } from './platform/metrics';
+import { serveAssets } from './platform/assets';
+import { compressAnswers } from './platform/compression';
 import { prelude } from './platform/prelude';
 import { setupViews } from './platform/views';
 import { apiDocsRoutes } from './platform/api-docs';
@@ -20,6 +22,8 @@ import { workspaceOutbox } from './workspace/mail/queue';
 const CHART_JS_DIST = path.dirname(require.resolve('chart.js'));
 const VENDOR_FILES = ['chart.umd.js', 'chart.umd.js.map'];
 const API_VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+/** The unhashed names may change content at any deploy. */
+const UNHASHED_MAX_AGE = '5m';
 
 /** The settings once the server has decided what the environment left open. */
 export type AppConfig = Readonly<Config> & { readonly jwtSecret: string; readonly sessionSecret: string };
@@ -73,12 +77,15 @@ export function createApp(deps: AppDeps): Express {
     if (failing.length > 0) res.status(503).json({ ok: false, failing });
     else res.json({ ok: true });
   });
-  // The vendored files by the exact paths pages ask for, found where Node itself finds the
-  // package (wherever npm placed it), and before the general static folder, which never has them.
+  // Pages link the hashed names, compressed once and kept for a year. The source names still
+  // answer, briefly cached, for whatever holds an older link: the vendored files by the exact
+  // paths once linked (found where Node itself finds the package), then the public folder.
+  app.use('/static', serveAssets());
   for (const file of VENDOR_FILES) {
-    app.get(`/static/vendor/chart.js/${file}`, (_req, res) => res.sendFile(path.join(CHART_JS_DIST, file), { maxAge: '1d' }));
+    app.get(`/static/vendor/chart.js/${file}`, (_req, res) => res.sendFile(path.join(CHART_JS_DIST, file), { maxAge: UNHASHED_MAX_AGE }));
   }
-  app.use('/static', express.static(PUBLIC_DIR, { index: false, maxAge: '1h' }));
+  app.use('/static', express.static(PUBLIC_DIR, { index: false, maxAge: UNHASHED_MAX_AGE }));
+  app.use(compressAnswers());
 
   app.use(apiDocsRoutes({ title: 'Museum Platform API', version: API_VERSION }));
 

@@ -1,4 +1,5 @@
 import type { Express, Response } from 'express';
+import { assets } from './assets';
 import { VIEWS_DIR } from './paths';
 
 declare module 'express-serve-static-core' {
@@ -11,8 +12,15 @@ declare module 'express-serve-static-core' {
 export function setupViews(app: Express): void {
   app.set('views', VIEWS_DIR);
   app.set('view engine', 'ejs');
-  app.response.page = function page(this: Response, view, locals = {}, status = 200) {
-    const layout = typeof locals.layout === 'string' ? locals.layout : 'main';
+  app.response.page = function page(this: Response, view, given = {}, status = 200) {
+    const layout = typeof given.layout === 'string' ? given.layout : 'main';
+    // Templates link static files by their source names; these give the hashed ones.
+    const scripts = new Set<string>();
+    const locals = {
+      ...given,
+      asset: (name: string) => assets().url(name),
+      script: (name: string) => assets().script(name, scripts),
+    };
     this.render(view, locals, (err, body) => {
       if (err) return this.req.next?.(err);
       this.render(`layouts/${layout}`, { ...locals, body }, (layoutErr, html) => {

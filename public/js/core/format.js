@@ -2,52 +2,66 @@
 // application builds a formatter, so that both show figures the same way.
 import { lang } from './page.js';
 
-const integer = new Intl.NumberFormat(lang, { maximumFractionDigits: 0 });
-const decimal = new Intl.NumberFormat(lang, { maximumFractionDigits: 1 });
-const tenths = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-const cents = new Intl.NumberFormat(lang, { minimumFractionDigits: 0, maximumFractionDigits: 2 });
-const signed = new Intl.NumberFormat(lang, { maximumFractionDigits: 0, signDisplay: 'exceptZero' });
-const compact = new Intl.NumberFormat(lang, { notation: 'compact', maximumFractionDigits: 1 });
-const year = new Intl.NumberFormat(lang, { useGrouping: false });
-const percent = new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 0 });
-const share = new Intl.NumberFormat(lang, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
-const change = new Intl.NumberFormat(lang, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: 'exceptZero' });
-const month = new Intl.DateTimeFormat(lang, { month: 'short', year: 'numeric', timeZone: 'UTC' });
+/**
+ * Makes a formatter when first asked for it: building one costs a few milliseconds (more for
+ * dates), and a page uses only some of them, so building them all as the module loads held
+ * up every page's first frame.
+ * @template T
+ * @param {() => T} make
+ * @returns {() => T}
+ */
+function once(make) {
+  /** @type {T | undefined} */
+  let made;
+  return () => (made ??= make());
+}
+
+const integer = once(() => new Intl.NumberFormat(lang, { maximumFractionDigits: 0 }));
+const decimal = once(() => new Intl.NumberFormat(lang, { maximumFractionDigits: 1 }));
+const tenths = once(() => new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }));
+const cents = once(() => new Intl.NumberFormat(lang, { minimumFractionDigits: 0, maximumFractionDigits: 2 }));
+const signed = once(() => new Intl.NumberFormat(lang, { maximumFractionDigits: 0, signDisplay: 'exceptZero' }));
+const compact = once(() => new Intl.NumberFormat(lang, { notation: 'compact', maximumFractionDigits: 1 }));
+const year = once(() => new Intl.NumberFormat(lang, { useGrouping: false }));
+const percent = once(() => new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 0 }));
+const share = once(() => new Intl.NumberFormat(lang, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }));
+const change = once(() => new Intl.NumberFormat(lang, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: 'exceptZero' }));
+const month = once(() => new Intl.DateTimeFormat(lang, { month: 'short', year: 'numeric', timeZone: 'UTC' }));
 // Day, month's name and year, rather than dateStyle 'medium': in Arabic that style pads a
 // single day's digits but not a range's, so the two would read differently side by side.
-const mediumDate = new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
-const dayMonth = new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', timeZone: 'UTC' });
-const day = new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
-const moment = new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', hour: 'numeric', minute: '2-digit' });
-const momentWithYear = new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', year: 'numeric', hour: 'numeric', minute: '2-digit' });
+const mediumDate = once(() => new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }));
+const dayMonth = once(() => new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', timeZone: 'UTC' }));
+const day = once(() => new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }));
+const moment = once(() => new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', hour: 'numeric', minute: '2-digit' }));
+const momentWithYear = once(() => new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', year: 'numeric', hour: 'numeric', minute: '2-digit' }));
 
 /** Calendar days travel as YYYY-MM-DD and are shown as that day wherever the reader is. */
 const utcDay = (/** @type {string} */ isoDay) => Date.parse(`${isoDay}T00:00:00Z`);
 
 /** @param {number} n */
-export const formatNumber = (n) => integer.format(n);
+export const formatNumber = (n) => integer().format(n);
 /** @param {number} n */
-export const formatDecimal = (n) => decimal.format(n);
+export const formatDecimal = (n) => decimal().format(n);
 /** Always one decimal: 0.5, 12.0. @param {number} n */
-export const formatTenths = (n) => tenths.format(n);
+export const formatTenths = (n) => tenths().format(n);
 /** @param {number} n */
-export const formatSigned = (n) => signed.format(n);
+export const formatSigned = (n) => signed().format(n);
 /** @param {number} n */
-export const formatCompact = (n) => compact.format(n);
+export const formatCompact = (n) => compact().format(n);
 /** @param {number | string} y */
-export const formatYear = (y) => year.format(Number(y));
+export const formatYear = (y) => year().format(Number(y));
 /** @param {number} fraction */
-export const formatPercent = (fraction) => percent.format(fraction);
+export const formatPercent = (fraction) => percent().format(fraction);
 /** @param {number} fraction */
-export const formatShare = (fraction) => share.format(fraction);
+export const formatShare = (fraction) => share().format(fraction);
 /** `pct` is in percent: 12.5 means +12.5%. @param {number} pct */
-export const formatChange = (pct) => change.format(pct / 100);
+export const formatChange = (pct) => change().format(pct / 100);
 
 /**
  * An amount without a currency; cents matter in a per-visitor average, not in a total of millions.
  * @param {number} n
  */
-export const formatAmount = (n) => (Math.abs(n) >= 1000 ? integer : cents).format(n);
+export const formatAmount = (n) => (Math.abs(n) >= 1000 ? integer : cents)().format(n);
 
 /**
  * Money kept in minor units (cents, fils), in its currency; a code Intl does not know is
@@ -98,23 +112,23 @@ export function formatCompactCurrency(major, currency) {
 /** @param {string} yearMonth YYYY-MM */
 export function formatMonth(yearMonth) {
   const [y, m] = yearMonth.split('-').map(Number);
-  return month.format(Date.UTC(y, m - 1, 1));
+  return month().format(Date.UTC(y, m - 1, 1));
 }
 
 /** A calendar day in the locale's medium style (the dashboard's tables and filters). @param {string} isoDay */
-export const formatDate = (isoDay) => mediumDate.format(utcDay(isoDay));
+export const formatDate = (isoDay) => mediumDate().format(utcDay(isoDay));
 
 /** A calendar day without its year, for a chart's axis. @param {string} isoDay */
-export const formatDayMonth = (isoDay) => dayMonth.format(utcDay(isoDay));
+export const formatDayMonth = (isoDay) => dayMonth().format(utcDay(isoDay));
 
 /**
  * @param {string} startDay
  * @param {string} endDay
  */
-export const formatDateRange = (startDay, endDay) => mediumDate.formatRange(utcDay(startDay), utcDay(endDay));
+export const formatDateRange = (startDay, endDay) => mediumDate().formatRange(utcDay(startDay), utcDay(endDay));
 
 /** A calendar day with its month's name (the workspace's records); '' for none. @param {string | null | undefined} isoDay */
-export const formatDay = (isoDay) => (isoDay ? day.format(utcDay(isoDay)) : '');
+export const formatDay = (isoDay) => (isoDay ? day().format(utcDay(isoDay)) : '');
 
 /**
  * A moment, in the reader's own time zone; the year only when it is not this one.
@@ -122,5 +136,5 @@ export const formatDay = (isoDay) => (isoDay ? day.format(utcDay(isoDay)) : '');
  */
 export function formatMoment(iso) {
   const date = new Date(iso);
-  return (date.getFullYear() === new Date().getFullYear() ? moment : momentWithYear).format(date);
+  return (date.getFullYear() === new Date().getFullYear() ? moment : momentWithYear)().format(date);
 }

@@ -14,6 +14,7 @@ import { digestTime } from '../notifications/digest';
 import { TIME_ZONES } from '../../platform/time-zone';
 import { LINK_TOKEN_PATTERN } from '../auth/links';
 import { MAIL_STATUSES } from '../../platform/mail/outbox';
+import { sendUncompressed } from '../../platform/compression';
 import { renderAuthPage, renderWorkspacePage, type PageSpec } from './render';
 
 /** How far along the first-login path a page needs the user to be. */
@@ -87,12 +88,14 @@ export function workspacePages(opts: { uploadMaxBytes: number; uploadMaxFiles: n
   router.get('/reset-password', async (req, res) => {
     const token = typeof req.query.token === 'string' && LINK_TOKEN_PATTERN.test(req.query.token) ? req.query.token : undefined;
     const valid = token !== undefined && (await opts.auth.resetLinkWorks(token));
+    sendUncompressed(res);
     renderAuthPage(res, 'reset-password', { valid, token: valid ? token : '', status: valid ? 200 : 410 });
   });
   // An invitation opens in the invited member's language unless this browser has chosen one,
   // and says at once (410) when it no longer works.
   router.get('/invite/:token', async (req, res) => {
     const invited = LINK_TOKEN_PATTERN.test(req.params.token) ? await opts.auth.invitationFor(req.params.token) : undefined;
+    sendUncompressed(res);
     if (invited && invited.language !== req.lang && !isLanguage(cookieOf(req, LANG_COOKIE)) && !isLanguage(req.query.lang)) {
       return res.redirect(303, res.locals.langUrl(invited.language));
     }
