@@ -86,7 +86,7 @@ describePostgres('the schemas on PostgreSQL', () => {
       const tables = await sql<{ schema: string; table: string }>`
         SELECT table_schema AS schema, table_name AS table FROM information_schema.tables
         WHERE table_schema IN ('dashboard', 'workspace') AND table_name NOT LIKE 'kysely%' ORDER BY 1, 2`.execute(pools[0].db);
-      expect(tables.rows.filter((r) => r.schema === 'dashboard').map((r) => r.table)).toEqual(['access_stamps', 'audit_events', 'id_marks', 'seasons', 'users', 'visits', 'visits_import', 'visits_version']);
+      expect(tables.rows.filter((r) => r.schema === 'dashboard').map((r) => r.table)).toEqual(['access_stamps', 'annotations', 'audit_events', 'id_marks', 'mail_outbox', 'report_schedules', 'saved_views', 'seasons', 'users', 'visits', 'visits_import', 'visits_version']);
       expect(tables.rows.filter((r) => r.schema === 'workspace').map((r) => r.table)).toContain('post_attachments');
     } finally {
       await Promise.all(pools.map((p) => p.close()));

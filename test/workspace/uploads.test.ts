@@ -77,6 +77,8 @@ describe('POST /api/assets', () => {
       postId: null,
       uploadedBy: t.contributor.id,
       createdAt: '2026-01-15T12:00:00.000Z',
+      // The uploader may delete their own file.
+      can: { delete: true },
     });
     expect(jpeg).toMatchObject({ mimeType: 'image/jpeg', size: files[1].data.length, thumbnailUrl: expect.any(String) });
     expect(doc).toMatchObject({ name: 'press kit.pdf', mimeType: 'application/pdf', size: 150_000, sizeMb: 0.1, thumbnailUrl: null });

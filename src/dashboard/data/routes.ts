@@ -2,7 +2,7 @@ import { actorOf, type AuditTrail } from '../audit/service';
 import { Router, type Request, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { sendExcelCsv } from '../downloads';
-import { sendComparisonXlsx, sendVisitsXlsx, type SheetLanguage } from '../excel';
+import { sendComparisonXlsx, sendVisitsXlsx, type SheetLanguage } from './excel';
 import { requestLanguage } from '../../platform/i18n';
 import type { i18n } from 'i18next';
 import { singleLine } from '../../platform/text';

@@ -1,10 +1,10 @@
 import type { Response } from 'express';
 import ExcelJS from 'exceljs';
 import type { TFunction } from 'i18next';
-import type { VisitRow } from './data/columns';
-import { CSV_COLUMNS } from './data/csv';
-import type { Comparison, Summary } from './data/aggregate';
-import type { ComparisonTable } from './data/service';
+import type { VisitRow } from './columns';
+import { CSV_COLUMNS } from './csv';
+import type { Comparison, Summary } from './aggregate';
+import type { ComparisonTable } from './service';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const DATE_FORMAT = 'yyyy-mm-dd';
