@@ -4,6 +4,7 @@ import type { UserRecordStore } from '../users/repository';
 import type { ReportRepository } from './repository';
 import { dueDay, FREQUENCIES } from './schedule';
 import type { ReportsService } from './service';
+import { Periodic } from '../../platform/periodic';
 
 /** How often the scheduler looks which reports are due: a report goes within this of 07:00. */
 export const REPORT_CHECK_MS = 60_000;
@@ -15,13 +16,13 @@ export const REPORT_CHECK_MS = 60_000;
  * whose recipient has no address then is passed over, and goes again at its next period.
  */
 export class ReportScheduler {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
-  private stopped = true;
+  private readonly periodic: Periodic;
 
   constructor(
     private readonly deps: { reports: ReportRepository; service: ReportsService; users: UserRecordStore; clock: Clock; logger: Logger; timeZone: string; everyMs?: number },
-  ) {}
+  ) {
+    this.periodic = new Periodic({ run: () => this.runDue(), everyMs: deps.everyMs ?? REPORT_CHECK_MS, logger: deps.logger, failure: 'the scheduled reports could not be looked at; trying again shortly' });
+  }
 
   /** Queues every report due at `now`; answers how many mails were written. */
   async runDue(now: number = this.deps.clock.now()): Promise<number> {
@@ -52,27 +53,10 @@ export class ReportScheduler {
   }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.schedule(0);
+    this.periodic.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.runDue()
-        .catch((err: unknown) => this.deps.logger.warn({ err }, 'the scheduled reports could not be looked at; trying again shortly'))
-        .then(() => {
-          this.running = undefined;
-          this.schedule(this.deps.everyMs ?? REPORT_CHECK_MS);
-        });
-    }, delayMs);
-    this.timer.unref();
+  stop(): Promise<void> {
+    return this.periodic.stop();
   }
 }

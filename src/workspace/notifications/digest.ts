@@ -6,6 +6,7 @@ import { isoTime } from '../access';
 import type { MailQueue } from '../mail/queue';
 import type { NotificationSettingsRepository } from './repository';
 import { digestKinds } from './service';
+import { Periodic } from '../../platform/periodic';
 
 /** The digest goes at this hour of each member's own morning. */
 export const DIGEST_HOUR = 8;
@@ -28,13 +29,13 @@ export const DIGEST_CHECK_MS = 60_000;
  * counts: the next one covers only what came after.
  */
 export class DigestScheduler {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
-  private stopped = true;
+  private readonly periodic: Periodic;
 
   constructor(
     private readonly deps: { settings: NotificationSettingsRepository; mail: MailQueue; clock: Clock; logger: Logger; timeZone: string; everyMs?: number },
-  ) {}
+  ) {
+    this.periodic = new Periodic({ run: () => this.runDue(), everyMs: deps.everyMs ?? DIGEST_CHECK_MS, logger: deps.logger, failure: 'the daily digests could not be looked at; trying again shortly' });
+  }
 
   /** Queues every digest due at `now`; answers how many were written. */
   async runDue(now: number = this.deps.clock.now()): Promise<number> {
@@ -69,27 +70,10 @@ export class DigestScheduler {
   }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.schedule(0);
+    this.periodic.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.runDue()
-        .catch((err: unknown) => this.deps.logger.warn({ err }, 'the daily digests could not be looked at; trying again shortly'))
-        .then(() => {
-          this.running = undefined;
-          this.schedule(this.deps.everyMs ?? DIGEST_CHECK_MS);
-        });
-    }, delayMs);
-    this.timer.unref();
+  stop(): Promise<void> {
+    return this.periodic.stop();
   }
 }
