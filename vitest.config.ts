@@ -3,21 +3,39 @@ import { defineConfig } from 'vitest/config';
 
 /** The route suites, which a second run proves on PostgreSQL. */
 const ROUTE_SUITES = ['test/dashboard/**/*.test.ts', 'test/workspace/**/*.test.ts', 'test/security/**/*.test.ts'];
+const BROWSER = 'test/**/*.browser.test.ts';
+const PROCESS = 'test/**/*.process.test.ts';
+const WORKERS = Math.max(3, os.availableParallelism());
 /** Browser and process tests, and the suites that already run on both engines by themselves. */
-const ONCE_ONLY = ['**/*.browser.test.ts', '**/*.process.test.ts', '**/*.repository.test.ts', 'test/*/repositories/**', 'test/dashboard/data/service.test.ts'];
+const ONCE_ONLY = [BROWSER, PROCESS, '**/*.repository.test.ts', 'test/*/repositories/**', 'test/dashboard/data/service.test.ts'];
 
 export default defineConfig({
   test: {
     globalSetup: ['test/setup/engines.ts'],
+    setupFiles: ['test/setup/each-file.ts'],
+    // A worker keeps the modules it has loaded from one test file to the next: importing the
+    // whole server again for each of some three hundred files cost more than the tests did.
+    // Every test builds its own app and stores, so nothing of one file's state reaches another;
+    // spies are put back after each test for the same reason.
+    isolate: false,
+    restoreMocks: true,
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',
     // Most of a test's time is spent waiting on PostgreSQL, Chromium, a server process or a
     // socket, so files run side by side beyond the CPU count (vitest's default is one less than
     // it: a single file at a time on a 2-core machine).
-    maxWorkers: Math.max(3, os.availableParallelism()),
+    maxWorkers: WORKERS,
+    // With modules kept between files, vitest 3.2 lets idle workers go while another file is
+    // still being handed to them, and the run ends on "Terminating worker thread" without its
+    // totals (vitest issue 8564): the workers stay for the whole run instead.
+    minWorkers: WORKERS,
     projects: [
-      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: [BROWSER, PROCESS] } },
+      // A page drives Chromium, whose start and paint are what a busy machine slows most.
+      { extends: true, test: { name: 'browser', include: [BROWSER], testTimeout: 60_000 } },
+      // Tests that start the built server (node dist/server.js) and the engines beside it.
+      { extends: true, test: { name: 'process', include: [PROCESS] } },
       {
         extends: true,
         test: { name: 'postgres', include: ROUTE_SUITES, exclude: ONCE_ONLY, env: { TEST_ENGINE: 'postgres' } },

@@ -3,7 +3,7 @@ import { expect, it, vi } from 'vitest';
 import { tempDir } from '../support/app';
 import { openStream, type OpenStream } from '../support/events';
 import { describeNginx, startNginx } from '../support/nginx';
-import { describePostgres, freshDatabase } from '../support/postgres';
+import { describePostgres, migratedDatabase } from '../support/postgres';
 import { freePort } from '../support/postgres-server';
 import { describeRedis, freshRedis } from '../support/redis';
 import { callServer, useServerProcesses, type ServerProcess } from '../support/workspace';
@@ -21,7 +21,7 @@ const start = useServerProcesses();
  * across a restart), behind Debian's nginx configured as the README says.
  */
 async function cluster() {
-  const [database, redis] = await Promise.all([freshDatabase(), freshRedis()]);
+  const [database, redis] = await Promise.all([migratedDatabase(), freshRedis()]);
   const ports = [await freePort(), await freePort()];
   const env = (port: number) => {
     const dir = tempDir();

@@ -3,7 +3,7 @@ import { RedisUnavailable } from '../../src/platform/redis';
 import { cookieFrom } from '../support/app';
 import { request } from '../support/http';
 import { asPage, bearer, instance, MEMBER_PASSWORD, seedMembers, timed, type Instance } from '../support/instances';
-import { describePostgres, freshDatabase } from '../support/postgres';
+import { describePostgres, migratedDatabase } from '../support/postgres';
 import { describeRedis, freshRedis, type RedisServer } from '../support/redis';
 
 const ADMIN_PIN = '999999';
@@ -13,7 +13,7 @@ const WATCH_MS = 1_500;
 /** Two instances on one fresh PostgreSQL database and one Redis. */
 async function twoInstances() {
   const redis = await freshRedis();
-  const env = { DATABASE_URL: await freshDatabase(), REDIS_URL: redis.url };
+  const env = { DATABASE_URL: await migratedDatabase(), REDIS_URL: redis.url };
   return { redis, env, a: await instance(env), b: await instance(env) };
 }
 
@@ -116,7 +116,7 @@ describeRedis('access changes while Redis is out of reach, on two instances shar
 
     it("when one instance cannot tell the shared sessions of a change it committed, then it still answers 200, and by then the user's session on the other instance has the new access, and a new PIN or a deletion ends it", async () => {
       const redis = await freshRedis();
-      const env = { DATABASE_URL: await freshDatabase(), REDIS_URL: redis.url };
+      const env = { DATABASE_URL: await migratedDatabase(), REDIS_URL: redis.url };
       // As a partition between this instance and Redis, arriving after the administrator's session was read.
       const cut = () => Promise.reject(new RedisUnavailable());
       const a = await instance(env, (stores) => {

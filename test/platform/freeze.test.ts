@@ -4,7 +4,7 @@ import { bytes, pdf } from '../support/files';
 import { request } from '../support/http';
 import { asPage, bearer, instance, MEMBER_PASSWORD, seedMembers, timed, type Instance } from '../support/instances';
 import { cuttableRelay } from '../support/net';
-import { describePostgres, freshDatabase } from '../support/postgres';
+import { describePostgres, migratedDatabase } from '../support/postgres';
 import { describeRedis, freshRedis } from '../support/redis';
 import { describeS3, freshBucketEnv, s3Endpoint } from '../support/s3';
 
@@ -42,7 +42,7 @@ async function twoInstances() {
   const redis = await freshRedis();
   const s3 = new URL(s3Endpoint());
   const bucketRelay = await cuttableRelay(s3.hostname, Number(s3.port));
-  const env = { DATABASE_URL: await freshDatabase(), REDIS_URL: redis.url, ...(await freshBucketEnv(`http://127.0.0.1:${bucketRelay.port}`)) };
+  const env = { DATABASE_URL: await migratedDatabase(), REDIS_URL: redis.url, ...(await freshBucketEnv(`http://127.0.0.1:${bucketRelay.port}`)) };
   const [a, b] = [await instance(env), await instance(env)];
   const { brandId, members: [admin, member] } = await seedMembers(a, ['superadmin', 'contributor']);
   const dashboard = await request(a.app).post('/auth/login').send({ pin: ADMIN_PIN });

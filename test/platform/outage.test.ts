@@ -1,12 +1,12 @@
 import { expect, it } from 'vitest';
 import { cuttableRelay } from '../support/net';
-import { describePostgres, freshDatabase } from '../support/postgres';
+import { describePostgres, migratedDatabase } from '../support/postgres';
 import { request } from '../support/http';
 import { buildWorkspace } from '../support/workspace';
 
 /** The app on a fresh PostgreSQL database reached through a relay the test can cut. */
 async function behindRelay() {
-  const url = new URL(await freshDatabase());
+  const url = new URL(await migratedDatabase());
   const relay = await cuttableRelay(url.hostname, Number(url.port));
   url.port = String(relay.port);
   const ws = await buildWorkspace({ engine: 'postgres', env: { DATABASE_URL: url.toString() } });

@@ -3,7 +3,7 @@ import { testEngine } from '../support/app';
 import { openStream, serve } from '../support/events';
 import { request } from '../support/http';
 import { cuttableRelay } from '../support/net';
-import { freshDatabase } from '../support/postgres';
+import { migratedDatabase } from '../support/postgres';
 import { describeRedis, freshRedis } from '../support/redis';
 import { buildWorkspace } from '../support/workspace';
 import { routesOf } from './world';
@@ -226,7 +226,7 @@ async function timedGet(app: Parameters<typeof request>[0], path: string, token?
 describe('probes and metrics while an engine is frozen', () => {
   if (testEngine() === 'postgres') {
     it('when PostgreSQL stops answering with its connections open, then /livez answers 200 at once, /healthz 503, and /metrics within its deadline with engine_up{engine="database"} 0 and the outbox count unknown (NaN)', async () => {
-      const url = new URL(await freshDatabase());
+      const url = new URL(await migratedDatabase());
       const relay = await cuttableRelay(url.hostname, Number(url.port));
       url.port = String(relay.port);
       const ws = await buildWorkspace({ engine: 'postgres', env: { DATABASE_URL: url.toString(), METRICS_TOKEN: TOKEN } });

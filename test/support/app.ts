@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach } from 'vitest';
 import { createApp, type AppConfig } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import { ManualClock } from '../../src/platform/clock';
@@ -12,16 +11,14 @@ import { MemorySessionStore } from '../../src/dashboard/auth/session-store';
 import type { UserRecordStore } from '../../src/dashboard/users/repository';
 import { buildStores, type Stores } from '../../src/stores';
 import type { EngineKind } from '../../src/platform/db/engine';
-import { freshDatabase } from './postgres';
+import { afterThisTest } from './cleanups';
+import { migratedDatabase } from './postgres';
+import { withMigratedSqlite } from './sqlite-template';
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!();
-});
 
 export function tempDir(prefix = 'museum-test-'): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+  afterThisTest(() => fs.rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
 
@@ -55,7 +52,8 @@ export async function buildApp(
   opts: { env?: Record<string, string>; users?: UserRecordStore; adminPin?: string | null; logger?: Logger; engine?: EngineKind } = {},
 ): Promise<TestDashboard> {
   const engine = opts.engine ?? testEngine();
-  const base = testConfig({ ...(engine === 'postgres' ? { DATABASE_URL: await freshDatabase() } : {}), ...opts.env });
+  const base = testConfig({ ...(engine === 'postgres' ? { DATABASE_URL: await migratedDatabase() } : {}), ...opts.env });
+  if (!base.database) await withMigratedSqlite(base.dataDir);
   const config: AppConfig = Object.freeze({
     ...base,
     adminPin: opts.adminPin === undefined ? base.adminPin : (opts.adminPin ?? undefined),
@@ -65,7 +63,7 @@ export async function buildApp(
   const clock = new ManualClock();
   const logger = opts.logger ?? createLogger('silent');
   const built = await buildStores(config, { logger, clock });
-  cleanups.push(() => built.close());
+  afterThisTest(() => built.close());
   const sessions = new MemorySessionStore();
   const stores: Stores = { ...built, dashboardUsers: opts.users ?? built.dashboardUsers, dashboardSessions: sessions };
   const app = createApp({ config, clock, logger, stores });
@@ -101,7 +99,7 @@ function sqliteFile(engine: EngineKind, file: string): SqliteHandle {
   const handle = new Database(file);
   handle.pragma('foreign_keys = ON');
   handle.pragma('busy_timeout = 5000');
-  cleanups.push(() => handle.close());
+  afterThisTest(() => handle.close());
   return handle;
 }
 

@@ -17,6 +17,7 @@ import { SqlUserRepository } from '../../src/workspace/members/repository';
 import type { Role } from '../../src/workspace/domain';
 import { tempDir, testConfig } from './app';
 import { request } from './http';
+import { withMigratedSqlite } from './sqlite-template';
 
 /** The password of every member `seedMembers` makes. */
 export const MEMBER_PASSWORD = 'Instances-share-1';
@@ -36,6 +37,7 @@ export interface Instance {
  */
 export async function instance(env: Record<string, string>, adjust: (stores: Stores) => Stores = (s) => s): Promise<Instance> {
   const base = testConfig({ UPLOAD_DIR: path.join(tempDir(), 'uploads'), ...env });
+  if (!base.database) await withMigratedSqlite(base.dataDir);
   const config: AppConfig = Object.freeze({ ...base, jwtSecret: base.jwtSecret!, sessionSecret: base.sessionSecret! });
   const logger = createLogger('silent');
   const built = await buildStores(config, { logger, clock: new ManualClock() });

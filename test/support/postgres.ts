@@ -17,12 +17,26 @@ function adminUrl(): string {
 }
 
 /** A new, empty database of its own for the current test, dropped when the test finishes. */
-export async function freshDatabase(): Promise<string> {
+export function freshDatabase(): Promise<string> {
+  return newDatabase('');
+}
+
+/**
+ * A new database of its own for the current test with every migration already applied (a
+ * copy of the run's template), dropped when the test finishes: for tests of what the
+ * applications do rather than of how their schema is built.
+ */
+export function migratedDatabase(): Promise<string> {
+  if (!('url' in engine)) throw new Error(engine.missing);
+  return newDatabase(` TEMPLATE ${engine.template}`);
+}
+
+async function newDatabase(template: string): Promise<string> {
   const name = `t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl() });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.query(`CREATE DATABASE ${name}${template}`);
   } finally {
     await admin.end();
   }

@@ -5,7 +5,8 @@ import { openRecords, type Records } from '../../src/stores';
 import { createLogger } from '../../src/platform/logger';
 import type { EngineKind, RecordsDb } from '../../src/platform/db/engine';
 import { tempDir } from './app';
-import { describePostgres, freshDatabase } from './postgres';
+import { describePostgres, migratedDatabase } from './postgres';
+import { withMigratedSqlite } from './sqlite-template';
 
 export const ENGINES: readonly EngineKind[] = ['sqlite', 'postgres'];
 
@@ -21,7 +22,8 @@ export function describeEngines(name: string, suite: (kind: EngineKind) => void)
 /** The records of both applications on `kind`, empty and migrated, closed after the test. */
 export async function testRecords(kind: EngineKind): Promise<Records> {
   const dataDir = tempDir();
-  const database = kind === 'postgres' ? { url: await freshDatabase(), poolMax: 10 } : undefined;
+  const database = kind === 'postgres' ? { url: await migratedDatabase(), poolMax: 10 } : undefined;
+  if (!database) await withMigratedSqlite(path.join(dataDir, 'data'));
   const records = await openRecords({ dataDir: path.join(dataDir, 'data'), database }, createLogger('silent'));
   onTestFinished(() => records.close());
   return records;

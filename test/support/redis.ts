@@ -46,11 +46,16 @@ export async function freshRedis(opts: { persistent?: boolean } = {}): Promise<R
   const dir = opts.persistent ? fs.mkdtempSync(path.join(os.tmpdir(), 'museum-redis-')) : undefined;
   const storage = dir ? ['--dir', dir, '--appendonly', 'yes', '--save', ''] : ['--save', '', '--appendonly', 'no'];
   let child: ReturnType<typeof spawn> | undefined;
+  // A killed server may still hold the port for a moment: a restart waits until it has exited,
+  // or the new one would fail to bind and exit at once.
+  let previousExit: Promise<unknown> = Promise.resolve();
   const start = async () => {
+    await previousExit;
     const started = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', ...storage, '--protected-mode', 'no'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = started;
+    previousExit = new Promise((resolve) => started.once('exit', resolve));
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('redis-server did not start within 5 s')), 5_000);
       started.stdout?.on('data', (chunk: Buffer) => {

@@ -1,4 +1,5 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -151,10 +152,12 @@ export async function buildDist(): Promise<void> {
     return;
   }
   try {
-    execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'pipe', timeout: 120_000 });
+    // Not execFileSync: a worker whose event loop stands still for the build's minute cannot
+    // answer the test runner, which then reports its own calls as timed out.
+    await promisify(execFile)('npm', ['run', 'build', '--silent'], { cwd: ROOT, timeout: 120_000 });
   } catch (err) {
-    const e = err as { stdout?: Buffer; stderr?: Buffer };
-    throw new Error(`npm run build failed:\n${e.stdout?.toString() ?? ''}${e.stderr?.toString() ?? ''}`, { cause: err });
+    const e = err as { stdout?: string; stderr?: string };
+    throw new Error(`npm run build failed:\n${e.stdout ?? ''}${e.stderr ?? ''}`, { cause: err });
   }
   fs.writeFileSync(mark, runId);
 }

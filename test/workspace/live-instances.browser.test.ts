@@ -5,7 +5,7 @@ import { createI18n } from '../../src/platform/i18n';
 import { tempDir } from '../support/app';
 import { describeBrowser, seriousViolations } from '../support/browser';
 import { describeNginx, startNginx } from '../support/nginx';
-import { describePostgres, freshDatabase } from '../support/postgres';
+import { describePostgres, migratedDatabase } from '../support/postgres';
 import { freePort } from '../support/postgres-server';
 import { describeRedis, freshRedis } from '../support/redis';
 import { callServer, useServerProcesses, type ServerProcess } from '../support/workspace';
@@ -22,7 +22,7 @@ const say = (lang: Lang, key: string, vars: Record<string, string> = {}) => i18n
 
 /** Two server processes on one PostgreSQL and one Redis, behind Debian's nginx as the README configures it. */
 async function cluster() {
-  const [database, redis] = await Promise.all([freshDatabase(), freshRedis()]);
+  const [database, redis] = await Promise.all([migratedDatabase(), freshRedis()]);
   const ports = [await freePort(), await freePort()];
   const env = (port: number) => {
     const dir = tempDir();

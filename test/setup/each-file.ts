@@ -1,0 +1,4 @@
+import { afterEach } from 'vitest';
+import { runCleanups } from '../support/cleanups';
+
+afterEach(runCleanups);
