@@ -14,7 +14,7 @@ export default defineConfig({
     globalSetup: ['test/setup/engines.ts'],
     setupFiles: ['test/setup/each-file.ts'],
     // A worker keeps the modules it has loaded from one test file to the next: importing the
-    // whole server again for each of some three hundred files cost more than the tests did.
+    // whole server again for each of some three hundred files took a tenth of the run.
     // Every test builds its own app and stores, so nothing of one file's state reaches another;
     // spies are put back after each test for the same reason.
     isolate: false,
