@@ -2,10 +2,11 @@ import { Router, type Request, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { singleLine } from '../../platform/text';
 import { idParam, validated } from '../../platform/validate';
-import { actorOf, type AuditTrail } from '../audit/service';
+import type { AuditTrail } from '../audit/service';
+import { auditOf } from '../request';
 import { Forbidden } from '../../platform/errors';
-import { formatDay } from '../data/dates';
-import { day, isoDate, orderedRange, repeatable, valueName } from '../data/query';
+import { formatDay } from '../dates';
+import { day, isoDate, orderedRange, repeatable, valueName } from '../schemas';
 import { mayWriteNotes, type AnnotationsService } from './service';
 
 /** Writes are for whoever mayWriteNotes says; every session reads. */
@@ -61,7 +62,7 @@ export function annotationsRoutes(notes: AnnotationsService, trail: AuditTrail) 
     writer,
     validated({ body: createBody }, async ({ body }, req, res) => {
       const annotation = await notes.create(reader(req).name, body);
-      await trail.record(actorOf(req), 'annotationCreated', { target: `annotation:${annotation.id}`, targetName: annotation.text.slice(0, 80), after: recorded(annotation) });
+      await trail.record(auditOf(req), 'annotationCreated', { target: `annotation:${annotation.id}`, targetName: annotation.text.slice(0, 80), after: recorded(annotation) });
       res.status(201).json({ annotation });
     }),
   );
@@ -71,7 +72,7 @@ export function annotationsRoutes(notes: AnnotationsService, trail: AuditTrail) 
     writer,
     validated({ params: idParam, body: updateBody }, async ({ params, body }, req, res) => {
       const { before, after } = await notes.update(params.id, body);
-      await trail.record(actorOf(req), 'annotationChanged', { target: `annotation:${after.id}`, targetName: after.text.slice(0, 80), before: recorded(before), after: recorded(after) });
+      await trail.record(auditOf(req), 'annotationChanged', { target: `annotation:${after.id}`, targetName: after.text.slice(0, 80), before: recorded(before), after: recorded(after) });
       res.json({ annotation: after });
     }),
   );
@@ -81,7 +82,7 @@ export function annotationsRoutes(notes: AnnotationsService, trail: AuditTrail) 
     writer,
     validated({ params: idParam }, async ({ params }, req, res) => {
       const before = await notes.remove(params.id);
-      await trail.record(actorOf(req), 'annotationDeleted', { target: `annotation:${before.id}`, targetName: before.text.slice(0, 80), before: recorded(before) });
+      await trail.record(auditOf(req), 'annotationDeleted', { target: `annotation:${before.id}`, targetName: before.text.slice(0, 80), before: recorded(before) });
       res.json({ ok: true });
     }),
   );

@@ -1,7 +1,7 @@
 import type { Clock } from '../../platform/clock';
 import { BadRequest, NotFound } from '../../platform/errors';
 import type { DashboardSession } from '../auth/session-store';
-import { accessOf } from '../data/permissions';
+import { accessOf } from '../analytics/permissions';
 import type { Annotation, AnnotationChange, AnnotationRepository } from './repository';
 
 type Reader = Pick<DashboardSession, 'role' | 'allowedMuseums' | 'allowedChannels'>;

@@ -2,7 +2,8 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { validated } from '../../platform/validate';
 import { sendExcelCsv } from '../downloads';
-import { actorOf, AUDIT_ACTIONS, AUDIT_PAGE_MAX, type AuditTrail } from './service';
+import { AUDIT_ACTIONS, AUDIT_PAGE_MAX, type AuditTrail } from './service';
+import { auditOf } from '../request';
 
 const auditFilter = {
   action: z.enum(AUDIT_ACTIONS).optional(),
@@ -39,7 +40,7 @@ export function auditRoutes(trail: AuditTrail) {
     '/export.csv',
     validated({ query: exportQuery }, async ({ query }, req, res) => {
       const file = await trail.exportCsv({ action: query.action, actor: query.actor });
-      await trail.record(actorOf(req), 'dataExported', { target: 'audit', targetName: file.fileName, after: { format: 'csv', action: query.action, actor: query.actor } });
+      await trail.record(auditOf(req), 'dataExported', { target: 'audit', targetName: file.fileName, after: { format: 'csv', action: query.action, actor: query.actor } });
       await sendExcelCsv(res, file);
     }),
   );

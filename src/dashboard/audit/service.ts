@@ -1,4 +1,3 @@
-import type { Request } from 'express';
 import type { Clock } from '../../platform/clock';
 import type { Logger } from '../../platform/logger';
 import { csvLine, fileNamePart } from '../../platform/csv';
@@ -11,9 +10,10 @@ export const AUDIT_PAGE_MAX = 200;
 /** Events read at a time while an export is written: the whole trail is never held in memory. */
 const EXPORT_BATCH = 500;
 
-/** Who acted, from the request: the session's name ("anonymous" before sign-in) and address. */
-export function actorOf(req: Request, name?: string): { actor: string; ip: string | null } {
-  return { actor: name ?? req.dashboard?.session.name ?? 'anonymous', ip: req.ip ?? null };
+/** Who acted, and from where: what a service that changes something records it under (src/dashboard/request.ts reads it from a request). */
+export interface AuditContext {
+  actor: string;
+  ip: string | null;
 }
 
 /**
@@ -24,7 +24,7 @@ export class AuditTrail {
   constructor(private readonly deps: { audit: AuditRepository; clock: Clock; logger: Logger }) {}
 
   async record(
-    who: { actor: string; ip: string | null },
+    who: AuditContext,
     action: AuditAction,
     detail: { target?: string | null; targetName?: string; before?: unknown; after?: unknown } = {},
   ): Promise<void> {

@@ -1,4 +1,5 @@
-import { actorOf, type AuditTrail } from '../audit/service';
+import type { AuditTrail } from '../audit/service';
+import { auditOf } from '../request';
 import { Router, type CookieOptions } from 'express';
 import { z } from 'zod';
 import type { Clock } from '../../platform/clock';
@@ -59,10 +60,10 @@ export function authRoutes(deps: {
     validated({ body: loginBody }, async ({ body }, req, res) => {
       const result = await auth.login(body.pin);
       if (!result) {
-        await deps.trail.record(actorOf(req, 'anonymous'), 'signInFailed');
+        await deps.trail.record(auditOf(req, 'anonymous'), 'signInFailed');
         throw new Unauthorized('Invalid PIN');
       }
-      await deps.trail.record(actorOf(req, result.session.name), 'signIn', {
+      await deps.trail.record(auditOf(req, result.session.name), 'signIn', {
         target: result.session.userId === null ? 'admin' : `user:${result.session.userId}`,
         targetName: result.session.userId === null ? undefined : result.session.name,
       });

@@ -1,5 +1,5 @@
 import { wallClock } from '../../platform/time-zone';
-import { firstDayOfMonth, formatDay, monthIndexOf, parseDay, type DayRange } from '../data/dates';
+import { firstDayOfMonth, formatDay, monthIndexOf, parseDay, type DayRange } from '../dates';
 
 export const FREQUENCIES = ['weekly', 'monthly'] as const;
 export type Frequency = (typeof FREQUENCIES)[number];

@@ -1,4 +1,5 @@
-import { actorOf, type AuditTrail } from '../audit/service';
+import type { AuditTrail } from '../audit/service';
+import { auditOf } from '../request';
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import type { Clock } from '../../platform/clock';
@@ -70,7 +71,7 @@ export function usersRoutes(deps: { users: DashboardUsersService; attempts: Atte
     conflictLimit,
     validated({ body: createBody }, async ({ body }, req, res) => {
       const created = await users.create(adminOf(req), body);
-      await deps.trail.record(actorOf(req), 'userCreated', { target: `user:${created.user.id}`, targetName: created.user.name, after: created.user });
+      await deps.trail.record(auditOf(req), 'userCreated', { target: `user:${created.user.id}`, targetName: created.user.name, after: created.user });
       res.status(201).json(created);
     }),
   );
@@ -80,7 +81,7 @@ export function usersRoutes(deps: { users: DashboardUsersService; attempts: Atte
     validated({ params: idParam, body: updateBody }, async ({ params, body }, req, res) => {
       const before = (await users.list()).find((u) => u.id === params.id);
       const user = await users.update(params.id, body);
-      await deps.trail.record(actorOf(req), 'userChanged', { target: `user:${params.id}`, targetName: user.name, before, after: user });
+      await deps.trail.record(auditOf(req), 'userChanged', { target: `user:${params.id}`, targetName: user.name, before, after: user });
       res.json({ user });
     }),
   );
@@ -91,7 +92,7 @@ export function usersRoutes(deps: { users: DashboardUsersService; attempts: Atte
     validated({ params: idParam, body: newPinBody }, async ({ params, body }, req, res) => {
       const reset = await users.newPin(adminOf(req), params.id, body.pin);
       // Whether the administrator chose the PIN says who has known it; the PIN itself is never written.
-      await deps.trail.record(actorOf(req), 'pinReset', {
+      await deps.trail.record(auditOf(req), 'pinReset', {
         target: `user:${params.id}`,
         targetName: reset.user.name,
         after: { pinMadeBy: body.pin === undefined ? 'generated' : 'chosen' },
@@ -105,7 +106,7 @@ export function usersRoutes(deps: { users: DashboardUsersService; attempts: Atte
     validated({ params: idParam }, async ({ params }, req, res) => {
       const before = (await users.list()).find((u) => u.id === params.id);
       await users.remove(params.id);
-      await deps.trail.record(actorOf(req), 'userDeleted', { target: `user:${params.id}`, targetName: before?.name, before });
+      await deps.trail.record(auditOf(req), 'userDeleted', { target: `user:${params.id}`, targetName: before?.name, before });
       res.json({ ok: true });
     }),
   );

@@ -1,8 +1,8 @@
 import type { Clock } from '../../platform/clock';
 import { BadRequest, Forbidden, NotFound } from '../../platform/errors';
 import type { DashboardSession } from '../auth/session-store';
-import type { Day } from '../data/dates';
-import { accessOf } from '../data/permissions';
+import type { Day } from '../dates';
+import { accessOf } from '../analytics/permissions';
 import { checkAddress, namedValues, normalisedQuery, requestOf, type ViewPage, type ViewRequest } from './address';
 import type { SavedView, SavedViewChange, SavedViewRepository } from './repository';
 

@@ -7,11 +7,11 @@ import {
   selectionOf,
   summarize,
   type DataFilters,
-} from '../../../src/dashboard/data/aggregate';
-import { ColumnsBuilder } from '../../../src/dashboard/data/columns';
-import { parseDay, yearRange } from '../../../src/dashboard/data/dates';
-import { accessOf, NO_ACCESS, type Access } from '../../../src/dashboard/data/permissions';
-import type { Season } from '../../../src/dashboard/data/repository';
+} from '../../../src/dashboard/analytics/aggregate';
+import { ColumnsBuilder } from '../../../src/dashboard/analytics/builder';
+import { parseDay, yearRange } from '../../../src/dashboard/dates';
+import { accessOf, NO_ACCESS, type Access } from '../../../src/dashboard/analytics/permissions';
+import type { Season } from '../../../src/dashboard/seasons/repository';
 import { ALPHA, BETA, EMPTY_SUMMARY, GAMMA, ROWS, columnsOf } from './fixtures';
 
 const ALL: Access = { museums: 'all', channels: 'all' };

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ColumnsBuilder, type Aggregate, type VisitColumns, type VisitRow } from '../../../src/dashboard/data/columns';
-import { formatDay, parseDay, unionRanges } from '../../../src/dashboard/data/dates';
+import { ColumnsBuilder } from '../../../src/dashboard/analytics/builder';
+import type { Aggregate, VisitColumns, VisitRow } from '../../../src/dashboard/analytics/store';
+import { formatDay, parseDay, unionRanges } from '../../../src/dashboard/dates';
 import { ROWS, columnsOf } from './fixtures';
 
 const START = parseDay('2024-01-20')!;

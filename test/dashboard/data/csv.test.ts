@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { VisitRow } from '../../../src/dashboard/data/columns';
-import { csvCell, MAX_REPORTED_ERRORS, readVisitsCsv, visitsCsv } from '../../../src/dashboard/data/csv';
+import type { VisitRow } from '../../../src/dashboard/analytics/store';
+import { csvCell, MAX_REPORTED_ERRORS, readVisitsCsv, visitsCsv } from '../../../src/dashboard/visits/csv';
 import { BadRequest, PayloadTooLarge } from '../../../src/platform/errors';
-import { parseDay } from '../../../src/dashboard/data/dates';
+import { parseDay } from '../../../src/dashboard/dates';
 import { ROWS, csvOf } from './fixtures';
 
 const HEADER = 'date,museum,channel,district,visitors,revenue';

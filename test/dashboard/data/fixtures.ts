@@ -1,7 +1,8 @@
 import { request } from '../../support/http';
-import type { VisitRow } from '../../../src/dashboard/data/columns';
-import { ColumnsBuilder, type VisitColumns } from '../../../src/dashboard/data/columns';
-import { SqlVisitRepository } from '../../../src/dashboard/data/repository';
+import type { VisitRow } from '../../../src/dashboard/analytics/store';
+import { ColumnsBuilder } from '../../../src/dashboard/analytics/builder';
+import type { VisitColumns } from '../../../src/dashboard/analytics/store';
+import { SqlVisitRepository } from '../../../src/dashboard/visits/repository';
 import { buildApp, cookieFrom } from '../../support/app';
 
 export const ALPHA = 'Alpha Museum';

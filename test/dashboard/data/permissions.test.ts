@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accessOf, isRestricted, narrow, NO_ACCESS } from '../../../src/dashboard/data/permissions';
+import { accessOf, isRestricted, narrow, NO_ACCESS } from '../../../src/dashboard/analytics/permissions';
 
 const viewer = (allowedMuseums: string, allowedChannels = '[]') => ({ role: 'viewer', allowedMuseums, allowedChannels });
 

@@ -1,9 +1,14 @@
 import { Readable } from 'node:stream';
 import { expect, it, vi } from 'vitest';
 import { prepareDashboard } from '../../../src/dashboard/bootstrap';
-import { demoPeriod } from '../../../src/dashboard/data/demo';
-import { SqlSeasonRepository, SqlVisitRepository } from '../../../src/dashboard/data/repository';
-import { DashboardDataService } from '../../../src/dashboard/data/service';
+import { demoPeriod } from '../../../src/dashboard/visits/demo';
+import { AnalyticsService } from '../../../src/dashboard/analytics/service';
+import { AuditTrail } from '../../../src/dashboard/audit/service';
+import { KyselyAuditRepository } from '../../../src/dashboard/audit/repository';
+import { SqlSeasonRepository } from '../../../src/dashboard/seasons/repository';
+import { SeasonsService } from '../../../src/dashboard/seasons/service';
+import { SqlVisitRepository } from '../../../src/dashboard/visits/repository';
+import { VisitsService } from '../../../src/dashboard/visits/service';
 import { SqlUserRecordStore } from '../../../src/dashboard/users/repository';
 import { ManualClock } from '../../../src/platform/clock';
 import type { EngineKind } from '../../../src/platform/db/engine';
@@ -19,8 +24,13 @@ const NONE = { museum: [], channel: [], district: [], year: [], season: [] };
 async function store(kind: EngineKind, locks?: Locks) {
   const db = (await testRecords(kind)).dashboard;
   const visits = new SqlVisitRepository(db);
-  const data = new DashboardDataService({ visits, seasons: new SqlSeasonRepository(db), logger: createLogger('silent'), clock: new ManualClock(), timeZone: 'Asia/Qatar', locks });
-  return { db, visits, data };
+  const clock = new ManualClock();
+  const logger = createLogger('silent');
+  const trail = new AuditTrail({ audit: new KyselyAuditRepository(db), clock, logger });
+  const seasons = new SeasonsService({ seasons: new SqlSeasonRepository(db), trail });
+  const figures = new AnalyticsService({ visits, seasons, logger, clock, timeZone: 'Asia/Qatar' });
+  const imports = new VisitsService({ visits, figures, trail, currency: 'QAR', locks });
+  return { db, visits, seasons, figures, imports };
 }
 
 /** Locks whose every lease is lost once `lose` is called, as when the shared store stops answering for longer than a lease. */
@@ -35,30 +45,30 @@ async function countOf(db: Awaited<ReturnType<typeof store>>['db'], table: 'visi
   return Number(row.n);
 }
 
-describeEngines('DashboardDataService', (kind) => {
+describeEngines('the figures and the imports', (kind) => {
   it('when another writer changes the visits, then the next read rebuilds the in-memory copy', async () => {
-    const { visits, data } = await store(kind);
+    const { visits, figures } = await store(kind);
     await visits.upsert(ROWS.slice(0, 2));
-    expect((await data.summary(ADMIN, NONE)).totals.visitors).toBe(30);
+    expect((await figures.summary(ADMIN, NONE)).totals.visitors).toBe(30);
     await visits.upsert(ROWS.slice(2));
-    expect((await data.summary(ADMIN, NONE)).totals.visitors).toBe(69);
+    expect((await figures.summary(ADMIN, NONE)).totals.visitors).toBe(69);
   });
 
   it('when an import is running, then a second one is refused with 409 until the first ends', async () => {
-    const { data } = await store(kind);
-    const first = await data.startImport();
-    await expect(data.startImport()).rejects.toThrow(Conflict);
+    const { figures, imports } = await store(kind);
+    const first = await imports.startImport();
+    await expect(imports.startImport()).rejects.toThrow(Conflict);
     await first.discard();
-    const second = await data.startImport();
+    const second = await imports.startImport();
     await second.stage(Readable.from([csvOf(ROWS)]));
     expect(await second.commit()).toEqual({ imported: ROWS.length });
-    expect((await data.summary(ADMIN, NONE)).totals.visitors).toBe(69);
+    expect((await figures.summary(ADMIN, NONE)).totals.visitors).toBe(69);
   });
 
   it('when an import lost its lock before its commit, then it is refused with 503 and the visits stay as they were', async () => {
     const { locks, lose } = losableLocks();
-    const { db, data } = await store(kind, locks);
-    const job = await data.startImport();
+    const { db, imports } = await store(kind, locks);
+    const job = await imports.startImport();
     await job.stage(Readable.from([csvOf(ROWS)]));
     lose();
     await expect(job.commit()).rejects.toMatchObject({ status: 503, code: 'UNAVAILABLE' });
@@ -67,15 +77,15 @@ describeEngines('DashboardDataService', (kind) => {
 
   it('when an import lost its lock while staging, then it stops with 503 before staging more', async () => {
     const { locks, lose } = losableLocks();
-    const { data } = await store(kind, locks);
-    const job = await data.startImport();
+    const { imports } = await store(kind, locks);
+    const job = await imports.startImport();
     lose();
     await expect(job.stage(Readable.from([csvOf(ROWS)]))).rejects.toBeInstanceOf(LeaseLost);
   });
 
   it('when a staged import is discarded, then visits stay as they were and the staging area is empty', async () => {
-    const { db, data } = await store(kind);
-    const job = await data.startImport();
+    const { db, imports } = await store(kind);
+    const job = await imports.startImport();
     await job.stage(Readable.from([csvOf(ROWS)]));
     await job.discard();
     expect(await countOf(db, 'visits')).toBe(0);
@@ -91,21 +101,21 @@ describeEngines('prepareDashboard', (kind) => {
   const today = new Date('2026-11-21T10:00:00Z');
 
   it('when the store is empty, then three full years and the current year to yesterday are generated, with seasons', async () => {
-    const { db, data } = await store(kind);
+    const { db, figures } = await store(kind);
     await prepareDashboard(db, createLogger('silent'), today);
-    const filters = await data.filters(ADMIN);
+    const filters = await figures.filters(ADMIN);
     expect(filters.museums).toHaveLength(6);
     expect(filters.channels).toEqual(['Box office', 'Online', 'Partner', 'School groups']);
     expect(filters.years).toEqual([2023, 2024, 2025, 2026]);
     expect(filters.districts.length).toBeGreaterThanOrEqual(5);
     expect(filters.seasons.map((s) => s.name)).toEqual(expect.arrayContaining(['Summer 2025', 'Ramadan 2026']));
-    const summary = await data.summary(ADMIN, NONE);
+    const summary = await figures.summary(ADMIN, NONE);
     expect(summary.range).toEqual({ start: '2023-01-01', end: '2026-11-20' });
     expect(demoPeriod(today)).toEqual({ from: Date.UTC(2023, 0, 1) / 86_400_000, to: Date.UTC(2026, 10, 20) / 86_400_000 });
   });
 
   it('when the demo data is generated, then weekends are busier than weekdays and summer is quieter than winter', async () => {
-    const { db, data } = await store(kind);
+    const { db, figures } = await store(kind);
     await prepareDashboard(db, createLogger('silent'), today);
     const totals = new Map<number, number>();
     for (const r of await db.db.selectFrom('visits').select(['date', 'visitors']).execute()) {
@@ -115,7 +125,7 @@ describeEngines('prepareDashboard', (kind) => {
     const friday = totals.get(5)!;
     const monday = totals.get(1)!;
     expect(friday).toBeGreaterThan(monday * 1.3);
-    const monthly = (await data.summary(ADMIN, { ...NONE, year: [2025] })).monthly;
+    const monthly = (await figures.summary(ADMIN, { ...NONE, year: [2025] })).monthly;
     expect(monthly[0].visitors).toBeGreaterThan(monthly[6].visitors * 1.5);
   });
 
@@ -134,7 +144,7 @@ describeEngines('prepareDashboard', (kind) => {
       return { n, v, cents: Math.round(Number(r) * 100) };
     };
     expect(await sum(b.db)).toEqual(await sum(a.db));
-    expect((await b.data.listSeasons()).length).toBe((await a.data.listSeasons()).length);
+    expect((await b.seasons.list()).length).toBe((await a.seasons.list()).length);
   });
 
   it('when the store already holds visits, then nothing is added and users are left alone', async () => {

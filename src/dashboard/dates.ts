@@ -1,4 +1,4 @@
-import { wallClock } from '../../platform/time-zone';
+import { wallClock } from '../platform/time-zone';
 
 /** A calendar date as the number of days since 1970-01-01 (UTC), so ranges are plain integers. */
 export type Day = number;

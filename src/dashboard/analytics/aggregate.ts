@@ -1,4 +1,4 @@
-import type { Aggregate, DailySums, NameSet, VisitColumns, VisitRow } from './columns';
+import type { Aggregate, DailySums, NameSet, VisitColumns, VisitRow } from './store';
 import {
   autoGranularity,
   bucketLabel,
@@ -17,9 +17,12 @@ import {
   type DayRange,
   type Granularity,
   type WeekStart,
-} from './dates';
+} from '../dates';
 import { narrow, narrowStrictly, type Access } from './permissions';
-import type { Season } from './repository';
+import type { Season } from '../seasons/repository';
+
+/** One side of a comparison: a calendar year, a season or a range of days. */
+export type Period = { year: number } | { seasonId: number } | DayRange;
 
 /** A user's own filters as given in the query string: within a dimension any value matches. */
 export interface DataFilters {

@@ -1,9 +1,9 @@
 import type { Response } from 'express';
 import ExcelJS from 'exceljs';
 import type { TFunction } from 'i18next';
-import type { VisitRow } from './columns';
+import type { VisitRow } from '../analytics/store';
 import { CSV_COLUMNS } from './csv';
-import type { Comparison, Summary } from './aggregate';
+import type { Comparison, Summary } from '../analytics/aggregate';
 import type { ComparisonTable } from './service';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';

@@ -1,6 +1,6 @@
 import { parseAllowed } from '../access';
 import type { DashboardSession } from '../auth/session-store';
-import type { NameSet } from './columns';
+import type { NameSet } from './store';
 
 /** The museums and channels whose rows a session may see. */
 export interface Access {

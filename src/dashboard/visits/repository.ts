@@ -1,16 +1,6 @@
 import type { RecordsDb } from '../../platform/db/engine';
 import type { DashboardTables } from '../tables';
-import type { VisitRow } from './columns';
-
-export interface Season {
-  id: number;
-  name: string;
-  /** YYYY-MM-DD, inclusive. */
-  startDate: string;
-  endDate: string;
-}
-
-export type NewSeason = Omit<Season, 'id'>;
+import type { VisitRow } from '../analytics/store';
 
 /**
  * Visit rows. The store of record; aggregations run on an in-memory copy built from `scan`.
@@ -29,14 +19,6 @@ export interface VisitRepository {
   stage(rows: readonly VisitRow[]): Promise<void>;
   /** Moves every staged row into visits in one transaction and empties the staging area. */
   commitStaged(): Promise<number>;
-}
-
-export interface SeasonRepository {
-  list(): Promise<Season[]>;
-  get(id: number): Promise<Season | undefined>;
-  create(input: NewSeason): Promise<Season>;
-  update(id: number, input: NewSeason): Promise<Season | undefined>;
-  delete(id: number): Promise<boolean>;
 }
 
 const KEY = ['date', 'museum', 'channel', 'district'] as const;
@@ -91,55 +73,5 @@ export class SqlVisitRepository implements VisitRepository {
     // After the commit, and by the quickest way: rows left by a failure here are cleared when the next import starts.
     await this.clearStaging();
     return moved;
-  }
-}
-
-interface SeasonRow {
-  id: number;
-  name: string;
-  start_date: string;
-  end_date: string;
-}
-
-function toSeason(row: SeasonRow): Season {
-  return { id: row.id, name: row.name, startDate: row.start_date, endDate: row.end_date };
-}
-
-const SEASON_COLUMNS = ['id', 'name', 'start_date', 'end_date'] as const;
-
-export class SqlSeasonRepository implements SeasonRepository {
-  constructor(private readonly records: RecordsDb<DashboardTables>) {}
-
-  async list(): Promise<Season[]> {
-    return (await this.records.db.selectFrom('seasons').select(SEASON_COLUMNS).orderBy('start_date').orderBy('id').execute()).map(toSeason);
-  }
-
-  async get(id: number): Promise<Season | undefined> {
-    const row = await this.records.db.selectFrom('seasons').select(SEASON_COLUMNS).where('id', '=', id).executeTakeFirst();
-    return row && toSeason(row);
-  }
-
-  async create(input: NewSeason): Promise<Season> {
-    const row = await this.records.db
-      .insertInto('seasons')
-      .values({ name: input.name, start_date: input.startDate, end_date: input.endDate })
-      .returning(SEASON_COLUMNS)
-      .executeTakeFirstOrThrow();
-    return toSeason(row);
-  }
-
-  async update(id: number, input: NewSeason): Promise<Season | undefined> {
-    const row = await this.records.db
-      .updateTable('seasons')
-      .set({ name: input.name, start_date: input.startDate, end_date: input.endDate })
-      .where('id', '=', id)
-      .returning(SEASON_COLUMNS)
-      .executeTakeFirst();
-    return row && toSeason(row);
-  }
-
-  async delete(id: number): Promise<boolean> {
-    const result = await this.records.db.deleteFrom('seasons').where('id', '=', id).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
   }
 }

@@ -1,43 +1,19 @@
 import { z } from 'zod';
-import type { DataFilters } from './aggregate';
-import { MAX_YEAR, MIN_YEAR, parseDay } from './dates';
-import type { Period } from './service';
+import type { DataFilters, Period } from './aggregate';
+import { MAX_YEAR, MIN_YEAR, type Against, type Granularity } from '../dates';
+import { rangeFields, repeatable, valueName } from '../schemas';
 
 /**
- * The vocabulary of the dashboard's query strings: the data routes' filters, and the pages'
+ * The vocabulary of the figures' query strings: the data routes' filters, and the pages'
  * addresses that saved views keep (views/address.ts), read by the same rules.
  */
 
-const MAX_VALUES = 500;
-
-/** A repeatable query parameter: one value or several; empty values (`museum=`) mean "not given". */
-export function repeatable<T extends z.ZodType>(item: T) {
-  return z.preprocess(
-    (value) => (value === undefined ? [] : (Array.isArray(value) ? (value as unknown[]) : [value]).filter((v) => v !== '')),
-    z.array(item).max(MAX_VALUES),
-  );
-}
-
-export const valueName = z.string().max(200);
 export const year = z
   .string()
   .regex(/^\d{4}$/, 'must be a year like 2025')
   .transform(Number)
   .refine((y) => y >= MIN_YEAR && y <= MAX_YEAR, `must be between ${MIN_YEAR} and ${MAX_YEAR}`);
 const seasonId = z.string().regex(/^[1-9]\d{0,9}$/, 'must be a season id').transform(Number);
-
-export const isoDate = z.string().refine((v) => parseDay(v) !== undefined, `must be a date written YYYY-MM-DD, between ${MIN_YEAR} and ${MAX_YEAR}`);
-export const day = isoDate.transform((v) => parseDay(v)!);
-
-export const rangeFields = { from: day.optional(), to: day.optional() };
-
-/** `from` and `to` are inclusive; a range that ends before it starts is refused, never read as empty. */
-export function orderedRange<T extends z.ZodType<{ from?: number; to?: number }>>(schema: T) {
-  return schema.refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, {
-    message: 'must not be before from',
-    path: ['to'],
-  });
-}
 
 export const filterFields = {
   museum: repeatable(valueName),
@@ -73,4 +49,12 @@ export function filtersOf(query: FilterInput): DataFilters {
     from: query.from,
     to: query.to,
   };
+}
+
+/** What a data route answers for: the filters, and the trend's grouping or the Comparison page's sides. */
+export interface FiguresRequest {
+  filters: DataFilters;
+  granularity?: Granularity;
+  /** The Comparison page's sides: two named periods, or the dates against an earlier period. */
+  comparison?: { a: Period; b: Period } | { against: Against };
 }

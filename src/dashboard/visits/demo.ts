@@ -1,6 +1,6 @@
-import type { VisitRow } from './columns';
-import { dayOf, formatDay, parseDay, yearOf, yearRange, type Day } from './dates';
-import type { NewSeason } from './repository';
+import type { VisitRow } from '../analytics/store';
+import { dayOf, formatDay, parseDay, yearOf, yearRange, type Day } from '../dates';
+import type { NewSeason } from '../seasons/repository';
 
 /**
  * A made-up but plausible data set for a first start, so the dashboard has something to

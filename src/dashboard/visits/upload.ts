@@ -1,7 +1,8 @@
 import type { RequestHandler, Response } from 'express';
 import multer, { MulterError, type StorageEngine } from 'multer';
 import { BadRequest, HttpError, PayloadTooLarge, UnsupportedMediaType } from '../../platform/errors';
-import type { CsvImport, DashboardDataService } from './service';
+import type { CsvImport } from './import';
+import type { VisitsService } from './service';
 
 /** Messages of busboy's errors, all caused by a malformed multipart body. */
 const MALFORMED_MULTIPART = /^(Malformed|Missing Content-Type|Multipart: Boundary not found|Unexpected end of)/;
@@ -45,8 +46,8 @@ export function currentImport(res: Response): CsvImport {
  * straight from the request, a multipart body from its field `file`. Whatever happens
  * next, the staged rows are dropped when the response ends without a commit.
  */
-export function receiveCsv(data: DashboardDataService): RequestHandler {
-  const maxBytes = data.importMaxBytes;
+export function receiveCsv(visits: VisitsService): RequestHandler {
+  const maxBytes = visits.importMaxBytes;
   return async (req, res, next) => {
     const type = (req.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
     if (type !== 'text/csv' && type !== 'multipart/form-data') {
@@ -58,7 +59,7 @@ export function receiveCsv(data: DashboardDataService): RequestHandler {
       throw new PayloadTooLarge(`The file is larger than ${Math.floor(maxBytes / (1024 * 1024))} MB`, 'IMPORT_TOO_LARGE');
     }
 
-    const job = await data.startImport();
+    const job = await visits.startImport();
     res.locals.csvImport = job;
     res.on('close', () => {
       job.discard().catch((err: unknown) => req.log.error({ err }, 'could not drop the rows of an unfinished import'));
