@@ -1,6 +1,10 @@
 import type { Request, RequestHandler } from 'express';
-import type { AuditContext } from './audit/service';
-import type { DashboardSession } from './auth/session-store';
+
+/** Who acted, and from where: what a service that changes something records it under. */
+export interface AuditContext {
+  actor: string;
+  ip: string | null;
+}
 
 /** Who acts, for the audit trail: the session's name ("anonymous" before sign-in, or `name` when given) and address. */
 export function auditOf(req: Request, name?: string): AuditContext {
@@ -8,7 +12,7 @@ export function auditOf(req: Request, name?: string): AuditContext {
 }
 
 /** The session of a route mounted behind the dashboard session, so there always is one here. */
-export function viewerOf(req: Request): DashboardSession {
+export function viewerOf(req: Request): NonNullable<Request['dashboard']>['session'] {
   return req.dashboard!.session;
 }
 

@@ -1,6 +1,7 @@
 import type { Clock } from '../../platform/clock';
 import type { Logger } from '../../platform/logger';
 import { csvLine, fileNamePart } from '../../platform/csv';
+import type { AuditContext } from '../request';
 import type { AuditAction, AuditEvent, AuditFilter, AuditQuery, AuditRepository } from './repository';
 
 export { AUDIT_ACTIONS } from './repository';
@@ -10,11 +11,6 @@ export const AUDIT_PAGE_MAX = 200;
 /** Events read at a time while an export is written: the whole trail is never held in memory. */
 const EXPORT_BATCH = 500;
 
-/** Who acted, and from where: what a service that changes something records it under (src/dashboard/request.ts reads it from a request). */
-export interface AuditContext {
-  actor: string;
-  ip: string | null;
-}
 
 /**
  * The dashboard's administration trail. A failed write to it is logged, never thrown: the

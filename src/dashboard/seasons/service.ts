@@ -1,6 +1,7 @@
 import { BadRequest, NotFound } from '../../platform/errors';
 import { RecentLook } from '../../platform/recent';
-import type { AuditContext, AuditTrail } from '../audit/service';
+import type { AuditTrail } from '../audit/service';
+import type { AuditContext } from '../request';
 import { parseDay } from '../dates';
 import type { FiguresFeed } from '../events/live';
 import type { NewSeason, Season, SeasonRepository } from './repository';
