@@ -106,23 +106,24 @@ function reportsService(deps: Pick<DashboardDeps, 'records' | 'users' | 'clock' 
 /** Application A: its routes, under /auth, /api/users, /api/dashboard, /api/seasons and /dashboard, with its own session. */
 export function createDashboard(deps: DashboardDeps) {
   const stamps = new AccessStamps(new SqlAccessStamps(deps.records));
-  const auth = new DashboardAuthService({ ...deps, stamps });
-  const users = new DashboardUsersService({ ...deps, stamps });
   const trail = auditTrail(deps);
+  const auth = new DashboardAuthService({ ...deps, stamps, trail });
+  const users = new DashboardUsersService({ ...deps, stamps, trail });
   const { seasons, figures, visits } = dashboardData(deps, trail);
   const views = new SavedViewsService({ views: new SqlSavedViewRepository(deps.records), clock: deps.clock, today: () => figures.today() });
   const notes = new AnnotationsService({
     notes: new SqlAnnotationRepository(deps.records),
     clock: deps.clock,
     museums: () => figures.museums(),
+    trail,
   });
   const live = new DashboardLive({ channel: deps.events, streams: deps.streams, auth, logger: deps.logger });
   const devices = new DeviceCookies({ name: DEVICE_COOKIE, path: '/auth', secret: deps.secret, secure: deps.cookieSecure, clock: deps.clock });
   const router = Router();
-  router.use('/auth', dashboardAccess(auth, 'anyone'), authRoutes({ auth, devices, attempts: deps.attempts, clock: deps.clock, cookieSecure: deps.cookieSecure, trail }));
-  router.use('/api/users', dashboardAccess(auth, 'admin'), usersRoutes({ users, attempts: deps.attempts, clock: deps.clock, trail }));
+  router.use('/auth', dashboardAccess(auth, 'anyone'), authRoutes({ auth, devices, attempts: deps.attempts, clock: deps.clock, cookieSecure: deps.cookieSecure }));
+  router.use('/api/users', dashboardAccess(auth, 'admin'), usersRoutes({ users, attempts: deps.attempts, clock: deps.clock }));
   router.use('/api/dashboard/views', dashboardAccess(auth, 'session'), savedViewsRoutes(views));
-  router.use('/api/dashboard/annotations', dashboardAccess(auth, 'session'), annotationsRoutes(notes, trail));
+  router.use('/api/dashboard/annotations', dashboardAccess(auth, 'session'), annotationsRoutes(notes));
   router.use('/api/dashboard/events', dashboardAccess(auth, 'session'), dashboardEventsRoutes(live));
   router.use('/api/dashboard/reports', dashboardAccess(auth, 'session'), reportsRoutes(reportsService(deps)));
   router.use('/api/dashboard', dashboardAccess(auth, 'session'), analyticsRoutes(figures, views), visitsRoutes(visits, figures, views, deps.i18n));

@@ -1,5 +1,7 @@
 import { request } from '../support/http';
 import { describe, expect, it } from 'vitest';
+import { KyselyAuditRepository } from '../../src/dashboard/audit/repository';
+import { AuditTrail } from '../../src/dashboard/audit/service';
 import { DashboardAuthService, SESSION_MAX_AGE_MS } from '../../src/dashboard/auth/service';
 import { SqlAccessStamps, type UserRecord, type UserRecordStore } from '../../src/dashboard/users/repository';
 import { AccessStamps } from '../../src/dashboard/users/access-stamps';
@@ -225,7 +227,9 @@ describe('session sweeping', () => {
   it('when sessions have expired, then a sweep removes them without any lookup', async () => {
     const { sessions, clock, users, stores } = await buildApp();
     const stamps = new AccessStamps(new SqlAccessStamps(stores.records.dashboard));
-    const auth = new DashboardAuthService({ sessions, clock, logger: createLogger('silent'), adminPin: ADMIN, users, stamps });
+    const logger = createLogger('silent');
+    const trail = new AuditTrail({ audit: new KyselyAuditRepository(stores.records.dashboard), clock, logger });
+    const auth = new DashboardAuthService({ sessions, clock, logger, adminPin: ADMIN, users, stamps, trail });
     for (let i = 0; i < 5; i++) await auth.login(ADMIN);
     clock.advance(SESSION_MAX_AGE_MS / 2);
     await auth.login(ADMIN);

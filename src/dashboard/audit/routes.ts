@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { validated } from '../../platform/validate';
 import { sendExcelCsv } from '../downloads';
 import { AUDIT_ACTIONS, AUDIT_PAGE_MAX, type AuditTrail } from './service';
-import { auditOf } from '../request';
+import { auditOf, privateAnswers } from '../request';
 
 const auditFilter = {
   action: z.enum(AUDIT_ACTIONS).optional(),
@@ -24,10 +24,7 @@ const exportQuery = z.strictObject(auditFilter);
 /** `/api/audit`: mounted behind dashboardAccess(auth, 'admin'). */
 export function auditRoutes(trail: AuditTrail) {
   const router = Router();
-  router.use((_req, res, next) => {
-    res.set('Cache-Control', 'private, no-store');
-    next();
-  });
+  router.use(privateAnswers);
 
   router.get(
     '/',
@@ -39,9 +36,7 @@ export function auditRoutes(trail: AuditTrail) {
   router.get(
     '/export.csv',
     validated({ query: exportQuery }, async ({ query }, req, res) => {
-      const file = await trail.exportCsv({ action: query.action, actor: query.actor });
-      await trail.record(auditOf(req), 'dataExported', { target: 'audit', targetName: file.fileName, after: { format: 'csv', action: query.action, actor: query.actor } });
-      await sendExcelCsv(res, file);
+      await sendExcelCsv(res, await trail.exportCsv(auditOf(req), { action: query.action, actor: query.actor }));
     }),
   );
 

@@ -41,12 +41,15 @@ export class AuditTrail {
 
   /**
    * Every matching event as CSV, newest first, read in batches; the file is named after the
-   * filters and the days it spans (`audit_signIn_2026-11-01_2026-11-25.csv`).
+   * filters and the days it spans (`audit_signIn_2026-11-01_2026-11-25.csv`). The export is
+   * itself recorded, under `who`, before the file is read.
    */
-  async exportCsv(filter: AuditFilter): Promise<{ fileName: string; chunks: AsyncIterable<string> }> {
+  async exportCsv(who: AuditContext, filter: AuditFilter): Promise<{ fileName: string; chunks: AsyncIterable<string> }> {
     const span = await this.deps.audit.span(filter);
     const parts = ['audit', filter.action, filter.actor && fileNamePart(filter.actor), span?.first.slice(0, 10), span?.last.slice(0, 10)];
-    return { fileName: `${parts.filter(Boolean).join('_')}.csv`, chunks: this.csvChunks(filter) };
+    const fileName = `${parts.filter(Boolean).join('_')}.csv`;
+    await this.record(who, 'dataExported', { target: 'audit', targetName: fileName, after: { format: 'csv', action: filter.action, actor: filter.actor } });
+    return { fileName, chunks: this.csvChunks(filter) };
   }
 
   private async *csvChunks(filter: AuditFilter): AsyncIterable<string> {
