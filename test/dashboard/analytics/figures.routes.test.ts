@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { VisitRow } from '../../../src/dashboard/analytics/store';
 import { rowCount } from '../../support/records';
-import { ALPHA, BETA, dataApp } from './fixtures';
+import { ALPHA, BETA, dataApp } from '../fixtures';
 
 const HEADER = 'date,museum,channel,district,visitors,revenue';
 

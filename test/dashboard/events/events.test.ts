@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { openStream, serve } from '../support/events';
-import { dataApp } from './data/fixtures';
+import { openStream, serve } from '../../support/events';
+import { dataApp } from '../fixtures';
 
 const CSV = 'date,museum,channel,district,visitors,revenue\n2025-04-01,Delta Museum,Online,East,11,55.5\n';
 const SUMMER = { name: 'Summer 2025', startDate: '2025-06-01', endDate: '2025-08-31' };

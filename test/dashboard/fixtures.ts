@@ -1,9 +1,9 @@
-import { request } from '../../support/http';
-import type { VisitRow } from '../../../src/dashboard/analytics/store';
-import { ColumnsBuilder } from '../../../src/dashboard/analytics/builder';
-import type { VisitColumns } from '../../../src/dashboard/analytics/store';
-import { SqlVisitRepository } from '../../../src/dashboard/visits/repository';
-import { buildApp, cookieFrom } from '../../support/app';
+import { request } from '../support/http';
+import type { VisitRow } from '../../src/dashboard/analytics/store';
+import { ColumnsBuilder } from '../../src/dashboard/analytics/builder';
+import type { VisitColumns } from '../../src/dashboard/analytics/store';
+import { SqlVisitRepository } from '../../src/dashboard/visits/repository';
+import { buildApp, cookieFrom } from '../support/app';
 
 export const ALPHA = 'Alpha Museum';
 export const BETA = 'Beta Museum';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatDay, parseDay, todayIn, weekStart } from '../../../src/dashboard/dates';
+import { formatDay, parseDay, todayIn, weekStart } from '../../src/dashboard/dates';
 
 describe('formatDay', () => {
   it('when any day from year 1 to 9999 is formatted, then it reads as the calendar says (as Date writes it)', () => {

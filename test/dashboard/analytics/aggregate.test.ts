@@ -12,7 +12,7 @@ import { ColumnsBuilder } from '../../../src/dashboard/analytics/builder';
 import { parseDay, yearRange } from '../../../src/dashboard/dates';
 import { accessOf, NO_ACCESS, type Access } from '../../../src/dashboard/analytics/permissions';
 import type { Season } from '../../../src/dashboard/seasons/repository';
-import { ALPHA, BETA, EMPTY_SUMMARY, GAMMA, ROWS, columnsOf } from './fixtures';
+import { ALPHA, BETA, EMPTY_SUMMARY, GAMMA, ROWS, columnsOf } from '../fixtures';
 
 const ALL: Access = { museums: 'all', channels: 'all' };
 const NONE: DataFilters = { museum: [], channel: [], district: [], year: [], season: [] };

@@ -1,6 +1,6 @@
 import { request } from '../../support/http';
 import { describe, expect, it } from 'vitest';
-import { dataApp } from './fixtures';
+import { dataApp } from '../fixtures';
 
 const SUMMER = { name: 'Summer 2025', startDate: '2025-06-01', endDate: '2025-08-31' };
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { VisitRow } from '../../../src/dashboard/analytics/store';
-import { ALPHA, BETA, EMPTY_SUMMARY, GAMMA, ROWS, dataApp, expectedTotals, exportedRows } from './fixtures';
+import { ALPHA, BETA, EMPTY_SUMMARY, GAMMA, ROWS, dataApp, expectedTotals, exportedRows } from '../fixtures';
 
 const q = encodeURIComponent;
 const ROUTES = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { request } from '../support/http';
-import { ALPHA, BETA, GAMMA, ROWS, dataApp, expectedTotals, exportedRows } from './data/fixtures';
+import { request } from '../../support/http';
+import { ALPHA, BETA, GAMMA, ROWS, dataApp, expectedTotals, exportedRows } from '../fixtures';
 
 const q = encodeURIComponent;
 type App = Awaited<ReturnType<typeof dataApp>>;

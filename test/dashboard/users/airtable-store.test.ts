@@ -1,10 +1,10 @@
-import { request } from '../support/http';
+import { request } from '../../support/http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AirtableUserRecordStore, type AirtableOptions } from '../../src/dashboard/users/airtable-repository';
-import { MemoryIdMarks, StoreUnavailable } from '../../src/dashboard/users/repository';
-import { startEmulatorForTest, refusedUrl, type AirtableEmulator, type Fields } from '../support/airtable-emulator';
-import { buildApp } from '../support/app';
-import { captureLogs } from '../support/logs';
+import { AirtableUserRecordStore, type AirtableOptions } from '../../../src/dashboard/users/airtable-repository';
+import { MemoryIdMarks, StoreUnavailable } from '../../../src/dashboard/users/repository';
+import { startEmulatorForTest, refusedUrl, type AirtableEmulator, type Fields } from '../../support/airtable-emulator';
+import { buildApp } from '../../support/app';
+import { captureLogs } from '../../support/logs';
 
 const ADMIN = '999999';
 

@@ -1,12 +1,12 @@
-import { request } from '../support/http';
+import { request } from '../../support/http';
 import { describe, expect, it } from 'vitest';
-import { KyselyAuditRepository } from '../../src/dashboard/audit/repository';
-import { AuditTrail } from '../../src/dashboard/audit/service';
-import { DashboardAuthService, SESSION_MAX_AGE_MS } from '../../src/dashboard/auth/service';
-import { SqlAccessStamps, type UserRecord, type UserRecordStore } from '../../src/dashboard/users/repository';
-import { AccessStamps } from '../../src/dashboard/users/access-stamps';
-import { createLogger } from '../../src/platform/logger';
-import { buildApp, cookieFrom, setCookieLine } from '../support/app';
+import { KyselyAuditRepository } from '../../../src/dashboard/audit/repository';
+import { AuditTrail } from '../../../src/dashboard/audit/service';
+import { DashboardAuthService, SESSION_MAX_AGE_MS } from '../../../src/dashboard/auth/service';
+import { SqlAccessStamps, type UserRecord, type UserRecordStore } from '../../../src/dashboard/users/repository';
+import { AccessStamps } from '../../../src/dashboard/users/access-stamps';
+import { createLogger } from '../../../src/platform/logger';
+import { buildApp, cookieFrom, setCookieLine } from '../../support/app';
 
 const ADMIN = '999999';
 

@@ -2,7 +2,7 @@ import http from 'node:http';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { DEFAULT_IMPORT_MAX_BYTES } from '../../../src/dashboard/visits/service';
 import { serve } from '../../support/browser';
-import { ALPHA, ROWS, csvOf, dataApp, expectedTotals } from './fixtures';
+import { ALPHA, ROWS, csvOf, dataApp, expectedTotals } from '../fixtures';
 import { rowCount } from '../../support/records';
 
 const HEADER = 'date,museum,channel,district,visitors,revenue';

@@ -16,7 +16,7 @@ import { Conflict } from '../../../src/platform/errors';
 import { LeaseLost, type Locks } from '../../../src/platform/locks';
 import { createLogger } from '../../../src/platform/logger';
 import { describeEngines, testRecords } from '../../support/records';
-import { ROWS, csvOf } from './fixtures';
+import { ROWS, csvOf } from '../fixtures';
 
 const ADMIN = { role: 'admin', allowedMuseums: '[]', allowedChannels: '[]' };
 const NONE = { museum: [], channel: [], district: [], year: [], season: [] };

@@ -1,13 +1,13 @@
-import { request } from '../support/http';
+import { request } from '../../support/http';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { AirtableUserRecordStore } from '../../src/dashboard/users/airtable-repository';
-import type { NewUserRecord, UserRecordStore } from '../../src/dashboard/users/repository';
-import { refusedUrl, startEmulatorForTest } from '../support/airtable-emulator';
-import { buildApp, cookieFrom, type TestDashboard } from '../support/app';
-import { serve } from '../support/browser';
-import { captureLogs } from '../support/logs';
-import type { Logger } from '../../src/platform/logger';
-import { PIN_CONFLICT_LIMIT } from '../../src/dashboard/users/routes';
+import { AirtableUserRecordStore } from '../../../src/dashboard/users/airtable-repository';
+import type { NewUserRecord, UserRecordStore } from '../../../src/dashboard/users/repository';
+import { refusedUrl, startEmulatorForTest } from '../../support/airtable-emulator';
+import { buildApp, cookieFrom, type TestDashboard } from '../../support/app';
+import { serve } from '../../support/browser';
+import { captureLogs } from '../../support/logs';
+import type { Logger } from '../../../src/platform/logger';
+import { PIN_CONFLICT_LIMIT } from '../../../src/dashboard/users/routes';
 
 const ADMIN = '999999';
 type Method = 'get' | 'post' | 'patch' | 'delete';

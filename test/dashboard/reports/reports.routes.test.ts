@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createDashboardReports } from '../../src/dashboard';
-import { createI18n } from '../../src/platform/i18n';
-import { createLogger } from '../../src/platform/logger';
-import { dashboardMailFor } from '../support/mail';
-import { ALPHA, BETA, GAMMA, dataApp, expectedTotals } from './data/fixtures';
+import { createDashboardReports } from '../../../src/dashboard';
+import { createI18n } from '../../../src/platform/i18n';
+import { createLogger } from '../../../src/platform/logger';
+import { dashboardMailFor } from '../../support/mail';
+import { ALPHA, BETA, GAMMA, dataApp, expectedTotals } from '../fixtures';
 
 const q = encodeURIComponent;
 type App = Awaited<ReturnType<typeof dataApp>>;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ColumnsBuilder } from '../../../src/dashboard/analytics/builder';
 import type { Aggregate, VisitColumns, VisitRow } from '../../../src/dashboard/analytics/store';
 import { formatDay, parseDay, unionRanges } from '../../../src/dashboard/dates';
-import { ROWS, columnsOf } from './fixtures';
+import { ROWS, columnsOf } from '../fixtures';
 
 const START = parseDay('2024-01-20')!;
 const MUSEUMS = ['M1', 'M2', 'M3'];

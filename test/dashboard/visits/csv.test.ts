@@ -4,7 +4,7 @@ import type { VisitRow } from '../../../src/dashboard/analytics/store';
 import { csvCell, MAX_REPORTED_ERRORS, readVisitsCsv, visitsCsv } from '../../../src/dashboard/visits/csv';
 import { BadRequest, PayloadTooLarge } from '../../../src/platform/errors';
 import { parseDay } from '../../../src/dashboard/dates';
-import { ROWS, csvOf } from './fixtures';
+import { ROWS, csvOf } from '../fixtures';
 
 const HEADER = 'date,museum,channel,district,visitors,revenue';
 

@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { ALPHA, BETA, dataApp } from './fixtures';
+import { ALPHA, BETA, dataApp } from '../fixtures';
 
 const q = encodeURIComponent;
 type App = Awaited<ReturnType<typeof dataApp>>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ALPHA, BETA, GAMMA, dataApp } from './data/fixtures';
+import { ALPHA, BETA, GAMMA, dataApp } from '../fixtures';
 
 type App = Awaited<ReturnType<typeof dataApp>>;
 

@@ -1,12 +1,12 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { AirtableUserRecordStore } from '../../src/dashboard/users/airtable-repository';
-import type { UserRecordStore } from '../../src/dashboard/users/repository';
-import { DEVICE_COOKIE, LOGIN_GLOBAL_MAX_FAILURES, LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS } from '../../src/dashboard/auth/routes';
-import { DEVICE_COOKIE_MAX_AGE_MS } from '../../src/platform/device-cookie';
-import { startEmulatorForTest } from '../support/airtable-emulator';
-import { buildApp, setCookieLine, type TestDashboard } from '../support/app';
-import { serve } from '../support/browser';
-import { postFrom, statusCounts, type Answer } from '../support/net';
+import { AirtableUserRecordStore } from '../../../src/dashboard/users/airtable-repository';
+import type { UserRecordStore } from '../../../src/dashboard/users/repository';
+import { DEVICE_COOKIE, LOGIN_GLOBAL_MAX_FAILURES, LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS } from '../../../src/dashboard/auth/routes';
+import { DEVICE_COOKIE_MAX_AGE_MS } from '../../../src/platform/device-cookie';
+import { startEmulatorForTest } from '../../support/airtable-emulator';
+import { buildApp, setCookieLine, type TestDashboard } from '../../support/app';
+import { serve } from '../../support/browser';
+import { postFrom, statusCounts, type Answer } from '../../support/net';
 
 const ADMIN = '999999';
 
