@@ -2,7 +2,8 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { validated } from '../../platform/validate';
 import { sendExcelCsv } from '../downloads';
-import { AUDIT_ACTIONS, AUDIT_PAGE_MAX, type AuditTrail } from './service';
+import { AUDIT_ACTIONS } from '../domain';
+import { AUDIT_PAGE_MAX, type AuditTrail } from './service';
 import { auditOf, privateAnswers } from '../request';
 
 const auditFilter = {

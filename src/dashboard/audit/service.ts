@@ -2,9 +2,8 @@ import type { Clock } from '../../platform/clock';
 import type { Logger } from '../../platform/logger';
 import { csvLine, fileNamePart } from '../../platform/csv';
 import type { AuditContext } from '../request';
-import type { AuditAction, AuditEvent, AuditFilter, AuditQuery, AuditRepository } from './repository';
-
-export { AUDIT_ACTIONS } from './repository';
+import type { AuditAction } from '../domain';
+import type { AuditEvent, AuditFilter, AuditQuery, AuditRepository } from './repository';
 
 export const AUDIT_PAGE_MAX = 200;
 

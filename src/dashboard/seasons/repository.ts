@@ -1,3 +1,4 @@
+import type { Selectable } from 'kysely';
 import type { RecordsDb } from '../../platform/db/engine';
 import type { DashboardTables } from '../tables';
 
@@ -19,14 +20,7 @@ export interface SeasonRepository {
   delete(id: number): Promise<boolean>;
 }
 
-interface SeasonRow {
-  id: number;
-  name: string;
-  start_date: string;
-  end_date: string;
-}
-
-function toSeason(row: SeasonRow): Season {
+function toSeason(row: Selectable<DashboardTables['seasons']>): Season {
   return { id: row.id, name: row.name, startDate: row.start_date, endDate: row.end_date };
 }
 

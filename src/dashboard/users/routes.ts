@@ -6,7 +6,8 @@ import { singleLine } from '../../platform/text';
 import { attemptLimiter, clientAddress, type AttemptCounter } from '../../platform/rate-limit';
 import { idParam, validated } from '../../platform/validate';
 import { PIN_MAX_DIGITS, PIN_MIN_DIGITS } from '../pins';
-import { DASHBOARD_ROLES, type AdminActor, type DashboardUsersService } from './service';
+import { DASHBOARD_ROLES } from '../domain';
+import type { AdminActor, DashboardUsersService } from './service';
 
 const name = singleLine(200);
 const role = z.enum(DASHBOARD_ROLES);

@@ -5,12 +5,10 @@ import { ACCESS_CONFIRM_MS, type AccessStamps } from './access-stamps';
 import { NO_RESTRICTION, parseAllowed, serializeAllowed } from '../access';
 import { isWeakPin, pinsEqual, randomPin } from '../pins';
 import type { AuditTrail } from '../audit/service';
+import { DASHBOARD_ROLES, type DashboardRole } from '../domain';
 import type { AuditContext } from '../request';
 import type { UserRecord, UserRecordPatch, UserRecordStore } from './repository';
 
-/** The roles of application A; the first is what a record without a known role counts as. */
-export const DASHBOARD_ROLES = ['viewer', 'admin'] as const;
-export type DashboardRole = (typeof DASHBOARD_ROLES)[number];
 
 /** The roles that see every museum and channel, whatever lists their record holds. */
 export const UNRESTRICTED_ROLES: readonly DashboardRole[] = ['admin'];

@@ -4,10 +4,8 @@ import { AGAINST, GRANULARITIES, parseDay, presetRanges, PRESETS, type Day } fro
 import { filterFields, filtersOf, period, type FiguresRequest } from '../analytics/query';
 import { orderedRange, repeatable, valueName } from '../schemas';
 import { BadRequest } from '../../platform/errors';
+import type { ViewPage } from '../domain';
 
-/** The pages a saved view reopens. */
-export const VIEW_PAGES = ['dashboard', 'comparison'] as const;
-export type ViewPage = (typeof VIEW_PAGES)[number];
 
 /** The longest address a view keeps: far above any the pages write, far below a row's worth of trouble. */
 export const MAX_QUERY_LENGTH = 4000;

@@ -29,10 +29,10 @@ const valuesOf = (r: VisitRow) => [r.date, r.museum, r.channel, r.district, r.vi
 
 /** A row as either engine hands it over (COPY's text from PostgreSQL), with its numbers as numbers. */
 const toVisit = ([date, museum, channel, district, visitors, revenue]: unknown[]): VisitRow => ({
-  date: date as string,
-  museum: museum as string,
-  channel: channel as string,
-  district: district as string,
+  date: String(date),
+  museum: String(museum),
+  channel: String(channel),
+  district: String(district),
   visitors: Number(visitors),
   revenue: Number(revenue),
 });
