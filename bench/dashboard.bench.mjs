@@ -11,8 +11,8 @@ import { benchApp, benchEnv } from './app.mjs';
 import { request, timeCall, timedServer } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
-const { SqlVisitRepository } = require('../dist/dashboard/data/repository.js');
-const { ColumnsBuilder } = require('../dist/dashboard/data/columns.js');
+const { SqlVisitRepository } = require('../dist/dashboard/visits/repository.js');
+const { ColumnsBuilder } = require('../dist/dashboard/analytics/builder.js');
 
 const ROWS = 1_000_000;
 const RUNS = 101;

@@ -6,9 +6,9 @@ import { timeCall } from './lib.mjs';
 import os from 'node:os';
 
 const require = createRequire(import.meta.url);
-const { ColumnsBuilder } = require('../dist/dashboard/data/columns.js');
-const { selectionOf, summarize } = require('../dist/dashboard/data/aggregate.js');
-const { parseDay } = require('../dist/dashboard/data/dates.js');
+const { ColumnsBuilder } = require('../dist/dashboard/analytics/builder.js');
+const { selectionOf, summarize } = require('../dist/dashboard/analytics/aggregate.js');
+const { parseDay } = require('../dist/dashboard/dates.js');
 
 const ROWS = 1_000_000;
 // A server answers these many times a minute, so both sides are measured hot (optimised):

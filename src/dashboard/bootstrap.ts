@@ -1,7 +1,8 @@
 import type { RecordsDb } from '../platform/db/engine';
 import type { Logger } from '../platform/logger';
-import { demoSeasons, demoVisits } from './data/demo';
-import { SqlSeasonRepository, SqlVisitRepository } from './data/repository';
+import { demoSeasons, demoVisits } from './visits/demo';
+import { SqlSeasonRepository } from './seasons/repository';
+import { SqlVisitRepository } from './visits/repository';
 import type { DashboardTables } from './tables';
 
 /**

@@ -10,9 +10,14 @@ import { DashboardAuthService } from './auth/service';
 import type { SessionStore } from './auth/session-store';
 import type { RecordsDb } from '../platform/db/engine';
 import type { DashboardTables } from './tables';
-import { SqlSeasonRepository, SqlVisitRepository } from './data/repository';
-import { dashboardDataRoutes, seasonsRoutes } from './data/routes';
-import { DashboardDataService } from './data/service';
+import { analyticsRoutes } from './analytics/routes';
+import { AnalyticsService } from './analytics/service';
+import { SqlSeasonRepository } from './seasons/repository';
+import { seasonsRoutes } from './seasons/routes';
+import { SeasonsService } from './seasons/service';
+import { SqlVisitRepository } from './visits/repository';
+import { visitsRoutes } from './visits/routes';
+import { VisitsService } from './visits/service';
 import { dashboardPages } from './pages/routes';
 import { KyselyAuditRepository } from './audit/repository';
 import { auditRoutes } from './audit/routes';
@@ -68,21 +73,23 @@ export interface DashboardDeps {
 }
 
 /**
- * The visits' service over a records store. The routes and the reports' mail each hold one: the
- * mail's is read once a week or month, and the version check brings either up to date.
+ * The figures, the seasons and the visits over a records store. The routes and the reports'
+ * mail each hold one set: the mail's is read once a week or month, and the version check
+ * brings either up to date.
  */
-function dashboardData(deps: Pick<DashboardDeps, 'records' | 'logger' | 'clock' | 'timeZone' | 'locks' | 'events'>): DashboardDataService {
-  return new DashboardDataService({
-    visits: new SqlVisitRepository(deps.records),
-    seasons: new SqlSeasonRepository(deps.records),
-    logger: deps.logger,
-    clock: deps.clock,
-    timeZone: deps.timeZone,
-    locks: deps.locks,
-    // A version check on SQLite costs microseconds; across the network to PostgreSQL, a round trip per request.
-    freshForMs: deps.records.engine.kind === 'postgres' ? FRESH_FOR_MS : 0,
-    live: figuresFeed(deps.events),
-  });
+function dashboardData(deps: Pick<DashboardDeps, 'records' | 'logger' | 'clock' | 'timeZone' | 'locks' | 'events' | 'currency'>, trail: AuditTrail) {
+  // A version check on SQLite costs microseconds; across the network to PostgreSQL, a round trip per request.
+  const freshForMs = deps.records.engine.kind === 'postgres' ? FRESH_FOR_MS : 0;
+  const live = figuresFeed(deps.events);
+  const visitRows = new SqlVisitRepository(deps.records);
+  const seasons = new SeasonsService({ seasons: new SqlSeasonRepository(deps.records), trail, live, freshForMs });
+  const figures = new AnalyticsService({ visits: visitRows, seasons, logger: deps.logger, clock: deps.clock, timeZone: deps.timeZone, freshForMs });
+  const visits = new VisitsService({ visits: visitRows, figures, trail, currency: deps.currency, locks: deps.locks, live });
+  return { seasons, figures, visits };
+}
+
+function auditTrail(deps: Pick<DashboardDeps, 'records' | 'clock' | 'logger'>): AuditTrail {
+  return new AuditTrail({ audit: new KyselyAuditRepository(deps.records), clock: deps.clock, logger: deps.logger });
 }
 
 function reportsService(deps: Pick<DashboardDeps, 'records' | 'users' | 'clock' | 'timeZone' | 'i18n'>): ReportsService {
@@ -99,30 +106,31 @@ function reportsService(deps: Pick<DashboardDeps, 'records' | 'users' | 'clock' 
 /** Application A: its routes, under /auth, /api/users, /api/dashboard, /api/seasons and /dashboard, with its own session. */
 export function createDashboard(deps: DashboardDeps) {
   const stamps = new AccessStamps(new SqlAccessStamps(deps.records));
-  const auth = new DashboardAuthService({ ...deps, stamps });
-  const users = new DashboardUsersService({ ...deps, stamps });
-  const data = dashboardData(deps);
-  const views = new SavedViewsService({ views: new SqlSavedViewRepository(deps.records), clock: deps.clock, today: () => data.today() });
+  const trail = auditTrail(deps);
+  const auth = new DashboardAuthService({ ...deps, stamps, trail });
+  const users = new DashboardUsersService({ ...deps, stamps, trail });
+  const { seasons, figures, visits } = dashboardData(deps, trail);
+  const views = new SavedViewsService({ views: new SqlSavedViewRepository(deps.records), clock: deps.clock, today: () => figures.today() });
   const notes = new AnnotationsService({
     notes: new SqlAnnotationRepository(deps.records),
     clock: deps.clock,
-    museums: () => data.museums(),
+    museums: () => figures.museums(),
+    trail,
   });
   const live = new DashboardLive({ channel: deps.events, streams: deps.streams, auth, logger: deps.logger });
-  const trail = new AuditTrail({ audit: new KyselyAuditRepository(deps.records), clock: deps.clock, logger: deps.logger });
   const devices = new DeviceCookies({ name: DEVICE_COOKIE, path: '/auth', secret: deps.secret, secure: deps.cookieSecure, clock: deps.clock });
   const router = Router();
-  router.use('/auth', dashboardAccess(auth, 'anyone'), authRoutes({ auth, devices, attempts: deps.attempts, clock: deps.clock, cookieSecure: deps.cookieSecure, trail }));
-  router.use('/api/users', dashboardAccess(auth, 'admin'), usersRoutes({ users, attempts: deps.attempts, clock: deps.clock, trail }));
+  router.use('/auth', dashboardAccess(auth, 'anyone'), authRoutes({ auth, devices, attempts: deps.attempts, clock: deps.clock, cookieSecure: deps.cookieSecure }));
+  router.use('/api/users', dashboardAccess(auth, 'admin'), usersRoutes({ users, attempts: deps.attempts, clock: deps.clock }));
   router.use('/api/dashboard/views', dashboardAccess(auth, 'session'), savedViewsRoutes(views));
-  router.use('/api/dashboard/annotations', dashboardAccess(auth, 'session'), annotationsRoutes(notes, trail));
+  router.use('/api/dashboard/annotations', dashboardAccess(auth, 'session'), annotationsRoutes(notes));
   router.use('/api/dashboard/events', dashboardAccess(auth, 'session'), dashboardEventsRoutes(live));
   router.use('/api/dashboard/reports', dashboardAccess(auth, 'session'), reportsRoutes(reportsService(deps)));
-  router.use('/api/dashboard', dashboardAccess(auth, 'session'), dashboardDataRoutes(data, trail, deps.currency, views, deps.i18n));
-  router.use('/api/seasons', dashboardAccess(auth, 'session'), seasonsRoutes(data, trail));
+  router.use('/api/dashboard', dashboardAccess(auth, 'session'), analyticsRoutes(figures, views), visitsRoutes(visits, figures, views, deps.i18n));
+  router.use('/api/seasons', dashboardAccess(auth, 'session'), seasonsRoutes(seasons));
   router.use('/api/audit', dashboardAccess(auth, 'admin'), auditRoutes(trail));
   router.use('/dashboard', dashboardAccess(auth, 'anyone'), dashboardPages(deps.currency));
-  return { router, auth, users, data, trail, views };
+  return { router };
 }
 
 /** What the dashboard's mail worker needs: its outbox, and the writer of its reports. */
@@ -135,7 +143,7 @@ export function createDashboardMail(
       reports: new SqlReportRepository(deps.records),
       users: deps.users,
       views: new SqlSavedViewRepository(deps.records),
-      data: dashboardData(deps),
+      data: dashboardData(deps, auditTrail(deps)),
       i18n: deps.i18n,
       publicUrl: deps.publicUrl,
       timeZone: deps.timeZone,

@@ -1,5 +1,7 @@
 import type { Generated } from 'kysely';
+import type { Language } from '../platform/i18n';
 import type { OutboxTables } from '../platform/mail/outbox';
+import type { AuditAction, Frequency, ViewPage } from './domain';
 
 /**
  * Application A's tables as the query builder sees them, on either engine. Days are
@@ -10,6 +12,10 @@ export interface DashboardTables {
     id: Generated<number>;
     name: string;
     pin: string;
+    /**
+     * Text with no CHECK: a record written before the roles were fixed, or copied from an
+     * Airtable base, may hold another role or none, which `sessionFieldsOf` reads as the first.
+     */
     role: Generated<string>;
     allowed_museums: string | null;
     allowed_channels: string | null;
@@ -36,7 +42,7 @@ export interface DashboardTables {
     id: Generated<number>;
     at: number | string;
     actor: string;
-    action: string;
+    action: AuditAction;
     target: string | null;
     target_name: string | null;
     before: string | null;
@@ -47,7 +53,7 @@ export interface DashboardTables {
   saved_views: {
     id: Generated<number>;
     name: string;
-    page: string;
+    page: ViewPage;
     query: string;
     shared: number | boolean;
     /** The user record of whoever saved it; null for the administrator PIN, which has none. */
@@ -74,8 +80,8 @@ export interface DashboardTables {
     user_id: number;
     view_id: number | null;
     query: string | null;
-    frequency: string;
-    language: string;
+    frequency: Frequency;
+    language: Language;
     created_by: string;
     created_at: string;
     /** The scheduled day (YYYY-MM-DD) whose mail was last claimed; set when the report is made, so it starts with the next one. */

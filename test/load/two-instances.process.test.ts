@@ -1,7 +1,7 @@
 import http from 'node:http';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { demoSeasons } from '../../src/dashboard/data/demo';
+import { demoSeasons } from '../../src/dashboard/visits/demo';
 import { tempDir } from '../support/app';
 import { pdf } from '../support/files';
 import { describePostgres, freshDatabase, migratedDatabase } from '../support/postgres';

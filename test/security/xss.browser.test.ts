@@ -2,7 +2,7 @@ import type { Express } from 'express';
 import type { BrowserContext, Page } from 'playwright-core';
 import { request, type HttpTest } from '../support/http';
 import { afterEach, expect, it } from 'vitest';
-import { SqlVisitRepository } from '../../src/dashboard/data/repository';
+import { SqlVisitRepository } from '../../src/dashboard/visits/repository';
 import { SqlLinkTokens } from '../../src/workspace/auth/links';
 import { cookieFrom } from '../support/app';
 import { describeBrowser, serve } from '../support/browser';

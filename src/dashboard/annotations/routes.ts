@@ -1,11 +1,11 @@
-import { Router, type Request, type RequestHandler } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { singleLine } from '../../platform/text';
 import { idParam, validated } from '../../platform/validate';
-import { actorOf, type AuditTrail } from '../audit/service';
+import { auditOf, privateAnswers, viewerOf } from '../request';
 import { Forbidden } from '../../platform/errors';
-import { formatDay } from '../data/dates';
-import { day, isoDate, orderedRange, repeatable, valueName } from '../data/query';
+import { formatDay } from '../dates';
+import { day, isoDate, orderedRange, repeatable, valueName } from '../schemas';
 import { mayWriteNotes, type AnnotationsService } from './service';
 
 /** Writes are for whoever mayWriteNotes says; every session reads. */
@@ -33,26 +33,15 @@ const updateBody = z
 
 const dayText = (value: number | undefined) => (value === undefined ? undefined : formatDay(value));
 
-/** The note's own words, for the audit trail. */
-const recorded = (n: { date: string; endDate: string | null; text: string; museum: string | null }) => ({ date: n.date, endDate: n.endDate, text: n.text, museum: n.museum });
-
-/** Mounted behind the dashboard session. */
-function reader(req: Request) {
-  return req.dashboard!.session;
-}
-
 /** `/api/dashboard/annotations`: every session reads the notes its access allows; administrators write, and each write is in the audit trail. */
-export function annotationsRoutes(notes: AnnotationsService, trail: AuditTrail) {
+export function annotationsRoutes(notes: AnnotationsService) {
   const router = Router();
-  router.use((_req, res, next) => {
-    res.set('Cache-Control', 'private, no-store');
-    next();
-  });
+  router.use(privateAnswers);
 
   router.get(
     '/',
     validated({ query: listQuery }, async ({ query }, req, res) => {
-      res.json({ annotations: await notes.list(reader(req), { from: dayText(query.from), to: dayText(query.to), museums: query.museum }) });
+      res.json({ annotations: await notes.list(viewerOf(req), { from: dayText(query.from), to: dayText(query.to), museums: query.museum }) });
     }),
   );
 
@@ -60,9 +49,7 @@ export function annotationsRoutes(notes: AnnotationsService, trail: AuditTrail) 
     '/',
     writer,
     validated({ body: createBody }, async ({ body }, req, res) => {
-      const annotation = await notes.create(reader(req).name, body);
-      await trail.record(actorOf(req), 'annotationCreated', { target: `annotation:${annotation.id}`, targetName: annotation.text.slice(0, 80), after: recorded(annotation) });
-      res.status(201).json({ annotation });
+      res.status(201).json({ annotation: await notes.create(auditOf(req), body) });
     }),
   );
 
@@ -70,9 +57,7 @@ export function annotationsRoutes(notes: AnnotationsService, trail: AuditTrail) 
     '/:id',
     writer,
     validated({ params: idParam, body: updateBody }, async ({ params, body }, req, res) => {
-      const { before, after } = await notes.update(params.id, body);
-      await trail.record(actorOf(req), 'annotationChanged', { target: `annotation:${after.id}`, targetName: after.text.slice(0, 80), before: recorded(before), after: recorded(after) });
-      res.json({ annotation: after });
+      res.json({ annotation: await notes.update(auditOf(req), params.id, body) });
     }),
   );
 
@@ -80,8 +65,7 @@ export function annotationsRoutes(notes: AnnotationsService, trail: AuditTrail) 
     '/:id',
     writer,
     validated({ params: idParam }, async ({ params }, req, res) => {
-      const before = await notes.remove(params.id);
-      await trail.record(actorOf(req), 'annotationDeleted', { target: `annotation:${before.id}`, targetName: before.text.slice(0, 80), before: recorded(before) });
+      await notes.remove(auditOf(req), params.id);
       res.json({ ok: true });
     }),
   );

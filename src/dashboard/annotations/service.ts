@@ -1,7 +1,9 @@
 import type { Clock } from '../../platform/clock';
 import { BadRequest, NotFound } from '../../platform/errors';
 import type { DashboardSession } from '../auth/session-store';
-import { accessOf } from '../data/permissions';
+import { accessOf } from '../analytics/permissions';
+import type { AuditTrail } from '../audit/service';
+import type { AuditContext } from '../request';
 import type { Annotation, AnnotationChange, AnnotationRepository } from './repository';
 
 type Reader = Pick<DashboardSession, 'role' | 'allowedMuseums' | 'allowedChannels'>;
@@ -34,7 +36,7 @@ export function mayRead(reader: Reader, note: Annotation): boolean {
  * note nobody's filter finds.
  */
 export class AnnotationsService {
-  constructor(private readonly deps: { notes: AnnotationRepository; clock: Clock; museums: () => Promise<readonly string[]> }) {}
+  constructor(private readonly deps: { notes: AnnotationRepository; clock: Clock; museums: () => Promise<readonly string[]>; trail: AuditTrail }) {}
 
   /** The notes touching [from, to] that the reader may see; `museums` narrows them to those museums' and the general ones. */
   async list(reader: Reader, range: { from?: string; to?: string; museums?: readonly string[] }): Promise<Annotation[]> {
@@ -43,25 +45,28 @@ export class AnnotationsService {
     return notes.filter((n) => mayRead(reader, n) && (!wanted || n.museum === null || wanted.has(n.museum)));
   }
 
-  async create(author: string, input: NewNote): Promise<Annotation> {
+  /** A new note, written by `who`. */
+  async create(who: AuditContext, input: NewNote): Promise<Annotation> {
     const note = { date: input.date, endDate: input.endDate ?? null, text: input.text, museum: input.museum ?? null };
     await this.check(note);
-    return this.deps.notes.create({ ...note, createdBy: author }, this.now());
+    const created = await this.deps.notes.create({ ...note, createdBy: who.actor }, this.now());
+    await this.deps.trail.record(who, 'annotationCreated', { target: `annotation:${created.id}`, targetName: headline(created), after: recorded(created) });
+    return created;
   }
 
-  /** The note before and after the change, for the audit trail. */
-  async update(id: number, change: AnnotationChange): Promise<{ before: Annotation; after: Annotation }> {
+  async update(who: AuditContext, id: number, change: AnnotationChange): Promise<Annotation> {
     const before = await this.get(id);
     await this.check({ ...before, ...change });
     const after = await this.deps.notes.update(id, change, this.now());
     if (!after) throw notFound();
-    return { before, after };
+    await this.deps.trail.record(who, 'annotationChanged', { target: `annotation:${after.id}`, targetName: headline(after), before: recorded(before), after: recorded(after) });
+    return after;
   }
 
-  async remove(id: number): Promise<Annotation> {
+  async remove(who: AuditContext, id: number): Promise<void> {
     const before = await this.get(id);
     if (!(await this.deps.notes.delete(id))) throw notFound();
-    return before;
+    await this.deps.trail.record(who, 'annotationDeleted', { target: `annotation:${before.id}`, targetName: headline(before), before: recorded(before) });
   }
 
   private async get(id: number): Promise<Annotation> {
@@ -83,6 +88,12 @@ export class AnnotationsService {
     return new Date(this.deps.clock.now()).toISOString();
   }
 }
+
+/** The note's own words, for the audit trail. */
+const recorded = (n: Annotation) => ({ date: n.date, endDate: n.endDate, text: n.text, museum: n.museum });
+
+/** What the audit trail names a note by: the start of its text. */
+const headline = (n: Annotation) => n.text.slice(0, 80);
 
 function notFound() {
   return new NotFound('No such note', 'ANNOTATION_NOT_FOUND');

@@ -1,23 +1,7 @@
 import type { RecordsDb } from '../../platform/db/engine';
+import type { AuditAction } from '../domain';
 import type { DashboardTables } from '../tables';
 
-export const AUDIT_ACTIONS = [
-  'signIn',
-  'signInFailed',
-  'userCreated',
-  'userDeleted',
-  'userChanged',
-  'pinReset',
-  'seasonCreated',
-  'seasonChanged',
-  'seasonDeleted',
-  'visitsImported',
-  'annotationCreated',
-  'annotationChanged',
-  'annotationDeleted',
-  'dataExported',
-] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export interface AuditEvent {
   id: number;
@@ -93,7 +77,7 @@ export class KyselyAuditRepository implements AuditRepository {
       id: Number(r.id),
       at: new Date(Number(r.at)).toISOString(),
       actor: r.actor,
-      action: r.action as AuditAction,
+      action: r.action,
       target: r.target,
       ...(r.target_name === null ? {} : { targetName: r.target_name }),
       ...(r.before === null ? {} : { before: JSON.parse(r.before) as unknown }),

@@ -2,7 +2,9 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { validated } from '../../platform/validate';
 import { sendExcelCsv } from '../downloads';
-import { actorOf, AUDIT_ACTIONS, AUDIT_PAGE_MAX, type AuditTrail } from './service';
+import { AUDIT_ACTIONS } from '../domain';
+import { AUDIT_PAGE_MAX, type AuditTrail } from './service';
+import { auditOf, privateAnswers } from '../request';
 
 const auditFilter = {
   action: z.enum(AUDIT_ACTIONS).optional(),
@@ -23,10 +25,7 @@ const exportQuery = z.strictObject(auditFilter);
 /** `/api/audit`: mounted behind dashboardAccess(auth, 'admin'). */
 export function auditRoutes(trail: AuditTrail) {
   const router = Router();
-  router.use((_req, res, next) => {
-    res.set('Cache-Control', 'private, no-store');
-    next();
-  });
+  router.use(privateAnswers);
 
   router.get(
     '/',
@@ -38,9 +37,7 @@ export function auditRoutes(trail: AuditTrail) {
   router.get(
     '/export.csv',
     validated({ query: exportQuery }, async ({ query }, req, res) => {
-      const file = await trail.exportCsv({ action: query.action, actor: query.actor });
-      await trail.record(actorOf(req), 'dataExported', { target: 'audit', targetName: file.fileName, after: { format: 'csv', action: query.action, actor: query.actor } });
-      await sendExcelCsv(res, file);
+      await sendExcelCsv(res, await trail.exportCsv(auditOf(req), { action: query.action, actor: query.actor }));
     }),
   );
 

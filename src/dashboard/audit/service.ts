@@ -1,20 +1,15 @@
-import type { Request } from 'express';
 import type { Clock } from '../../platform/clock';
 import type { Logger } from '../../platform/logger';
 import { csvLine, fileNamePart } from '../../platform/csv';
-import type { AuditAction, AuditEvent, AuditFilter, AuditQuery, AuditRepository } from './repository';
-
-export { AUDIT_ACTIONS } from './repository';
+import type { AuditContext } from '../request';
+import type { AuditAction } from '../domain';
+import type { AuditEvent, AuditFilter, AuditQuery, AuditRepository } from './repository';
 
 export const AUDIT_PAGE_MAX = 200;
 
 /** Events read at a time while an export is written: the whole trail is never held in memory. */
 const EXPORT_BATCH = 500;
 
-/** Who acted, from the request: the session's name ("anonymous" before sign-in) and address. */
-export function actorOf(req: Request, name?: string): { actor: string; ip: string | null } {
-  return { actor: name ?? req.dashboard?.session.name ?? 'anonymous', ip: req.ip ?? null };
-}
 
 /**
  * The dashboard's administration trail. A failed write to it is logged, never thrown: the
@@ -24,7 +19,7 @@ export class AuditTrail {
   constructor(private readonly deps: { audit: AuditRepository; clock: Clock; logger: Logger }) {}
 
   async record(
-    who: { actor: string; ip: string | null },
+    who: AuditContext,
     action: AuditAction,
     detail: { target?: string | null; targetName?: string; before?: unknown; after?: unknown } = {},
   ): Promise<void> {
@@ -45,12 +40,15 @@ export class AuditTrail {
 
   /**
    * Every matching event as CSV, newest first, read in batches; the file is named after the
-   * filters and the days it spans (`audit_signIn_2026-11-01_2026-11-25.csv`).
+   * filters and the days it spans (`audit_signIn_2026-11-01_2026-11-25.csv`). The export is
+   * itself recorded, under `who`, before the file is read.
    */
-  async exportCsv(filter: AuditFilter): Promise<{ fileName: string; chunks: AsyncIterable<string> }> {
+  async exportCsv(who: AuditContext, filter: AuditFilter): Promise<{ fileName: string; chunks: AsyncIterable<string> }> {
     const span = await this.deps.audit.span(filter);
     const parts = ['audit', filter.action, filter.actor && fileNamePart(filter.actor), span?.first.slice(0, 10), span?.last.slice(0, 10)];
-    return { fileName: `${parts.filter(Boolean).join('_')}.csv`, chunks: this.csvChunks(filter) };
+    const fileName = `${parts.filter(Boolean).join('_')}.csv`;
+    await this.record(who, 'dataExported', { target: 'audit', targetName: fileName, after: { format: 'csv', action: filter.action, actor: filter.actor } });
+    return { fileName, chunks: this.csvChunks(filter) };
   }
 
   private async *csvChunks(filter: AuditFilter): AsyncIterable<string> {

@@ -1,8 +1,7 @@
-import { actorOf, type AuditTrail } from '../audit/service';
+import { auditOf } from '../request';
 import { Router, type CookieOptions } from 'express';
 import { z } from 'zod';
 import type { Clock } from '../../platform/clock';
-import { Unauthorized } from '../../platform/errors';
 import type { DeviceCookies } from '../../platform/device-cookie';
 import { attemptLimiter, clientAddress, type AttemptCounter } from '../../platform/rate-limit';
 import { validated } from '../../platform/validate';
@@ -34,7 +33,6 @@ export function authRoutes(deps: {
   cookieSecure: boolean;
   attempts: AttemptCounter;
   devices: DeviceCookies;
-  trail: AuditTrail;
 }) {
   const { auth, devices } = deps;
   const cookie: CookieOptions = { httpOnly: true, sameSite: 'lax', path: '/', secure: deps.cookieSecure };
@@ -57,15 +55,7 @@ export function authRoutes(deps: {
     '/login',
     throttle,
     validated({ body: loginBody }, async ({ body }, req, res) => {
-      const result = await auth.login(body.pin);
-      if (!result) {
-        await deps.trail.record(actorOf(req, 'anonymous'), 'signInFailed');
-        throw new Unauthorized('Invalid PIN');
-      }
-      await deps.trail.record(actorOf(req, result.session.name), 'signIn', {
-        target: result.session.userId === null ? 'admin' : `user:${result.session.userId}`,
-        targetName: result.session.userId === null ? undefined : result.session.name,
-      });
+      const result = await auth.signIn(auditOf(req, 'anonymous'), body.pin);
       await auth.logout(req.dashboard?.id);
       const { name, role, allowedMuseums, allowedChannels } = result.session;
       res.cookie(SESSION_COOKIE, result.id, { ...cookie, maxAge: SESSION_MAX_AGE_MS });

@@ -1,6 +1,9 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../../platform/clock';
+import { Unauthorized } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
+import type { AuditTrail } from '../audit/service';
+import type { AuditContext } from '../request';
 import { NO_RESTRICTION } from '../access';
 import { pinDigest, pinsEqual } from '../pins';
 import type { UserRecord, UserRecordStore } from '../users/repository';
@@ -37,8 +40,24 @@ export class DashboardAuthService {
       clock: Clock;
       logger: Logger;
       adminPin: string | undefined;
+      trail: AuditTrail;
     },
   ) {}
+
+  /**
+   * A sign-in from `from` (its actor "anonymous"): the session it opens, recorded under its
+   * name; a PIN that opens none is recorded as a failed sign-in and refused.
+   */
+  async signIn(from: AuditContext, pin: string): Promise<LoginResult> {
+    const result = await this.login(pin);
+    if (!result) {
+      await this.deps.trail.record(from, 'signInFailed');
+      throw new Unauthorized('Invalid PIN');
+    }
+    const { name, userId } = result.session;
+    await this.deps.trail.record({ ...from, actor: name }, 'signIn', { target: userId === null ? 'admin' : `user:${userId}`, targetName: userId === null ? undefined : name });
+    return result;
+  }
 
   /** The order of docs/decisions.md: administrator PIN, then the Users table; undefined = no match. */
   async login(pin: string): Promise<LoginResult | undefined> {

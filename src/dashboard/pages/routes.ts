@@ -3,7 +3,8 @@ import { requireDashboardAdmin } from '../auth/middleware';
 import { mayWriteNotes } from '../annotations/service';
 import { mayScheduleForOthers } from '../reports/service';
 import type { DashboardSession } from '../auth/session-store';
-import { DASHBOARD_ROLES, UNRESTRICTED_ROLES } from '../users/service';
+import { DASHBOARD_ROLES } from '../domain';
+import { UNRESTRICTED_ROLES } from '../users/service';
 
 /** Pages redirect to the PIN page instead of answering 401. */
 const signInFirst: RequestHandler = (req, res, next) => {

@@ -1,8 +1,9 @@
 import type { i18n } from 'i18next';
-import type { Day } from '../data/dates';
-import { formatDay, parseDay } from '../data/dates';
-import type { DataFilters } from '../data/aggregate';
-import type { DashboardDataService } from '../data/service';
+import type { Day } from '../dates';
+import { formatDay, parseDay } from '../dates';
+import type { DataFilters } from '../analytics/aggregate';
+import type { AnalyticsService } from '../analytics/service';
+import type { VisitsService } from '../visits/service';
 import { BOM } from '../downloads';
 import { isolate, renderMail, type MailContent } from '../../platform/mail/render';
 import type { Composed, Composer } from '../../platform/mail/worker';
@@ -19,7 +20,8 @@ export interface ReportMailDeps {
   reports: ReportRepository;
   users: UserRecordStore;
   views: SavedViewRepository;
-  data: DashboardDataService;
+  /** The figures and the rows of the report's days, read under the recipient's access. */
+  data: { figures: Pick<AnalyticsService, 'summary'>; visits: Pick<VisitsService, 'exportCsv'> };
   i18n: i18n;
   /** The base of the link to the dashboard. */
   publicUrl: string;
@@ -65,8 +67,8 @@ export function reportComposer(deps: ReportMailDeps): Composer {
     const period = coveredDays(report.frequency, day);
     const asked: DataFilters = { ...filters, year: [], season: [], from: period.from, to: period.to };
     const viewer = sessionFieldsOf(recipient);
-    const summary = await deps.data.summary(viewer, asked);
-    const csv = await deps.data.exportCsv(viewer, asked);
+    const summary = await deps.data.figures.summary(viewer, asked);
+    const csv = await deps.data.visits.exportCsv(viewer, asked);
 
     const lang = report.language;
     const numbers = new Intl.NumberFormat(lang, { maximumFractionDigits: 0 });

@@ -1,9 +1,9 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { RecordsDb } from '../../platform/db/engine';
 import { addToOutbox, OutboxRepository, type NewMail, type OutboxTables } from '../../platform/mail/outbox';
 import type { Language } from '../../platform/i18n';
 import type { DashboardTables } from '../tables';
-import type { Frequency } from './schedule';
+import type { Frequency } from '../domain';
 
 /** A scheduled report: what (a saved view or a Dashboard address), how often, to whom. */
 export interface Report {
@@ -48,8 +48,8 @@ function toReport(row: Row): Report {
     userId: row.user_id,
     viewId: row.view_id,
     query: row.query,
-    frequency: row.frequency as Frequency,
-    language: row.language as Language,
+    frequency: row.frequency,
+    language: row.language,
     createdBy: row.created_by,
     createdAt: row.created_at,
     lastPeriod: row.last_period,
@@ -96,7 +96,7 @@ export class SqlReportRepository implements ReportRepository {
   }
 
   async update(id: number, change: ReportChange): Promise<Report | undefined> {
-    const set = {
+    const set: Updateable<DashboardTables['report_schedules']> = {
       ...(change.userId === undefined ? {} : { user_id: change.userId }),
       ...(change.viewId === undefined ? {} : { view_id: change.viewId }),
       ...(change.query === undefined ? {} : { query: change.query }),

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { LANGUAGES, requestLanguage } from '../../platform/i18n';
 import { idParam, validated } from '../../platform/validate';
 import { MAX_QUERY_LENGTH } from '../views/address';
-import { FREQUENCIES } from './schedule';
+import { FREQUENCIES } from '../domain';
 import type { ReportActor, ReportsService } from './service';
 
 const userId = z.number().int().positive();

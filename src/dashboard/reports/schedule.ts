@@ -1,8 +1,7 @@
 import { wallClock } from '../../platform/time-zone';
-import { firstDayOfMonth, formatDay, monthIndexOf, parseDay, type DayRange } from '../data/dates';
+import { firstDayOfMonth, formatDay, monthIndexOf, parseDay, type DayRange } from '../dates';
 
-export const FREQUENCIES = ['weekly', 'monthly'] as const;
-export type Frequency = (typeof FREQUENCIES)[number];
+import type { Frequency } from '../domain';
 
 /** Reports go at this hour of the dashboard's wall clock: Sundays for weekly ones, the 1st for monthly ones. */
 export const REPORT_HOUR = 7;

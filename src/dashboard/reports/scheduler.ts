@@ -2,7 +2,8 @@ import type { Clock } from '../../platform/clock';
 import type { Logger } from '../../platform/logger';
 import type { UserRecordStore } from '../users/repository';
 import type { ReportRepository } from './repository';
-import { dueDay, FREQUENCIES } from './schedule';
+import { FREQUENCIES } from '../domain';
+import { dueDay } from './schedule';
 import type { ReportsService } from './service';
 import { Periodic } from '../../platform/periodic';
 

@@ -10,7 +10,8 @@ import { checkAddress, normalisedQuery } from '../views/address';
 import type { SavedView, SavedViewRepository } from '../views/repository';
 import { mayRead as mayReadView } from '../views/service';
 import type { Report, ReportChange, ReportRepository } from './repository';
-import { dueDay, nextDay, REPORT_HOUR, type Frequency } from './schedule';
+import type { Frequency } from '../domain';
+import { dueDay, nextDay, REPORT_HOUR } from './schedule';
 
 /** The kind of a report's outbox row. */
 export const REPORT_MAIL = 'dashboard_report';

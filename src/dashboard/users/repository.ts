@@ -1,3 +1,4 @@
+import type { Selectable } from 'kysely';
 import type { RecordsDb } from '../../platform/db/engine';
 import { HttpError } from '../../platform/errors';
 import type { DashboardTables } from '../tables';
@@ -69,17 +70,7 @@ export class SqlIdMarks implements IdMarks {
   }
 }
 
-interface Row {
-  id: number;
-  name: string;
-  pin: string;
-  role: string;
-  allowed_museums: string | null;
-  allowed_channels: string | null;
-  email: string | null;
-}
-
-function toRecord(row: Row): UserRecord {
+function toRecord(row: Selectable<DashboardTables['users']>): UserRecord {
   return {
     id: row.id,
     name: row.name,

@@ -1,4 +1,4 @@
-import { actorOf, type AuditTrail } from '../audit/service';
+import { auditOf } from '../request';
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import type { Clock } from '../../platform/clock';
@@ -6,7 +6,8 @@ import { singleLine } from '../../platform/text';
 import { attemptLimiter, clientAddress, type AttemptCounter } from '../../platform/rate-limit';
 import { idParam, validated } from '../../platform/validate';
 import { PIN_MAX_DIGITS, PIN_MIN_DIGITS } from '../pins';
-import { DASHBOARD_ROLES, type AdminActor, type DashboardUsersService } from './service';
+import { DASHBOARD_ROLES } from '../domain';
+import type { AdminActor, DashboardUsersService } from './service';
 
 const name = singleLine(200);
 const role = z.enum(DASHBOARD_ROLES);
@@ -36,12 +37,11 @@ export const PIN_CONFLICT_LIMIT = 5;
 export const PIN_CONFLICT_WINDOW_MS = 15 * 60 * 1000;
 
 function adminOf(req: Request): AdminActor {
-  const session = req.dashboard!.session;
-  return { name: session.name, userId: session.userId, address: clientAddress(req) };
+  return { ...auditOf(req), userId: req.dashboard!.session.userId, address: clientAddress(req) };
 }
 
 /** Mounted behind dashboardAccess(auth, 'admin'). */
-export function usersRoutes(deps: { users: DashboardUsersService; attempts: AttemptCounter; clock: Clock; trail: AuditTrail }) {
+export function usersRoutes(deps: { users: DashboardUsersService; attempts: AttemptCounter; clock: Clock }) {
   const { users } = deps;
   const conflictLimit = attemptLimiter({
     counter: deps.attempts,
@@ -69,19 +69,14 @@ export function usersRoutes(deps: { users: DashboardUsersService; attempts: Atte
     '/',
     conflictLimit,
     validated({ body: createBody }, async ({ body }, req, res) => {
-      const created = await users.create(adminOf(req), body);
-      await deps.trail.record(actorOf(req), 'userCreated', { target: `user:${created.user.id}`, targetName: created.user.name, after: created.user });
-      res.status(201).json(created);
+      res.status(201).json(await users.create(adminOf(req), body));
     }),
   );
 
   router.patch(
     '/:id',
     validated({ params: idParam, body: updateBody }, async ({ params, body }, req, res) => {
-      const before = (await users.list()).find((u) => u.id === params.id);
-      const user = await users.update(params.id, body);
-      await deps.trail.record(actorOf(req), 'userChanged', { target: `user:${params.id}`, targetName: user.name, before, after: user });
-      res.json({ user });
+      res.json({ user: await users.update(auditOf(req), params.id, body) });
     }),
   );
 
@@ -89,23 +84,14 @@ export function usersRoutes(deps: { users: DashboardUsersService; attempts: Atte
     '/:id/pin',
     conflictLimit,
     validated({ params: idParam, body: newPinBody }, async ({ params, body }, req, res) => {
-      const reset = await users.newPin(adminOf(req), params.id, body.pin);
-      // Whether the administrator chose the PIN says who has known it; the PIN itself is never written.
-      await deps.trail.record(actorOf(req), 'pinReset', {
-        target: `user:${params.id}`,
-        targetName: reset.user.name,
-        after: { pinMadeBy: body.pin === undefined ? 'generated' : 'chosen' },
-      });
-      res.json(reset);
+      res.json(await users.newPin(adminOf(req), params.id, body.pin));
     }),
   );
 
   router.delete(
     '/:id',
     validated({ params: idParam }, async ({ params }, req, res) => {
-      const before = (await users.list()).find((u) => u.id === params.id);
-      await users.remove(params.id);
-      await deps.trail.record(actorOf(req), 'userDeleted', { target: `user:${params.id}`, targetName: before?.name, before });
+      await users.remove(auditOf(req), params.id);
       res.json({ ok: true });
     }),
   );

@@ -4,11 +4,11 @@ import { outlive } from '../../platform/recent';
 import { ACCESS_CONFIRM_MS, type AccessStamps } from './access-stamps';
 import { NO_RESTRICTION, parseAllowed, serializeAllowed } from '../access';
 import { isWeakPin, pinsEqual, randomPin } from '../pins';
+import type { AuditTrail } from '../audit/service';
+import { DASHBOARD_ROLES, type DashboardRole } from '../domain';
+import type { AuditContext } from '../request';
 import type { UserRecord, UserRecordPatch, UserRecordStore } from './repository';
 
-/** The roles of application A; the first is what a record without a known role counts as. */
-export const DASHBOARD_ROLES = ['viewer', 'admin'] as const;
-export type DashboardRole = (typeof DASHBOARD_ROLES)[number];
 
 /** The roles that see every museum and channel, whatever lists their record holds. */
 export const UNRESTRICTED_ROLES: readonly DashboardRole[] = ['admin'];
@@ -78,9 +78,8 @@ export function toPublicUser(record: UserRecord): PublicUser {
   };
 }
 
-/** The administrator making a change, for the record of PIN conflicts. */
-export interface AdminActor {
-  name: string;
+/** The administrator making a change: who the audit trail names, and who the record of PIN conflicts names. */
+export interface AdminActor extends AuditContext {
   userId: number | null;
   address: string;
 }
@@ -115,7 +114,7 @@ const PIN_DRAWS = 5;
 
 export class DashboardUsersService {
   constructor(
-    private readonly deps: { users: UserRecordStore; sessions: UserSessions; stamps: AccessStamps; adminPin: string | undefined; logger: Logger },
+    private readonly deps: { users: UserRecordStore; sessions: UserSessions; stamps: AccessStamps; adminPin: string | undefined; logger: Logger; trail: AuditTrail },
   ) {}
 
   async list(): Promise<PublicUser[]> {
@@ -132,7 +131,9 @@ export class DashboardUsersService {
       ...(input.email ? { email: input.email } : {}),
     };
     const record = await this.withFreePin(actor, input.pin, (pin) => this.deps.users.create({ ...fields, pin }));
-    return { user: toPublicUser(record.value), pin: input.pin === undefined ? record.pin : undefined };
+    const user = toPublicUser(record.value);
+    await this.deps.trail.record(actor, 'userCreated', { target: `user:${user.id}`, targetName: user.name, after: user });
+    return { user, pin: input.pin === undefined ? record.pin : undefined };
   }
 
   /**
@@ -143,13 +144,16 @@ export class DashboardUsersService {
     await this.deps.stamps.bump(id, true);
     const record = await this.withFreePin(actor, chosen, (pin) => this.deps.users.update(id, { pin }));
     await this.followed(id, true, () => this.deps.sessions.deleteUser(id));
-    return { user: toPublicUser(record.value), pin: chosen === undefined ? record.pin : undefined };
+    const user = toPublicUser(record.value);
+    // Whether the administrator chose the PIN says who has known it; the PIN itself is never written.
+    await this.deps.trail.record(actor, 'pinReset', { target: `user:${id}`, targetName: user.name, after: { pinMadeBy: chosen === undefined ? 'generated' : 'chosen' } });
+    return { user, pin: chosen === undefined ? record.pin : undefined };
   }
 
   /** Changes a record and, at once, every live session that belongs to it. */
-  async update(id: number, change: UserChange): Promise<PublicUser> {
+  async update(actor: AuditContext, id: number, change: UserChange): Promise<PublicUser> {
+    const current = await this.deps.users.get(id);
     if (change.role !== undefined || change.allowedMuseums !== undefined || change.allowedChannels !== undefined) {
-      const current = await this.deps.users.get(id);
       if (!current) throw new NotFound('No such user', 'USER_NOT_FOUND');
       const stored = sessionFieldsOf(current);
       assertListsFitRole(change.role ?? stored.role, {
@@ -168,14 +172,19 @@ export class DashboardUsersService {
     if (!record) throw new NotFound('No such user', 'USER_NOT_FOUND');
     if (record === 'pin-taken') throw pinTaken();
     await this.followed(id, false, (stamp) => this.deps.sessions.updateUser(id, { ...sessionFieldsOf(record), stamp }));
-    return toPublicUser(record);
+    const user = toPublicUser(record);
+    await this.deps.trail.record(actor, 'userChanged', { target: `user:${id}`, targetName: user.name, before: current && toPublicUser(current), after: user });
+    return user;
   }
 
   /** Removes a record and ends its sessions. */
-  async remove(id: number): Promise<void> {
+  async remove(actor: AuditContext, id: number): Promise<void> {
+    const before = await this.deps.users.get(id);
     await this.deps.stamps.bump(id, true);
     if (!(await this.deps.users.delete(id))) throw new NotFound('No such user', 'USER_NOT_FOUND');
     await this.followed(id, true, () => this.deps.sessions.deleteUser(id));
+    const user = before && toPublicUser(before);
+    await this.deps.trail.record(actor, 'userDeleted', { target: `user:${id}`, targetName: user?.name, before: user });
   }
 
   /**
@@ -220,7 +229,7 @@ export class DashboardUsersService {
       if (result === undefined) throw new NotFound('No such user', 'USER_NOT_FOUND');
       if (result !== 'pin-taken') return { value: result, pin };
       if (chosen !== undefined) {
-        this.deps.logger.warn({ event: 'pin-conflict', by: actor.name, byUserId: actor.userId, address: actor.address }, 'an administrator chose a PIN that another user has');
+        this.deps.logger.warn({ event: 'pin-conflict', by: actor.actor, byUserId: actor.userId, address: actor.address }, 'an administrator chose a PIN that another user has');
         throw pinTaken();
       }
     }

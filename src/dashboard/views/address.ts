@@ -1,13 +1,11 @@
 import { z } from 'zod';
-import type { DataFilters } from '../data/aggregate';
-import { AGAINST, GRANULARITIES, parseDay, presetRanges, PRESETS, type Against, type Day, type Granularity } from '../data/dates';
-import { filterFields, filtersOf, orderedRange, period, repeatable, valueName } from '../data/query';
-import type { Period } from '../data/service';
+import type { DataFilters } from '../analytics/aggregate';
+import { AGAINST, GRANULARITIES, parseDay, presetRanges, PRESETS, type Day } from '../dates';
+import { filterFields, filtersOf, period, type FiguresRequest } from '../analytics/query';
+import { orderedRange, repeatable, valueName } from '../schemas';
 import { BadRequest } from '../../platform/errors';
+import type { ViewPage } from '../domain';
 
-/** The pages a saved view reopens. */
-export const VIEW_PAGES = ['dashboard', 'comparison'] as const;
-export type ViewPage = (typeof VIEW_PAGES)[number];
 
 /** The longest address a view keeps: far above any the pages write, far below a row's worth of trouble. */
 export const MAX_QUERY_LENGTH = 4000;
@@ -96,12 +94,7 @@ function parse(page: ViewPage, query: string): DashboardAddress | ComparisonAddr
 }
 
 /** What a data route answers for, as a saved view holds it. */
-export interface ViewRequest {
-  filters: DataFilters;
-  granularity?: Granularity;
-  /** The Comparison page's sides: two named periods, or the dates against an earlier period. */
-  comparison?: { a: Period; b: Period } | { against: Against };
-}
+export type ViewRequest = FiguresRequest;
 
 /**
  * A view's address as the data routes read it, on `today`: a named period ("last 30 days")

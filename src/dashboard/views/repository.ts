@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import { flag, isSet, type RecordsDb } from '../../platform/db/engine';
 import type { DashboardTables } from '../tables';
-import type { ViewPage } from './address';
+import type { ViewPage } from '../domain';
 
 /** A saved view as stored. */
 export interface SavedView {
@@ -36,7 +36,7 @@ function toView(row: Row): SavedView {
   return {
     id: row.id,
     name: row.name,
-    page: row.page as ViewPage,
+    page: row.page,
     query: row.query,
     shared: isSet(row.shared),
     ownerUserId: row.owner_user_id,

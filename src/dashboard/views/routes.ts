@@ -2,7 +2,8 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { singleLine } from '../../platform/text';
 import { idParam, validated } from '../../platform/validate';
-import { MAX_QUERY_LENGTH, VIEW_PAGES } from './address';
+import { VIEW_PAGES } from '../domain';
+import { MAX_QUERY_LENGTH } from './address';
 import type { SavedViewsService, ViewActor } from './service';
 
 const name = singleLine(200);

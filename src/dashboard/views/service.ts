@@ -1,9 +1,10 @@
 import type { Clock } from '../../platform/clock';
 import { BadRequest, Forbidden, NotFound } from '../../platform/errors';
 import type { DashboardSession } from '../auth/session-store';
-import type { Day } from '../data/dates';
-import { accessOf } from '../data/permissions';
-import { checkAddress, namedValues, normalisedQuery, requestOf, type ViewPage, type ViewRequest } from './address';
+import type { Day } from '../dates';
+import { accessOf } from '../analytics/permissions';
+import type { ViewPage } from '../domain';
+import { checkAddress, namedValues, normalisedQuery, requestOf, type ViewRequest } from './address';
 import type { SavedView, SavedViewChange, SavedViewRepository } from './repository';
 
 /** Who is asking: their record (null for the administrator PIN), name, role and access. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { KyselyAuditRepository } from '../../../src/dashboard/audit/repository';
 import { request } from '../../support/http';
 import { describeEngines, testRecords } from '../../support/records';
-import { dataApp } from '../data/fixtures';
+import { dataApp } from '../fixtures';
 
 describeEngines('the audit repository', (kind) => {
   it('when events are added, then they come back newest first with before and after as written', async () => {
