@@ -7,7 +7,7 @@ const BROWSER = 'test/**/*.browser.test.ts';
 const PROCESS = 'test/**/*.process.test.ts';
 const WORKERS = Math.max(3, os.availableParallelism());
 /** Browser and process tests, and the suites that already run on both engines by themselves. */
-const ONCE_ONLY = [BROWSER, PROCESS, '**/*.repository.test.ts', 'test/*/repositories/**', 'test/dashboard/data/service.test.ts'];
+const ONCE_ONLY = [BROWSER, PROCESS, '**/*.repository.test.ts', 'test/*/repositories/**', 'test/dashboard/visits/service.test.ts'];
 
 export default defineConfig({
   test: {
