@@ -13,10 +13,11 @@ export default defineConfig({
   test: {
     globalSetup: ['test/setup/engines.ts'],
     setupFiles: ['test/setup/each-file.ts'],
-    // A worker keeps the modules it has loaded from one test file to the next: importing the
-    // whole server again for each of some three hundred files took a tenth of the run.
-    // Every test builds its own app and stores, so nothing of one file's state reaches another;
-    // spies are put back after each test for the same reason.
+    // In the sqlite and postgres projects a worker keeps the modules it has loaded from one
+    // test file to the next: importing the whole server again for each of some three hundred
+    // files took a tenth of the run. Every test builds its own app and stores, so nothing of
+    // one file's state reaches another; spies are put back after each test for the same
+    // reason. Browser and process files, whose own time dwarfs an import, stay isolated.
     isolate: false,
     restoreMocks: true,
     testTimeout: 20_000,
@@ -33,9 +34,9 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: [BROWSER, PROCESS] } },
       // A page drives Chromium, whose start and paint are what a busy machine slows most.
-      { extends: true, test: { name: 'browser', include: [BROWSER], testTimeout: 60_000 } },
+      { extends: true, test: { name: 'browser', include: [BROWSER], testTimeout: 60_000, isolate: true } },
       // Tests that start the built server (node dist/server.js) and the engines beside it.
-      { extends: true, test: { name: 'process', include: [PROCESS] } },
+      { extends: true, test: { name: 'process', include: [PROCESS], isolate: true } },
       {
         extends: true,
         test: { name: 'postgres', include: ROUTE_SUITES, exclude: ONCE_ONLY, env: { TEST_ENGINE: 'postgres' } },
