@@ -1,7 +1,7 @@
 import type { Notices } from '../../platform/notices';
-import { MEMBER_TOPIC, MEMBER_CONFIRM_MS } from '../members/cache';
 import { outlive } from '../../platform/recent';
 import type { WorkspaceRecords } from '../records';
+import { MEMBER_CONFIRM_MS, MEMBER_TOPIC } from '../shared/member';
 
 export interface Brand {
   id: number;

@@ -5,40 +5,12 @@ import { writeMails } from '../mail/queue';
 import type { Notices } from '../../platform/notices';
 import type { Language, Role } from '../domain';
 import { changes, groupPairs, type WorkspaceDb, type WorkspaceRecords } from '../records';
-import { MEMBER_TOPIC, MEMBER_CONFIRM_MS, type MemberCache } from './cache';
+import type { MemberCache } from './cache';
 import { outlive } from '../../platform/recent';
+import { MEMBER_CONFIRM_MS, MEMBER_TOPIC, type UserRecord } from '../shared/member';
 
-/** A workspace user as stored, without the password hash (that has its own readers). */
-export interface UserRecord {
-  id: number;
-  name: string;
-  email: string;
-  role: Role;
-  avatar: string | null;
-  jobTitle: string | null;
-  phone: string | null;
-  language: Language;
-  mustChangePassword: boolean;
-  profileCompletedAt: string | null;
-  onboardingCompletedAt: string | null;
-  tokenVersion: number;
-  /**
-   * Random and this member's alone, for good: tokens and cookie sessions carry it besides
-   * the id, so they can never come to speak for another member.
-   */
-  tokenKey: string;
-  /**
-   * Names the password a cookie session was opened under, and changes with every new
-   * password: a digest of the stored hash, which tells nothing of the password itself.
-   */
-  passwordStamp: string;
-  createdAt: string;
-  /** While invited (no password of their own yet): when the latest invitation was sent. */
-  invitedAt: string | null;
-  /** The IANA zone their days (the daily digest) run in; null: the workspace's. */
-  timeZone: string | null;
-  brandIds: number[];
-}
+/** What this repository reads and writes, declared in the shared module for the features that only read members. */
+export type { UserRecord };
 
 export interface NewUserRecord {
   name: string;
