@@ -1,10 +1,12 @@
+import type { Selectable, Updateable } from 'kysely';
 import { createHash, randomBytes } from 'node:crypto';
 import { flag, isSet } from '../../platform/db/engine';
 import type { NewMail } from '../../platform/mail/outbox';
 import { writeMails } from '../mail/queue';
 import type { Notices } from '../../platform/notices';
 import type { Language, Role } from '../domain';
-import { changes, groupPairs, type WorkspaceDb, type WorkspaceRecords } from '../records';
+import { groupPairs, type WorkspaceDb, type WorkspaceRecords } from '../records';
+import type { WorkspaceTables } from '../tables';
 import type { MemberCache } from './cache';
 import { outlive } from '../../platform/recent';
 import { MEMBER_CONFIRM_MS, MEMBER_TOPIC, type UserRecord } from '../shared/member';
@@ -97,38 +99,23 @@ export interface UserRepository {
   delete(id: number): Promise<'deleted' | 'last-superadmin' | undefined>;
 }
 
-interface Row {
-  id: number;
-  name: string;
-  email: string;
-  role: Role;
-  avatar: string | null;
-  job_title: string | null;
-  phone: string | null;
-  language: Language;
-  must_change_password: number | boolean;
-  profile_completed_at: string | null;
-  onboarding_completed_at: string | null;
-  token_version: number;
-  token_key: string;
-  password_hash: string;
-  created_at: string;
-  invited_at: string | null;
-  time_zone: string | null;
-}
+type Row = Selectable<WorkspaceTables['users']>;
 
-const PATCH_COLUMNS: { [K in keyof UserPatch]?: string } = {
-  name: 'name',
-  email: 'email',
-  role: 'role',
-  avatar: 'avatar',
-  jobTitle: 'job_title',
-  phone: 'phone',
-  language: 'language',
-  timeZone: 'time_zone',
-  profileCompletedAt: 'profile_completed_at',
-  onboardingCompletedAt: 'onboarding_completed_at',
-};
+/** The columns a patch sets (its brands are rows of their own); what it leaves undefined is not written. */
+function memberChange(patch: UserPatch): Updateable<WorkspaceTables['users']> {
+  return {
+    name: patch.name,
+    email: patch.email,
+    role: patch.role,
+    avatar: patch.avatar,
+    job_title: patch.jobTitle,
+    phone: patch.phone,
+    language: patch.language,
+    time_zone: patch.timeZone,
+    profile_completed_at: patch.profileCompletedAt,
+    onboarding_completed_at: patch.onboardingCompletedAt,
+  };
+}
 
 function toRecord(row: Row, brandIds: number[]): UserRecord {
   return {
@@ -189,7 +176,7 @@ export class SqlUserRepository implements UserRepository {
     const { db } = this.records;
     const rows = await db.selectFrom('users').select(COLUMNS).where('id', 'in', [...ids]).execute();
     const brands = await brandsOf(db, rows.map((r) => r.id));
-    return rows.map((row) => toRecord(row as Row, brands.get(row.id) ?? []));
+    return rows.map((row) => toRecord(row, brands.get(row.id) ?? []));
   }
 
   async list(brandIds: number[] | undefined) {
@@ -203,7 +190,7 @@ export class SqlUserRepository implements UserRepository {
       .orderBy('id')
       .execute();
     const brands = await brandsOf(db, rows.map((r) => r.id));
-    return rows.map((row) => toRecord(row as Row, brands.get(row.id) ?? []));
+    return rows.map((row) => toRecord(row, brands.get(row.id) ?? []));
   }
 
   async count() {
@@ -266,8 +253,8 @@ export class SqlUserRepository implements UserRepository {
         if (patch.role !== undefined && patch.role !== 'superadmin' && isActingSuperadmin(current) && (await superadmins(trx, this.records.engine.locksRows)) <= 1) {
           return 'last-superadmin';
         }
-        const set = changes(patch, PATCH_COLUMNS);
-        if (Object.keys(set).length > 0) await trx.updateTable('users').set(set).where('id', '=', id).execute();
+        const set = memberChange(patch);
+        if (Object.values(set).some((value) => value !== undefined)) await trx.updateTable('users').set(set).where('id', '=', id).execute();
         if (patch.brandIds !== undefined) await setBrands(trx, id, patch.brandIds);
         if (password) await writePassword(trx, id, password);
         return readUser(trx, id);
@@ -378,7 +365,7 @@ async function readUser(db: WorkspaceDb, id: number): Promise<UserRecord | undef
   if (!row) return undefined;
   const brandIds = Object.freeze((await brandsOf(db, [id])).get(id) ?? []) as number[];
   // Records are shared by every request that reads them from the cache.
-  return Object.freeze(toRecord(row as Row, brandIds));
+  return Object.freeze(toRecord(row, brandIds));
 }
 
 /** A password set any way (a reset by mail or by a superadmin) also ends an invitation: the member can sign in. */
