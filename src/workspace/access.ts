@@ -66,7 +66,3 @@ export function visibleOrNotFound<T extends { brandId: number }>(actor: Actor, r
   if (!record || !canSeeBrand(actor, record.brandId)) throw new NotFound(`No such ${what}`);
   return record;
 }
-
-export function isoTime(ms: number): string {
-  return new Date(ms).toISOString();
-}

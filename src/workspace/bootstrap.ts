@@ -1,12 +1,12 @@
 import { systemClock, type Clock } from '../platform/clock';
 import type { Logger } from '../platform/logger';
 import { LocalNotices } from '../platform/notices';
-import { isoTime } from './access';
 import { hashPassword } from './members/passwords';
 import { SqlBrandRepository } from './brands/repository';
 import { MemberCache } from './members/cache';
 import { SqlUserRepository } from './members/repository';
 import type { WorkspaceRecords } from './records';
+import { isoTime } from './shared/values';
 
 export const DEFAULT_ADMIN_NAME = 'Administrator';
 export const DEFAULT_BRAND_NAME = 'Default brand';

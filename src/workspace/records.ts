@@ -8,18 +8,6 @@ export type WorkspaceRecords = RecordsDb<WorkspaceTables>;
 /** The query builder, or a transaction of it: repositories' private readers take either. */
 export type WorkspaceDb = Kysely<WorkspaceTables>;
 
-/**
- * The columns to set for the keys of `patch` that are set, named as `columns` maps them
- * (which also keeps any key that is not a column out of the statement).
- */
-export function changes<P extends object>(patch: P, columns: { [K in keyof P]?: string }): Record<string, unknown> {
-  const set: Record<string, unknown> = {};
-  for (const key of Object.keys(columns) as (keyof P)[]) {
-    if (patch[key] !== undefined) set[columns[key]!] = patch[key];
-  }
-  return set;
-}
-
 /** Groups `[key, value]` pairs into lists by key, keeping their order. */
 export function groupPairs(rows: readonly (readonly [number, number])[]): Map<number, number[]> {
   const groups = new Map<number, number[]>();

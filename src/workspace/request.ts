@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import { Unauthorized } from '../platform/errors';
 import type { Actor } from './access';
-import type { UserRecord } from './members/repository';
+import type { UserRecord } from './shared/member';
 
 /** Who a workspace request comes from, as the routes of every feature read it. */
 export interface WorkspaceAuth {

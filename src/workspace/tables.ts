@@ -1,10 +1,29 @@
 import type { Generated } from 'kysely';
 import type { OutboxTables } from '../platform/mail/outbox';
+import type {
+  BudgetKind,
+  CampaignStatus,
+  Language,
+  LinkPurpose,
+  NotificationDelivery,
+  NotificationKind,
+  Platform,
+  PostEventKind,
+  PostStatus,
+  ProjectStatus,
+  Role,
+  TaskPriority,
+  TaskStatus,
+  TaskVisibility,
+} from './domain';
 
 /**
  * Application B's tables as the query builder sees them, on either engine. Moments are ISO
  * 8601 text in UTC (`2026-01-15T12:00:00.000Z`) and days `YYYY-MM-DD` on both: PostgreSQL
  * keeps them as timestamptz and date, and they are read back as that same text.
+ *
+ * A column that holds a word of the vocabulary has that word's type (src/workspace/domain.ts):
+ * only validated input is written, and some of those columns are also checked by the database.
  */
 export interface WorkspaceTables {
   users: {
@@ -12,11 +31,11 @@ export interface WorkspaceTables {
     name: string;
     email: string;
     password_hash: string;
-    role: string;
+    role: Role;
     avatar: string | null;
     job_title: string | null;
     phone: string | null;
-    language: Generated<string>;
+    language: Generated<Language>;
     /** 0 or 1 when written; read back as 0/1 (SQLite) or false/true (PostgreSQL). */
     must_change_password: Generated<number | boolean>;
     profile_completed_at: string | null;
@@ -40,7 +59,7 @@ export interface WorkspaceTables {
     description: string | null;
     start_date: string | null;
     end_date: string | null;
-    status: string;
+    status: CampaignStatus;
     owner_id: number | null;
     created_at: string;
     updated_at: string;
@@ -62,8 +81,8 @@ export interface WorkspaceTables {
     campaign_id: number | null;
     title: string;
     caption: string | null;
-    platform: string | null;
-    status: string;
+    platform: Platform | null;
+    status: PostStatus;
     scheduled_at: string | null;
     publication_url: string | null;
     owner_id: number | null;
@@ -89,7 +108,7 @@ export interface WorkspaceTables {
     brand_id: number;
     name: string;
     description: string | null;
-    status: string;
+    status: ProjectStatus;
     start_date: string | null;
     end_date: string | null;
     owner_id: number | null;
@@ -101,10 +120,10 @@ export interface WorkspaceTables {
     brand_id: number;
     title: string;
     description: string | null;
-    status: string;
-    priority: string;
+    status: TaskStatus;
+    priority: TaskPriority;
     due_date: string | null;
-    visibility: string;
+    visibility: TaskVisibility;
     assignee_id: number | null;
     project_id: number | null;
     campaign_id: number | null;
@@ -117,7 +136,7 @@ export interface WorkspaceTables {
     id: Generated<number>;
     brand_id: number;
     campaign_id: number;
-    kind: string;
+    kind: BudgetKind;
     category: string;
     description: string | null;
     amount: number;
@@ -133,9 +152,9 @@ export interface WorkspaceTables {
     id: Generated<number>;
     post_id: number;
     actor_id: number | null;
-    kind: string;
-    from_status: string | null;
-    to_status: string | null;
+    kind: PostEventKind;
+    from_status: PostStatus | null;
+    to_status: PostStatus | null;
     /** The fields an edit changed, comma-separated; null for other events. */
     fields: string | null;
     created_at: string;
@@ -143,7 +162,7 @@ export interface WorkspaceTables {
   notifications: {
     id: Generated<number>;
     user_id: number;
-    kind: string;
+    kind: NotificationKind;
     post_id: number | null;
     task_id: number | null;
     actor_id: number | null;
@@ -157,14 +176,17 @@ export interface WorkspaceTables {
   link_tokens: {
     id: Generated<number>;
     user_id: number;
-    purpose: string;
+    purpose: LinkPurpose;
     token_hash: string;
     expires_at: string;
     created_at: string;
     used_at: string | null;
   };
-  /** A member's choice for one kind of notification; a kind without a row has its default. */
-  notification_settings: { user_id: number; kind: string; delivery: string };
+  /**
+   * A member's choice for one kind of notification; a kind without a row has its default.
+   * `kind` stays text: a row may name a kind the workspace no longer has, which readers skip.
+   */
+  notification_settings: { user_id: number; kind: string; delivery: NotificationDelivery };
   /** The local day of a member's last daily digest, and the moment it covered notifications up to (null: none yet). */
   notification_digests: { user_id: number; last_day: string; last_at: string | null };
 }

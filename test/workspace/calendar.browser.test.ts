@@ -462,7 +462,7 @@ describeBrowser('Calendar /workspace/calendar in a browser', () => {
               title: `Undated ${batch * 100 + i + 1}`,
               caption: null,
               platform: null,
-              status: 'idea',
+              status: 'idea' as const,
               scheduled_at: null,
               publication_url: null,
               owner_id: app.manager.id,

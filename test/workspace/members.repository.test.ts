@@ -2,7 +2,8 @@ import { expect, it } from 'vitest';
 import { EVERYTHING, LocalNotices } from '../../src/platform/notices';
 import type { EngineKind } from '../../src/platform/db/engine';
 import { SqlBrandRepository } from '../../src/workspace/brands/repository';
-import { MEMBER_TOPIC, MemberCache } from '../../src/workspace/members/cache';
+import { MemberCache } from '../../src/workspace/members/cache';
+import { MEMBER_TOPIC } from '../../src/workspace/shared/member';
 import { SqlUserRepository } from '../../src/workspace/members/repository';
 import { describeEngines, testRecords } from '../support/records';
 

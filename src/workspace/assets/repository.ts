@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { WorkspaceRecords } from '../records';
+import type { WorkspaceTables } from '../tables';
 import { containsPattern, contains } from '../search/repository';
 
 export interface Asset {
@@ -59,19 +60,7 @@ export interface AssetRepository {
   storedKeys(keys: string[]): Promise<Set<string>>;
 }
 
-interface Row {
-  id: number;
-  brand_id: number;
-  campaign_id: number | null;
-  post_id: number | null;
-  uploaded_by: number | null;
-  name: string;
-  mime_type: string;
-  size: number;
-  file_key: string;
-  thumbnail_key: string | null;
-  created_at: string;
-}
+type Row = Selectable<WorkspaceTables['assets']>;
 
 const toAsset = (r: Row): Asset => ({
   id: r.id,
@@ -106,7 +95,7 @@ export class SqlAssetRepository implements AssetRepository {
       .limit(filter.limit)
       .offset(filter.offset)
       .execute();
-    return rows.map((r) => toAsset(r));
+    return rows.map(toAsset);
   }
 
   async get(id: number) {
@@ -117,7 +106,7 @@ export class SqlAssetRepository implements AssetRepository {
   async getMany(ids: readonly number[]) {
     if (ids.length === 0) return [];
     const rows = await this.records.db.selectFrom('assets').selectAll().where('id', 'in', [...ids]).execute();
-    return rows.map((r) => toAsset(r));
+    return rows.map(toAsset);
   }
 
   async byFileKey(key: string) {

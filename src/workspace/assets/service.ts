@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import type { Clock } from '../../platform/clock';
 import { BadRequest, Forbidden, NotFound, UnsupportedMediaType } from '../../platform/errors';
 import { isFileKey, type FileStore } from '../../platform/file-store';
-import { canSeeBrand, isManagerOrAbove, isoTime, listedBrands, visibleOrNotFound, type Actor } from '../access';
+import { canSeeBrand, isManagerOrAbove, listedBrands, visibleOrNotFound, type Actor } from '../access';
 import type { BrandSight, Change, ChangeFeed, Sight } from '../events/changes';
 import type { Placement, PlacementInput } from '../placement';
 import type { AttachmentCatalog } from '../posts/service';
@@ -12,6 +12,7 @@ import { ACCEPTED_TYPES, officeType, zipEntries, ZIP_CANDIDATE, type FileType } 
 import type { Asset, AssetRepository, NewAsset } from './repository';
 import { makeThumbnail } from './thumbnails';
 import type { ReceivedFile, UploadBatch } from './upload';
+import { isoTime } from '../shared/values';
 
 /** Where stored files are served; a file's URL is this and its key, nothing of the disk. */
 export const UPLOADS_PATH = '/api/uploads';

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { isoTime } from '../access';
 import type { LinkPurpose } from '../domain';
 import type { WorkspaceDb, WorkspaceRecords } from '../records';
+import { isoTime } from '../shared/values';
 
 /** 32 random bytes, written for a URL: what a link carries, and what only its recipient holds. */
 export function newLinkToken(): string {

@@ -4,7 +4,8 @@ import { checkSameOrigin } from '../../platform/csrf';
 import { Forbidden, toError } from '../../platform/errors';
 import { checkSignedIn } from '../request';
 import type { SessionRevoker } from '../members/service';
-import { actorFor, SIGN_IN_TTL_MS, type AuthService } from './service';
+import { SIGN_IN_TTL_MS, type AuthService } from './service';
+import { actorFor } from '../shared/member';
 
 export const SESSION_COOKIE = 'workspace_session';
 

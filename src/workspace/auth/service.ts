@@ -2,13 +2,14 @@ import { createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import jwt, { type JwtPayload } from 'jsonwebtoken';
 import type { Clock } from '../../platform/clock';
 import { BadRequest, Gone, Unauthorized } from '../../platform/errors';
-import { isoTime, type Actor } from '../access';
 import type { Language } from '../domain';
-import type { UserRecord, UserRepository } from '../members/repository';
+import type { UserRepository } from '../members/repository';
 import { hashPassword, verifyPassword } from '../members/passwords';
 import type { SessionRevoker } from '../members/service';
 import type { MailQueue } from '../mail/queue';
 import { useLinkToken, type SqlLinkTokens } from './links';
+import { isoTime } from '../shared/values';
+import type { UserRecord } from '../shared/member';
 
 /** Tokens and cookie sessions both last seven days. */
 export const SIGN_IN_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -50,10 +51,6 @@ function keysEqual(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
-}
-
-export function actorFor(user: UserRecord): Actor {
-  return { id: user.id, role: user.role, brandIds: user.brandIds };
 }
 
 export class AuthService {

@@ -4,7 +4,8 @@ import sharp from 'sharp';
 import { NotFound, UnsupportedMediaType } from '../../platform/errors';
 import type { FileStore } from '../../platform/file-store';
 import { isSuperadmin, type Actor } from '../access';
-import type { UserRecord, UserRepository } from '../members/repository';
+import type { UserRepository } from '../members/repository';
+import type { UserRecord } from '../shared/member';
 
 /** Side of the square picture kept, in pixels: twice the largest shown, for sharp screens. */
 export const AVATAR_SIZE = 256;

@@ -1,7 +1,9 @@
+import type { Selectable } from 'kysely';
 import type { Notices } from '../../platform/notices';
-import { MEMBER_TOPIC, MEMBER_CONFIRM_MS } from '../members/cache';
 import { outlive } from '../../platform/recent';
 import type { WorkspaceRecords } from '../records';
+import type { WorkspaceTables } from '../tables';
+import { MEMBER_CONFIRM_MS, MEMBER_TOPIC } from '../shared/member';
 
 export interface Brand {
   id: number;
@@ -21,11 +23,7 @@ export interface BrandRepository {
   delete(id: number): Promise<'deleted' | 'in-use' | undefined>;
 }
 
-interface Row {
-  id: number;
-  name: string;
-  created_at: string;
-}
+type Row = Selectable<WorkspaceTables['brands']>;
 
 const toBrand = (row: Row): Brand => ({ id: row.id, name: row.name, createdAt: row.created_at });
 

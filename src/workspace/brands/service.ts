@@ -1,7 +1,8 @@
 import type { Clock } from '../../platform/clock';
 import { BadRequest, Conflict, NotFound } from '../../platform/errors';
-import { brandScope, canSeeBrand, isoTime, isSuperadmin, requireRole, type Actor } from '../access';
+import { brandScope, canSeeBrand, isSuperadmin, requireRole, type Actor } from '../access';
 import type { Brand, BrandRepository } from './repository';
+import { isoTime } from '../shared/values';
 
 export class BrandsService {
   constructor(private readonly deps: { brands: BrandRepository; clock: Clock }) {}

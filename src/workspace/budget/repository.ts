@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
-import { changes, type WorkspaceDb, type WorkspaceRecords } from '../records';
+import { sql, type Selectable, type Updateable } from 'kysely';
+import type { WorkspaceDb, WorkspaceRecords } from '../records';
+import type { WorkspaceTables } from '../tables';
 import type { BudgetKind } from '../domain';
 
 export interface BudgetEntry {
@@ -55,20 +56,7 @@ export interface BudgetRepository {
   summary(campaignId: number): Promise<BudgetSummary>;
 }
 
-interface Row {
-  id: number;
-  brand_id: number;
-  campaign_id: number;
-  kind: BudgetKind;
-  category: string;
-  description: string | null;
-  amount: number;
-  currency: string;
-  entry_date: string;
-  created_by: number | null;
-  created_at: string;
-  updated_at: string;
-}
+type Row = Selectable<WorkspaceTables['budget_entries']>;
 
 const toEntry = (r: Row): BudgetEntry => ({
   id: r.id,
@@ -85,15 +73,18 @@ const toEntry = (r: Row): BudgetEntry => ({
   updatedAt: r.updated_at,
 });
 
-const COLUMNS = {
-  kind: 'kind',
-  category: 'category',
-  description: 'description',
-  amount: 'amount',
-  currency: 'currency',
-  date: 'entry_date',
-  updatedAt: 'updated_at',
-} as const;
+/** The columns a patch sets; what it leaves undefined is not written. */
+function entryChange(patch: BudgetPatch): Updateable<WorkspaceTables['budget_entries']> {
+  return {
+    kind: patch.kind,
+    category: patch.category,
+    description: patch.description,
+    amount: patch.amount,
+    currency: patch.currency,
+    entry_date: patch.date,
+    updated_at: patch.updatedAt,
+  };
+}
 
 const PLANNED = sql<number>`coalesce(sum(case when kind = 'planned' then amount end), 0)`;
 const SPENT = sql<number>`coalesce(sum(case when kind = 'spent' then amount end), 0)`;
@@ -114,7 +105,7 @@ export class SqlBudgetRepository implements BudgetRepository {
       .limit(filter.limit)
       .offset(filter.offset)
       .execute();
-    return rows.map((r) => toEntry(r as Row));
+    return rows.map(toEntry);
   }
 
   async get(id: number) {
@@ -141,7 +132,7 @@ export class SqlBudgetRepository implements BudgetRepository {
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      return toEntry(row as Row);
+      return toEntry(row);
     });
   }
 
@@ -150,8 +141,8 @@ export class SqlBudgetRepository implements BudgetRepository {
       const current = await readEntry(trx, id);
       if (!current) return undefined;
       if (patch.currency !== undefined && (await this.otherCurrencyUsed(trx, current.campaignId, patch.currency, id))) return 'currency-mismatch';
-      const row = await trx.updateTable('budget_entries').set(changes(patch, COLUMNS)).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-      return toEntry(row as Row);
+      const row = await trx.updateTable('budget_entries').set(entryChange(patch)).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+      return toEntry(row);
     });
   }
 
@@ -206,5 +197,5 @@ export class SqlBudgetRepository implements BudgetRepository {
 
 async function readEntry(db: WorkspaceDb, id: number): Promise<BudgetEntry | undefined> {
   const row = await db.selectFrom('budget_entries').selectAll().where('id', '=', id).executeTakeFirst();
-  return row && toEntry(row as Row);
+  return row && toEntry(row);
 }

@@ -1,9 +1,10 @@
 import type { Clock } from '../../platform/clock';
 import { Conflict, NotFound } from '../../platform/errors';
-import { isManagerOrAbove, isoTime, listedBrands, recordPermissions, requireRole, visibleOrNotFound, type Actor, type RecordPermissions } from '../access';
+import { isManagerOrAbove, listedBrands, recordPermissions, requireRole, visibleOrNotFound, type Actor, type RecordPermissions } from '../access';
 import type { CampaignsService } from '../campaigns/service';
 import type { BudgetKind } from '../domain';
 import type { BudgetEntry, BudgetPatch, BudgetRepository, BudgetSummary, CurrencyMismatch } from './repository';
+import { isoTime } from '../shared/values';
 
 export interface BudgetEntryInput {
   campaignId: number;

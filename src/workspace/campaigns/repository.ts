@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
-import { changes, type WorkspaceDb, type WorkspaceRecords } from '../records';
+import { sql, type Selectable, type Updateable } from 'kysely';
+import type { WorkspaceDb, WorkspaceRecords } from '../records';
+import type { WorkspaceTables } from '../tables';
 import type { CampaignStatus } from '../domain';
 
 export interface Campaign {
@@ -57,31 +58,10 @@ export interface CampaignRepository {
   deleteTrack(id: number): Promise<boolean>;
 }
 
-interface CampaignRow {
-  id: number;
-  brand_id: number;
-  name: string;
-  description: string | null;
-  start_date: string | null;
-  end_date: string | null;
-  status: CampaignStatus;
-  owner_id: number | null;
-  created_at: string;
-  updated_at: string;
-}
+type CampaignRow = Selectable<WorkspaceTables['campaigns']>;
 
-interface TrackRow {
-  id: number;
-  campaign_id: number;
-  brand_id: number;
-  name: string;
-  channel: string | null;
-  start_date: string | null;
-  end_date: string | null;
-  goal: string | null;
-  created_at: string;
-  updated_at: string;
-}
+/** A track as selectTracks reads it: its row and its campaign's brand. */
+type TrackRow = Selectable<WorkspaceTables['tracks']> & { brand_id: number };
 
 const toCampaign = (r: CampaignRow): Campaign => ({
   id: r.id,
@@ -109,23 +89,29 @@ const toTrack = (r: TrackRow): Track => ({
   updatedAt: r.updated_at,
 });
 
-const CAMPAIGN_COLUMNS = {
-  name: 'name',
-  description: 'description',
-  startDate: 'start_date',
-  endDate: 'end_date',
-  status: 'status',
-  updatedAt: 'updated_at',
-} as const;
+/** The columns a campaign patch sets; what it leaves undefined is not written. */
+function campaignChange(patch: CampaignPatch): Updateable<WorkspaceTables['campaigns']> {
+  return {
+    name: patch.name,
+    description: patch.description,
+    start_date: patch.startDate,
+    end_date: patch.endDate,
+    status: patch.status,
+    updated_at: patch.updatedAt,
+  };
+}
 
-const TRACK_COLUMNS = {
-  name: 'name',
-  channel: 'channel',
-  startDate: 'start_date',
-  endDate: 'end_date',
-  goal: 'goal',
-  updatedAt: 'updated_at',
-} as const;
+/** The columns a track patch sets; what it leaves undefined is not written. */
+function trackChange(patch: TrackPatch): Updateable<WorkspaceTables['tracks']> {
+  return {
+    name: patch.name,
+    channel: patch.channel,
+    start_date: patch.startDate,
+    end_date: patch.endDate,
+    goal: patch.goal,
+    updated_at: patch.updatedAt,
+  };
+}
 
 export class SqlCampaignRepository implements CampaignRepository {
   constructor(private readonly records: WorkspaceRecords) {}
@@ -140,7 +126,7 @@ export class SqlCampaignRepository implements CampaignRepository {
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .execute();
-    return rows.map((r) => toCampaign(r as CampaignRow));
+    return rows.map(toCampaign);
   }
 
   async get(id: number) {
@@ -163,12 +149,12 @@ export class SqlCampaignRepository implements CampaignRepository {
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    return toCampaign(row as CampaignRow);
+    return toCampaign(row);
   }
 
   async update(id: number, patch: CampaignPatch) {
-    const row = await this.records.db.updateTable('campaigns').set(changes(patch, CAMPAIGN_COLUMNS)).where('id', '=', id).returningAll().executeTakeFirst();
-    return row && toCampaign(row as CampaignRow);
+    const row = await this.records.db.updateTable('campaigns').set(campaignChange(patch)).where('id', '=', id).returningAll().executeTakeFirst();
+    return row && toCampaign(row);
   }
 
   async deleteWithContent(id: number) {
@@ -201,7 +187,7 @@ export class SqlCampaignRepository implements CampaignRepository {
       .orderBy('t.start_date')
       .orderBy('t.id')
       .execute();
-    return rows.map((r) => toTrack(r));
+    return rows.map(toTrack);
   }
 
   async getTrack(id: number) {
@@ -227,7 +213,7 @@ export class SqlCampaignRepository implements CampaignRepository {
   }
 
   async updateTrack(id: number, patch: TrackPatch) {
-    await this.records.db.updateTable('tracks').set(changes(patch, TRACK_COLUMNS)).where('id', '=', id).execute();
+    await this.records.db.updateTable('tracks').set(trackChange(patch)).where('id', '=', id).execute();
     return readTrack(this.records.db, id);
   }
 
@@ -239,7 +225,7 @@ export class SqlCampaignRepository implements CampaignRepository {
 
 async function readCampaign(db: WorkspaceDb, id: number): Promise<Campaign | undefined> {
   const row = await db.selectFrom('campaigns').selectAll().where('id', '=', id).executeTakeFirst();
-  return row && toCampaign(row as CampaignRow);
+  return row && toCampaign(row);
 }
 
 const selectTracks = (db: WorkspaceDb) => db.selectFrom('tracks as t').innerJoin('campaigns as c', 'c.id', 't.campaign_id').selectAll('t').select('c.brand_id');

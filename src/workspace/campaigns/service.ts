@@ -1,11 +1,11 @@
 import type { Clock } from '../../platform/clock';
-import { BadRequest, NotFound } from '../../platform/errors';
-import { isManagerOrAbove, isoTime, listedBrands, recordPermissions, requireRole, visibleOrNotFound, type Actor, type RecordPermissions } from '../access';
+import { NotFound } from '../../platform/errors';
+import { isManagerOrAbove, listedBrands, recordPermissions, requireRole, visibleOrNotFound, type Actor, type RecordPermissions } from '../access';
 import type { BrandsService } from '../brands/service';
-import { daysInOrder } from '../schemas';
 import type { CampaignStatus } from '../domain';
 import type { Campaign, CampaignRepository, Track } from './repository';
 import type { ChangeFeed } from '../events/changes';
+import { assertDaysInOrder, isoTime, pick } from '../shared/values';
 
 export interface NewCampaignInput {
   brandId: number;
@@ -47,10 +47,6 @@ function campaignPermissions(actor: Actor): CampaignPermissions {
 }
 
 const shown = (actor: Actor, campaign: Campaign): CampaignView => ({ ...campaign, can: campaignPermissions(actor) });
-
-export function assertDaysInOrder(startDate: string | null, endDate: string | null): void {
-  if (!daysInOrder(startDate, endDate)) throw new BadRequest('endDate must not be before startDate', 'INVALID_DATE_RANGE');
-}
 
 export class CampaignsService {
   constructor(private readonly deps: { campaigns: CampaignRepository; brands: BrandsService; live: ChangeFeed; clock: Clock }) {}
@@ -152,9 +148,4 @@ export class CampaignsService {
   private now(): string {
     return isoTime(this.deps.clock.now());
   }
-}
-
-/** A changed value when the change names it (null included), else the stored one. */
-export function pick<T>(changed: T | undefined, stored: T): T {
-  return changed === undefined ? stored : changed;
 }

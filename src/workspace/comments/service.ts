@@ -1,13 +1,13 @@
 import type { Clock } from '../../platform/clock';
 import { Forbidden, NotFound } from '../../platform/errors';
-import { isManagerOrAbove, isoTime, type Actor } from '../access';
-import type { UserRecord, UserRepository } from '../members/repository';
+import { isManagerOrAbove, type Actor } from '../access';
+import type { UserRepository } from '../members/repository';
 import type { Notifier } from '../notifications/service';
-import type { PostsService } from '../posts/service';
-import type { TasksService } from '../tasks/service';
 import type { Comment, CommentRepository, CommentSubject } from './repository';
 import type { ChangeFeed, Sight } from '../events/changes';
 import type { TaskVisibility } from '../domain';
+import { isoTime } from '../shared/values';
+import type { UserRecord } from '../shared/member';
 
 const WORD = /[\p{L}\p{N}_]/u;
 
@@ -59,6 +59,15 @@ interface Seen {
 }
 
 /**
+ * What a thread needs of the records it hangs on, as their own features read them: the
+ * record for the actor (refused as their GET would be), and which of some readers see it.
+ */
+export interface ThreadSubjects<T> {
+  get(actor: Actor, id: number): Promise<T>;
+  seenBy(readers: readonly Actor[], id: number): Promise<boolean[]>;
+}
+
+/**
  * Comments on posts and tasks: whoever sees the post or task reads its thread and writes
  * in it; the author, managers and superadmins delete a comment.
  */
@@ -66,8 +75,8 @@ export class CommentsService {
   constructor(
     private readonly deps: {
       comments: CommentRepository;
-      posts: PostsService;
-      tasks: TasksService;
+      posts: ThreadSubjects<{ brandId: number; ownerId: number | null }>;
+      tasks: ThreadSubjects<{ brandId: number; visibility: TaskVisibility; ownerId: number | null; assigneeId: number | null }>;
       users: UserRepository;
       notifier: Notifier;
       live: ChangeFeed;

@@ -5,16 +5,9 @@ import type { Logger } from '../../platform/logger';
 import { EVERYTHING, type Notices } from '../../platform/notices';
 import { eventFrame, type EventStream, type EventStreams } from '../../platform/sse';
 import type { Actor } from '../access';
-import { actorFor } from '../auth/service';
-import type { AssetsService } from '../assets/service';
-import type { CommentsService } from '../comments/service';
-import { MEMBER_CONFIRM_MS, MEMBER_TOPIC } from '../members/cache';
-import type { UserRecord, UserRepository } from '../members/repository';
-import type { NotificationsService } from '../notifications/service';
-import type { PostsService } from '../posts/service';
-import type { TasksService } from '../tasks/service';
 import type { WorkspaceAuth } from '../request';
-import type { Change, Sight } from './changes';
+import type { BrandSight, Change, Sight, TaskSight } from './changes';
+import { MEMBER_CONFIRM_MS, MEMBER_TOPIC, actorFor, type UserRecord } from '../shared/member';
 
 /** Stands for a cookie session in the event buffer, which outlives the request: the session's id itself is a secret. */
 export function sessionDigest(sid: string): string {
@@ -44,16 +37,26 @@ interface Member {
   untold?: 'role' | 'brands';
 }
 
+/**
+ * What each reader would be told of a change to one kind of record, by the read rules of the
+ * feature that owns it (its service): the streams judge by them and know no feature.
+ */
+export interface RecordSights<Was> {
+  sights(readers: readonly Actor[], id: number, was: Was): Promise<Sight<unknown>[]>;
+}
+
 export interface LiveDeps {
   channel: EventChannel;
   streams: EventStreams;
-  users: UserRepository;
+  /** The members of `ids` that exist, as committed now. */
+  users: { many(ids: readonly number[]): Promise<UserRecord[]> };
   notices: Notices;
-  posts: PostsService;
-  tasks: TasksService;
-  assets: AssetsService;
-  comments: CommentsService;
-  notifications: NotificationsService;
+  posts: RecordSights<BrandSight | undefined>;
+  tasks: RecordSights<TaskSight | undefined>;
+  assets: RecordSights<BrandSight | undefined>;
+  comments: RecordSights<Extract<Change, { type: 'comment' }>['on']>;
+  /** A member's notification `id` as their list shows it, with their unread count; undefined when there is nothing to tell. */
+  notifications: { live(reader: Actor, id?: number): Promise<object | undefined> };
   logger: Logger;
 }
 

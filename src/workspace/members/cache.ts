@@ -1,15 +1,5 @@
 import { EVERYTHING, type Notices } from '../../platform/notices';
-import type { UserRecord } from './repository';
-
-/** The notice topic of a member's record or brands; without an id, every member's. */
-export const MEMBER_TOPIC = 'workspace.user';
-
-/**
- * How long a cached member stands before it is read again, counted from when its read
- * began. A change (role, brands, deletion, password) is in force on every instance within
- * this long of its commit even when the notice about it never arrives.
- */
-export const MEMBER_CONFIRM_MS = 1_000;
+import { MEMBER_CONFIRM_MS, MEMBER_TOPIC, type UserRecord } from '../shared/member';
 
 /**
  * Committed member records by id. Every signed-in request reads its member, and under load

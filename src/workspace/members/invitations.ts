@@ -1,7 +1,8 @@
-import { isManagerOrAbove, isoTime, isSuperadmin, type Actor } from '../access';
+import { isManagerOrAbove, isSuperadmin, type Actor } from '../access';
 import type { Role } from '../domain';
 import type { WorkspaceDb } from '../records';
-import type { UserRecord } from './repository';
+import { isoTime } from '../shared/values';
+import type { UserRecord } from '../shared/member';
 
 /** An invitation's link works for seven days from when it was sent. */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;

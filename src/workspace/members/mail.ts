@@ -1,9 +1,9 @@
 import type { Clock } from '../../platform/clock';
 import { isolate } from '../../platform/mail/render';
-import { isoTime } from '../access';
 import type { KindWriter } from '../mail/compose';
 import { invitationExpiry } from './invitations';
-import type { UserRecord } from './repository';
+import { isoTime } from '../shared/values';
+import type { UserRecord } from '../shared/member';
 
 /** What the invitation mail reads besides its recipient. */
 export interface InvitationMailDeps {

@@ -1,44 +1,18 @@
+import type { Selectable, Updateable } from 'kysely';
 import { createHash, randomBytes } from 'node:crypto';
 import { flag, isSet } from '../../platform/db/engine';
 import type { NewMail } from '../../platform/mail/outbox';
 import { writeMails } from '../mail/queue';
 import type { Notices } from '../../platform/notices';
 import type { Language, Role } from '../domain';
-import { changes, groupPairs, type WorkspaceDb, type WorkspaceRecords } from '../records';
-import { MEMBER_TOPIC, MEMBER_CONFIRM_MS, type MemberCache } from './cache';
+import { groupPairs, type WorkspaceDb, type WorkspaceRecords } from '../records';
+import type { WorkspaceTables } from '../tables';
+import type { MemberCache } from './cache';
 import { outlive } from '../../platform/recent';
+import { MEMBER_CONFIRM_MS, MEMBER_TOPIC, type UserRecord } from '../shared/member';
 
-/** A workspace user as stored, without the password hash (that has its own readers). */
-export interface UserRecord {
-  id: number;
-  name: string;
-  email: string;
-  role: Role;
-  avatar: string | null;
-  jobTitle: string | null;
-  phone: string | null;
-  language: Language;
-  mustChangePassword: boolean;
-  profileCompletedAt: string | null;
-  onboardingCompletedAt: string | null;
-  tokenVersion: number;
-  /**
-   * Random and this member's alone, for good: tokens and cookie sessions carry it besides
-   * the id, so they can never come to speak for another member.
-   */
-  tokenKey: string;
-  /**
-   * Names the password a cookie session was opened under, and changes with every new
-   * password: a digest of the stored hash, which tells nothing of the password itself.
-   */
-  passwordStamp: string;
-  createdAt: string;
-  /** While invited (no password of their own yet): when the latest invitation was sent. */
-  invitedAt: string | null;
-  /** The IANA zone their days (the daily digest) run in; null: the workspace's. */
-  timeZone: string | null;
-  brandIds: number[];
-}
+/** What this repository reads and writes, declared in the shared module for the features that only read members. */
+export type { UserRecord };
 
 export interface NewUserRecord {
   name: string;
@@ -125,38 +99,23 @@ export interface UserRepository {
   delete(id: number): Promise<'deleted' | 'last-superadmin' | undefined>;
 }
 
-interface Row {
-  id: number;
-  name: string;
-  email: string;
-  role: Role;
-  avatar: string | null;
-  job_title: string | null;
-  phone: string | null;
-  language: Language;
-  must_change_password: number | boolean;
-  profile_completed_at: string | null;
-  onboarding_completed_at: string | null;
-  token_version: number;
-  token_key: string;
-  password_hash: string;
-  created_at: string;
-  invited_at: string | null;
-  time_zone: string | null;
-}
+type Row = Selectable<WorkspaceTables['users']>;
 
-const PATCH_COLUMNS: { [K in keyof UserPatch]?: string } = {
-  name: 'name',
-  email: 'email',
-  role: 'role',
-  avatar: 'avatar',
-  jobTitle: 'job_title',
-  phone: 'phone',
-  language: 'language',
-  timeZone: 'time_zone',
-  profileCompletedAt: 'profile_completed_at',
-  onboardingCompletedAt: 'onboarding_completed_at',
-};
+/** The columns a patch sets (its brands are rows of their own); what it leaves undefined is not written. */
+function memberChange(patch: UserPatch): Updateable<WorkspaceTables['users']> {
+  return {
+    name: patch.name,
+    email: patch.email,
+    role: patch.role,
+    avatar: patch.avatar,
+    job_title: patch.jobTitle,
+    phone: patch.phone,
+    language: patch.language,
+    time_zone: patch.timeZone,
+    profile_completed_at: patch.profileCompletedAt,
+    onboarding_completed_at: patch.onboardingCompletedAt,
+  };
+}
 
 function toRecord(row: Row, brandIds: number[]): UserRecord {
   return {
@@ -217,7 +176,7 @@ export class SqlUserRepository implements UserRepository {
     const { db } = this.records;
     const rows = await db.selectFrom('users').select(COLUMNS).where('id', 'in', [...ids]).execute();
     const brands = await brandsOf(db, rows.map((r) => r.id));
-    return rows.map((row) => toRecord(row as Row, brands.get(row.id) ?? []));
+    return rows.map((row) => toRecord(row, brands.get(row.id) ?? []));
   }
 
   async list(brandIds: number[] | undefined) {
@@ -231,7 +190,7 @@ export class SqlUserRepository implements UserRepository {
       .orderBy('id')
       .execute();
     const brands = await brandsOf(db, rows.map((r) => r.id));
-    return rows.map((row) => toRecord(row as Row, brands.get(row.id) ?? []));
+    return rows.map((row) => toRecord(row, brands.get(row.id) ?? []));
   }
 
   async count() {
@@ -294,8 +253,8 @@ export class SqlUserRepository implements UserRepository {
         if (patch.role !== undefined && patch.role !== 'superadmin' && isActingSuperadmin(current) && (await superadmins(trx, this.records.engine.locksRows)) <= 1) {
           return 'last-superadmin';
         }
-        const set = changes(patch, PATCH_COLUMNS);
-        if (Object.keys(set).length > 0) await trx.updateTable('users').set(set).where('id', '=', id).execute();
+        const set = memberChange(patch);
+        if (Object.values(set).some((value) => value !== undefined)) await trx.updateTable('users').set(set).where('id', '=', id).execute();
         if (patch.brandIds !== undefined) await setBrands(trx, id, patch.brandIds);
         if (password) await writePassword(trx, id, password);
         return readUser(trx, id);
@@ -406,7 +365,7 @@ async function readUser(db: WorkspaceDb, id: number): Promise<UserRecord | undef
   if (!row) return undefined;
   const brandIds = Object.freeze((await brandsOf(db, [id])).get(id) ?? []) as number[];
   // Records are shared by every request that reads them from the cache.
-  return Object.freeze(toRecord(row as Row, brandIds));
+  return Object.freeze(toRecord(row, brandIds));
 }
 
 /** A password set any way (a reset by mail or by a superadmin) also ends an invitation: the member can sign in. */

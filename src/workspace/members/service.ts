@@ -1,13 +1,15 @@
 import { BadRequest, Conflict, Forbidden, NotFound } from '../../platform/errors';
-import { brandScope, canSeeBrand, isManagerOrAbove, isoTime, isSuperadmin, requireRole, type Actor } from '../access';
+import { brandScope, canSeeBrand, isManagerOrAbove, isSuperadmin, requireRole, type Actor } from '../access';
 import { ROLES, type Language, type Role } from '../domain';
 import type { Clock } from '../../platform/clock';
 import { hashPassword, unusablePasswordHash } from './passwords';
 import type { BrandRepository } from '../brands/repository';
 import type { MailQueue } from '../mail/queue';
 import { invitationOf, mayManageInvitation, seesInvitations, type InvitationBody, type InvitationLinks } from './invitations';
-import type { UserRecord, UserRepository } from './repository';
+import type { UserRepository } from './repository';
 import type { ChangeFeed } from '../events/changes';
+import { isoTime } from '../shared/values';
+import type { UserRecord } from '../shared/member';
 
 /** Managers and superadmins add members. */
 export function mayAddMembers(actor: Actor): boolean {

@@ -2,11 +2,11 @@ import type { Clock } from '../../platform/clock';
 import type { Language } from '../../platform/i18n';
 import type { Logger } from '../../platform/logger';
 import { dayBefore, wallClock } from '../../platform/time-zone';
-import { isoTime } from '../access';
 import type { MailQueue } from '../mail/queue';
 import type { NotificationSettingsRepository } from './repository';
 import { digestKinds } from './service';
 import { Periodic } from '../../platform/periodic';
+import { isoTime } from '../shared/values';
 
 /** The digest goes at this hour of each member's own morning. */
 export const DIGEST_HOUR = 8;

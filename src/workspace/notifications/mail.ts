@@ -1,10 +1,10 @@
 import { isolate } from '../../platform/mail/render';
 import type { KindWriter, MailWriting } from '../mail/compose';
-import type { UserRecord } from '../members/repository';
 import type { Notification, NotificationRepository, NotificationSettingsRepository } from './repository';
 import { digestTime } from './digest';
 import { digestKinds, maySee } from './service';
 import type { UnsubscribeLinks, UnsubscribeScope } from './unsubscribe';
+import type { UserRecord } from '../shared/member';
 
 /** The most a digest lists; the rest are counted, and wait under the bell. */
 export const DIGEST_ITEMS_MAX = 50;

@@ -122,26 +122,6 @@ export interface DigestClaim {
   mail: (span: DigestSpan) => NewMail;
 }
 
-type StoredRow = {
-  id: number;
-  user_id: number;
-  kind: string;
-  post_id: number | null;
-  task_id: number | null;
-  actor_id: number | null;
-  count: number | string;
-  created_at: string;
-  read_at: string | null;
-  actor_name: string | null;
-  post_title: string | null;
-  post_brand: number | null;
-  task_title: string | null;
-  task_brand: number | null;
-  visibility: string | null;
-  task_owner: number | null;
-  task_assignee: number | null;
-};
-
 function selectStored(db: WorkspaceDb) {
   return db
     .selectFrom('notifications as n')
@@ -155,11 +135,14 @@ function selectStored(db: WorkspaceDb) {
     ]);
 }
 
+/** A notification as selectStored reads it, with what it is about. */
+type StoredRow = Awaited<ReturnType<ReturnType<typeof selectStored>['executeTakeFirstOrThrow']>>;
+
 function toStored(r: StoredRow): StoredNotification {
   return {
     id: r.id,
     userId: r.user_id,
-    kind: r.kind as NotificationKind,
+    kind: r.kind,
     postId: r.post_id,
     taskId: r.task_id,
     actorId: r.actor_id,
@@ -170,7 +153,7 @@ function toStored(r: StoredRow): StoredNotification {
     readAt: r.read_at,
     subject:
       r.task_id !== null
-        ? { brandId: r.task_brand!, task: { visibility: r.visibility as TaskVisibility, ownerId: r.task_owner, assigneeId: r.task_assignee } }
+        ? { brandId: r.task_brand!, task: { visibility: r.visibility!, ownerId: r.task_owner, assigneeId: r.task_assignee } }
         : { brandId: r.post_brand! },
   };
 }
@@ -267,7 +250,7 @@ export class SqlNotificationSettings implements NotificationSettingsRepository {
       .execute();
     for (const row of rows) {
       // A kind the workspace no longer has leaves the others as they are.
-      if (isKind(row.kind)) found.get(row.user_id)![row.kind] = row.delivery as NotificationDelivery;
+      if (isKind(row.kind)) found.get(row.user_id)![row.kind] = row.delivery;
     }
     return found;
   }
@@ -289,7 +272,7 @@ export class SqlNotificationSettings implements NotificationSettingsRepository {
       .select(['u.id', 'u.email', 'u.language', 'u.time_zone', 'd.last_day'])
       .orderBy('u.id')
       .execute();
-    return rows.map((r) => ({ id: r.id, email: r.email, language: r.language as Language, timeZone: r.time_zone, lastDay: r.last_day }));
+    return rows.map((r) => ({ id: r.id, email: r.email, language: r.language, timeZone: r.time_zone, lastDay: r.last_day }));
   }
 
   async startDigests(userId: number, day: string) {

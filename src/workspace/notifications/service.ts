@@ -1,12 +1,14 @@
 import type { Clock } from '../../platform/clock';
 import { NotFound } from '../../platform/errors';
-import { canSeeBrand, canSeeTask, isoTime, type Actor } from '../access';
+import { canSeeBrand, canSeeTask, type Actor } from '../access';
 import { NOTIFICATION_KINDS, type NotificationKind } from '../domain';
 import type { MailQueue } from '../mail/queue';
-import type { UserRecord, UserRepository } from '../members/repository';
+import type { UserRepository } from '../members/repository';
 import type { Deliveries, NewNotification, Notification, NotificationRepository, NotificationSettingsRepository, NotificationSubject, StoredNotification } from './repository';
 import type { UnsubscribeLinks, UnsubscribeScope } from './unsubscribe';
 import type { ChangeFeed } from '../events/changes';
+import { isoTime } from '../shared/values';
+import type { UserRecord } from '../shared/member';
 
 /** How many notifications the list shows, and how many unread ones are counted at most. */
 export const NOTIFICATIONS_SHOWN = 50;

@@ -1,10 +1,10 @@
 import { isSuperadmin, type Actor } from '../access';
 import { mayWriteBudget } from '../budget/service';
 import { mayRunCampaigns } from '../campaigns/service';
-import type { UserRecord } from '../members/repository';
 import { mayAddMembers, rolesGivenBy, toUserBody } from '../members/service';
 import { mayMovePost, newPostStatuses } from '../posts/service';
 import { mayRunProjects } from '../projects/service';
+import type { UserRecord } from '../shared/member';
 
 // What every workspace page hands its scripts besides the vocabulary; page scripts type it from here.
 

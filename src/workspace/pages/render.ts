@@ -1,10 +1,10 @@
 import type { Request, Response } from 'express';
 import { actorOf, userOf } from '../request';
-import type { UserRecord } from '../members/repository';
 import { clientUser, pageCapabilities } from './context';
 import { DOMAIN } from '../domain';
 import { PASSWORD_MIN_LENGTH } from '../schemas';
 import { SEARCH_TEXT_MAX, SEARCH_TEXT_MIN } from '../search/routes';
+import type { UserRecord } from '../shared/member';
 
 export interface PageSpec {
   /** `views/workspace/<view>.ejs`, its title `workspace.<view>.title` and its sidebar entry. */

@@ -1,6 +1,8 @@
+import type { Selectable, Updateable } from 'kysely';
 import { insertComment } from '../comments/repository';
-import { changes, groupPairs, type WorkspaceDb, type WorkspaceRecords } from '../records';
+import { groupPairs, type WorkspaceDb, type WorkspaceRecords } from '../records';
 import { POST_FIELDS, type Platform, type PostEventKind, type PostField, type PostStatus } from '../domain';
+import type { WorkspaceTables } from '../tables';
 
 export interface Post {
   id: number;
@@ -84,33 +86,23 @@ export interface PostRepository {
   attachedTo(assetIds: number[]): Promise<Post[]>;
 }
 
-interface Row {
-  id: number;
-  brand_id: number;
-  campaign_id: number | null;
-  campaign_name: string | null;
-  title: string;
-  caption: string | null;
-  platform: Platform | null;
-  status: PostStatus;
-  scheduled_at: string | null;
-  publication_url: string | null;
-  owner_id: number | null;
-  created_at: string;
-  updated_at: string;
-}
+/** A post as selectPosts reads it: its row and its campaign's name. */
+type Row = Selectable<WorkspaceTables['posts']> & { campaign_name: string | null };
 
-const COLUMNS = {
-  brandId: 'brand_id',
-  campaignId: 'campaign_id',
-  title: 'title',
-  caption: 'caption',
-  platform: 'platform',
-  status: 'status',
-  scheduledAt: 'scheduled_at',
-  publicationUrl: 'publication_url',
-  updatedAt: 'updated_at',
-} as const;
+/** The columns a patch sets; what it leaves undefined is not written. */
+function postChange(patch: PostPatch): Updateable<WorkspaceTables['posts']> {
+  return {
+    brand_id: patch.brandId,
+    campaign_id: patch.campaignId,
+    title: patch.title,
+    caption: patch.caption,
+    platform: patch.platform,
+    status: patch.status,
+    scheduled_at: patch.scheduledAt,
+    publication_url: patch.publicationUrl,
+    updated_at: patch.updatedAt,
+  };
+}
 
 function toPost(r: Row, attachments: number[]): Post {
   return {
@@ -153,7 +145,7 @@ export class SqlPostRepository implements PostRepository {
       .offset(filter.offset)
       .execute();
     const attachments = await attachmentsOf(db, rows.map((r) => r.id));
-    return rows.map((r) => toPost(r as Row, attachments.get(r.id) ?? []));
+    return rows.map((r) => toPost(r, attachments.get(r.id) ?? []));
   }
 
   async get(id: number) {
@@ -196,7 +188,7 @@ export class SqlPostRepository implements PostRepository {
         const posts: Post[] = [];
         const commentIds: (number | undefined)[] = [];
         for (const { id, patch, events, comment } of writes) {
-          const result = await trx.updateTable('posts').set(changes(patch, COLUMNS)).where('id', '=', id).executeTakeFirst();
+          const result = await trx.updateTable('posts').set(postChange(patch)).where('id', '=', id).executeTakeFirst();
           if (Number(result.numUpdatedRows) === 0) throw new PostGone();
           if (patch.attachments !== undefined) await setAttachments(trx, id, patch.attachments);
           await addEvents(trx, id, events, patch.updatedAt);
@@ -242,11 +234,11 @@ export class SqlPostRepository implements PostRepository {
     return rows.map((r) => ({
       id: r.id,
       postId: r.post_id,
-      kind: r.kind as PostEventKind,
+      kind: r.kind,
       actorId: r.actor_id,
       actorName: r.actor_name,
-      from: r.from_status as PostStatus | null,
-      to: r.to_status as PostStatus | null,
+      from: r.from_status,
+      to: r.to_status,
       fields: readFields(r.fields),
       createdAt: r.created_at,
     }));
@@ -260,7 +252,7 @@ export class SqlPostRepository implements PostRepository {
       .orderBy('p.id')
       .execute();
     const attachments = await attachmentsOf(db, rows.map((r) => r.id));
-    return rows.map((r) => toPost(r as Row, attachments.get(r.id) ?? []));
+    return rows.map((r) => toPost(r, attachments.get(r.id) ?? []));
   }
 }
 
@@ -272,7 +264,7 @@ function readFields(stored: string | null): PostField[] {
 
 async function readPost(db: WorkspaceDb, id: number): Promise<Post | undefined> {
   const row = await selectPosts(db).where('p.id', '=', id).executeTakeFirst();
-  return row && toPost(row as Row, (await attachmentsOf(db, [id])).get(id) ?? []);
+  return row && toPost(row, (await attachmentsOf(db, [id])).get(id) ?? []);
 }
 
 async function addEvents(db: WorkspaceDb, postId: number, events: NewPostEvent[], at: string): Promise<void> {

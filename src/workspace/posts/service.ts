@@ -1,16 +1,15 @@
 import type { Clock } from '../../platform/clock';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../../platform/errors';
-import { canSeeBrand, isManagerOrAbove, isoTime, listedBrands, visibleOrNotFound, type Actor } from '../access';
+import { canSeeBrand, isManagerOrAbove, listedBrands, visibleOrNotFound, type Actor } from '../access';
 import type { BrandSight, Change, ChangeFeed, Sight } from '../events/changes';
 import type { UserRepository } from '../members/repository';
 import type { Happening, Notifier } from '../notifications/service';
 import type { BrandsService } from '../brands/service';
 import type { Campaign } from '../campaigns/repository';
-import { pick, type CampaignsService } from '../campaigns/service';
-import {
-  APPROVED_POST_STATUSES, AUTHOR_MOVABLE_POST_STATUSES, AUTHOR_POST_STATUSES, POST_FIELDS, POST_STATUSES, REVIEWED_POST_STATUSES, SENT_BACK_POST_STATUSES, type Platform, type PostEventKind, type PostField, type PostStatus,
-} from '../domain';
+import { type CampaignsService } from '../campaigns/service';
+import { APPROVED_POST_STATUSES, AUTHOR_MOVABLE_POST_STATUSES, AUTHOR_POST_STATUSES, POST_FIELDS, POST_STATUSES, REVIEWED_POST_STATUSES, SENT_BACK_POST_STATUSES, type Platform, type PostEventKind, type PostField, type PostStatus } from '../domain';
 import type { NewPostEvent, Post, PostEvent, PostRepository, PostWrite } from './repository';
+import { isoTime, pick } from '../shared/values';
 
 /**
  * What posts need to know about assets: which attachment ids are usable in a brand, and

@@ -1,4 +1,6 @@
-import { changes, type WorkspaceRecords } from '../records';
+import type { Selectable, Updateable } from 'kysely';
+import type { WorkspaceRecords } from '../records';
+import type { WorkspaceTables } from '../tables';
 import type { ProjectStatus } from '../domain';
 
 export interface Project {
@@ -33,18 +35,7 @@ export interface ProjectRepository {
   delete(id: number): Promise<boolean>;
 }
 
-interface Row {
-  id: number;
-  brand_id: number;
-  name: string;
-  description: string | null;
-  status: ProjectStatus;
-  start_date: string | null;
-  end_date: string | null;
-  owner_id: number | null;
-  created_at: string;
-  updated_at: string;
-}
+type Row = Selectable<WorkspaceTables['projects']>;
 
 const toProject = (r: Row): Project => ({
   id: r.id,
@@ -59,14 +50,17 @@ const toProject = (r: Row): Project => ({
   updatedAt: r.updated_at,
 });
 
-const COLUMNS = {
-  name: 'name',
-  description: 'description',
-  status: 'status',
-  startDate: 'start_date',
-  endDate: 'end_date',
-  updatedAt: 'updated_at',
-} as const;
+/** The columns a patch sets; what it leaves undefined is not written. */
+function projectChange(patch: ProjectPatch): Updateable<WorkspaceTables['projects']> {
+  return {
+    name: patch.name,
+    description: patch.description,
+    status: patch.status,
+    start_date: patch.startDate,
+    end_date: patch.endDate,
+    updated_at: patch.updatedAt,
+  };
+}
 
 export class SqlProjectRepository implements ProjectRepository {
   constructor(private readonly records: WorkspaceRecords) {}
@@ -81,12 +75,12 @@ export class SqlProjectRepository implements ProjectRepository {
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .execute();
-    return rows.map((r) => toProject(r as Row));
+    return rows.map(toProject);
   }
 
   async get(id: number) {
     const row = await this.records.db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
-    return row && toProject(row as Row);
+    return row && toProject(row);
   }
 
   async create(p: NewProject) {
@@ -105,12 +99,12 @@ export class SqlProjectRepository implements ProjectRepository {
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    return toProject(row as Row);
+    return toProject(row);
   }
 
   async update(id: number, patch: ProjectPatch) {
-    const row = await this.records.db.updateTable('projects').set(changes(patch, COLUMNS)).where('id', '=', id).returningAll().executeTakeFirst();
-    return row && toProject(row as Row);
+    const row = await this.records.db.updateTable('projects').set(projectChange(patch)).where('id', '=', id).returningAll().executeTakeFirst();
+    return row && toProject(row);
   }
 
   async delete(id: number) {

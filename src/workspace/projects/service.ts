@@ -1,10 +1,10 @@
 import type { Clock } from '../../platform/clock';
 import { NotFound } from '../../platform/errors';
-import { isManagerOrAbove, isoTime, listedBrands, recordPermissions, requireRole, visibleOrNotFound, type Actor, type RecordPermissions } from '../access';
+import { isManagerOrAbove, listedBrands, recordPermissions, requireRole, visibleOrNotFound, type Actor, type RecordPermissions } from '../access';
 import type { BrandsService } from '../brands/service';
-import { assertDaysInOrder, pick } from '../campaigns/service';
 import type { ProjectStatus } from '../domain';
 import type { Project, ProjectRepository } from './repository';
+import { assertDaysInOrder, isoTime, pick } from '../shared/values';
 
 export interface NewProjectInput {
   brandId: number;

@@ -1,5 +1,5 @@
-import { sql, type ExpressionBuilder } from 'kysely';
-import { changes, type WorkspaceDb, type WorkspaceRecords } from '../records';
+import { sql, type ExpressionBuilder, type Selectable, type Updateable } from 'kysely';
+import type { WorkspaceDb, WorkspaceRecords } from '../records';
 import type { WorkspaceTables } from '../tables';
 import { TASK_PRIORITIES, type TaskDueFilter, type TaskPriority, type TaskScope, type TaskSort, type TaskStatus, type TaskVisibility } from '../domain';
 
@@ -58,23 +58,7 @@ export interface TaskRepository {
   delete(id: number): Promise<boolean>;
 }
 
-interface Row {
-  id: number;
-  brand_id: number;
-  title: string;
-  description: string | null;
-  status: TaskStatus;
-  priority: TaskPriority;
-  due_date: string | null;
-  visibility: TaskVisibility;
-  assignee_id: number | null;
-  project_id: number | null;
-  campaign_id: number | null;
-  post_id: number | null;
-  owner_id: number | null;
-  created_at: string;
-  updated_at: string;
-}
+type Row = Selectable<WorkspaceTables['tasks']>;
 
 const toTask = (r: Row): Task => ({
   id: r.id,
@@ -94,19 +78,22 @@ const toTask = (r: Row): Task => ({
   updatedAt: r.updated_at,
 });
 
-const COLUMNS = {
-  title: 'title',
-  description: 'description',
-  status: 'status',
-  priority: 'priority',
-  dueDate: 'due_date',
-  visibility: 'visibility',
-  assigneeId: 'assignee_id',
-  projectId: 'project_id',
-  campaignId: 'campaign_id',
-  postId: 'post_id',
-  updatedAt: 'updated_at',
-} as const;
+/** The columns a patch sets; what it leaves undefined is not written. */
+function taskChange(patch: TaskPatch): Updateable<WorkspaceTables['tasks']> {
+  return {
+    title: patch.title,
+    description: patch.description,
+    status: patch.status,
+    priority: patch.priority,
+    due_date: patch.dueDate,
+    visibility: patch.visibility,
+    assignee_id: patch.assigneeId,
+    project_id: patch.projectId,
+    campaign_id: patch.campaignId,
+    post_id: patch.postId,
+    updated_at: patch.updatedAt,
+  };
+}
 
 /**
  * Who sees a task besides superadmins (docs/decisions.md, "Who sees a task"): a brand
@@ -185,12 +172,12 @@ export class SqlTaskRepository implements TaskRepository {
       .limit(filter.limit)
       .offset(filter.offset)
       .execute();
-    return rows.map((r) => toTask(r as Row));
+    return rows.map(toTask);
   }
 
   async get(id: number) {
     const row = await selectTasks(this.records.db).where('id', '=', id).executeTakeFirst();
-    return row && toTask(row as Row);
+    return row && toTask(row);
   }
 
   async create(t: NewTask) {
@@ -214,12 +201,12 @@ export class SqlTaskRepository implements TaskRepository {
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    return toTask(row as Row);
+    return toTask(row);
   }
 
   async update(id: number, patch: TaskPatch) {
-    const row = await this.records.db.updateTable('tasks').set(changes(patch, COLUMNS)).where('id', '=', id).returningAll().executeTakeFirst();
-    return row && toTask(row as Row);
+    const row = await this.records.db.updateTable('tasks').set(taskChange(patch)).where('id', '=', id).returningAll().executeTakeFirst();
+    return row && toTask(row);
   }
 
   async delete(id: number) {

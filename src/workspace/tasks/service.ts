@@ -1,7 +1,6 @@
 import type { Clock } from '../../platform/clock';
 import { BadRequest, Forbidden, NotFound } from '../../platform/errors';
-import { canSeeTask, isManagerOrAbove, isoTime, isSuperadmin, listedBrands, type Actor } from '../access';
-import { pick } from '../campaigns/service';
+import { canSeeTask, isManagerOrAbove, isSuperadmin, listedBrands, type Actor } from '../access';
 import type { ChangeFeed, Sight, TaskSight } from '../events/changes';
 import type { UserRepository } from '../members/repository';
 import type { Notifier } from '../notifications/service';
@@ -9,6 +8,7 @@ import type { Placement } from '../placement';
 import type { ProjectsService } from '../projects/service';
 import type { TaskDueFilter, TaskPriority, TaskStatus, TaskVisibility } from '../domain';
 import type { Task, TaskAudience, TaskFilter, TaskRepository } from './repository';
+import { isoTime, pick } from '../shared/values';
 
 export interface TaskInput {
   title: string;
