@@ -104,14 +104,14 @@ const shared = globalThis as typeof globalThis & { museumEngines?: { started: Pr
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const entry = (shared.museumEngines ??= { started: startEngines(), users: 0 });
   entry.users += 1;
-  const { provided, stop } = await entry.started;
-  project.provide('runId', provided.runId);
-  project.provide('s3', provided.s3);
-  project.provide('postgres', provided.postgres);
+  const engines = await entry.started;
+  project.provide('runId', engines.provided.runId);
+  project.provide('s3', engines.provided.s3);
+  project.provide('postgres', engines.provided.postgres);
   return async () => {
     entry.users -= 1;
     if (entry.users > 0) return;
     delete shared.museumEngines;
-    await stop();
+    await engines.stop();
   };
 }
