@@ -16,12 +16,15 @@ import { menuButton } from './menu.js';
 
 // ## Cards
 
+/** The posts of the cards drawn, by id: the columns' listeners find a card's post here. @type {Map<number, Post>} */
+const drawnPosts = new Map();
+
 /** @param {Post} post */
 export function card(post) {
+  drawnPosts.set(post.id, post);
   const { moves } = post.can;
   const owner = post.ownerId === null ? undefined : view.people.get(post.ownerId);
   const title = element('button', { type: 'button', className: 'post-open', text: post.title, 'aria-haspopup': 'dialog' });
-  title.addEventListener('click', () => void openPost(post));
 
   const actions = [
     moves.length
@@ -36,8 +39,7 @@ export function card(post) {
   ];
 
   const pick = selectable(post) ? element('input', { type: 'checkbox', className: 'post-select', 'aria-label': t('bulk.selectNamed', { title: post.title }), checked: selected.has(post.id) }) : null;
-  pick?.addEventListener('click', (event) => picked(post, pick.checked, event.shiftKey));
-  const node = element('li', { className: `post-card${post.thumbnailUrl ? ' has-thumb' : ''}${selected.has(post.id) ? ' is-selected' : ''}`, 'data-post-id': post.id, draggable: moves.length ? 'true' : undefined }, [
+  return element('li', { className: `post-card${post.thumbnailUrl ? ' has-thumb' : ''}${selected.has(post.id) ? ' is-selected' : ''}`, 'data-post-id': post.id, draggable: moves.length ? 'true' : undefined }, [
     pick,
     post.thumbnailUrl ? element('img', { className: 'post-thumb', src: post.thumbnailUrl, alt: '', loading: 'lazy' }) : null,
     element('div', { className: 'post-body' }, [
@@ -60,37 +62,158 @@ export function card(post) {
       ]),
     ]),
   ]);
-
-  if (moves.length) {
-    node.addEventListener('dragstart', (event) => {
-      if (!event.dataTransfer) return;
-      event.dataTransfer.setData('text/plain', String(post.id));
-      event.dataTransfer.effectAllowed = 'move';
-      node.classList.add('is-view.dragging');
-      view.dragging = post;
-      for (const [status, column] of columns) column.classList.toggle('is-drop-refused', status !== post.status && !moves.includes(status));
-    });
-    node.addEventListener('dragend', () => {
-      node.classList.remove('is-view.dragging');
-      view.dragging = null;
-      for (const column of columns.values()) column.classList.remove('is-drop-refused');
-      if (view.drawAfterDrag) {
-        view.drawAfterDrag = false;
-        keepingFocus(board, 'data-post-id', () => render(), board);
-      }
-    });
-  }
-  return node;
 }
+
+/**
+ * The card `event` happened in and its post, when it is one of the cards drawn.
+ * @param {Event} event
+ * @returns {{ node: HTMLElement, post: Post } | null}
+ */
+function cardOf(event) {
+  const node = event.target instanceof Element ? event.target.closest('.post-card') : null;
+  const post = node instanceof HTMLElement ? drawnPosts.get(Number(node.dataset.postId)) : undefined;
+  return node instanceof HTMLElement && post ? { node, post } : null;
+}
+
+// The board listens for its cards (one listener each, not one per card and kind).
+board.addEventListener('click', (event) => {
+  const found = cardOf(event);
+  if (!found || !(event.target instanceof Element)) return;
+  if (event.target.closest('.post-open')) void openPost(found.post);
+  const pick = event.target.closest('.post-select');
+  if (pick instanceof HTMLInputElement) picked(found.post, pick.checked, event instanceof MouseEvent && event.shiftKey);
+});
+board.addEventListener('dragstart', (event) => {
+  const found = cardOf(event);
+  if (!found || !event.dataTransfer || !found.post.can.moves.length) return;
+  const { node, post } = found;
+  event.dataTransfer.setData('text/plain', String(post.id));
+  event.dataTransfer.effectAllowed = 'move';
+  node.classList.add('is-view.dragging');
+  view.dragging = post;
+  for (const [status, column] of columns) column.classList.toggle('is-drop-refused', status !== post.status && !post.can.moves.includes(status));
+});
+board.addEventListener('dragend', (event) => {
+  const found = cardOf(event);
+  if (!found) return;
+  found.node.classList.remove('is-view.dragging');
+  view.dragging = null;
+  for (const column of columns.values()) column.classList.remove('is-drop-refused');
+  if (view.drawAfterDrag) {
+    view.drawAfterDrag = false;
+    keepingFocus(board, 'data-post-id', () => render(), board);
+  }
+});
+
+// ## Drawing a little at a time
+
+/**
+ * Cards drawn at once in each column: a screenful. The rest follow when the page nears the
+ * last card drawn, or while the browser is idle, so that a board of a thousand posts shows
+ * its first screen without building every card first.
+ */
+const FIRST_CARDS = 12;
+/** Cards added to a column when its end comes near, and at a time in idle moments. */
+const MORE_CARDS = 25;
+const IDLE_CARDS = 5;
+
+/** Each column's cards still to draw, in order. @type {Map<HTMLElement, Post[]>} */
+const undrawn = new Map();
+
+/**
+ * Watches a column's last card drawn: each column scrolls on its own, so its list is the root,
+ * and the next cards are drawn while the last is still a few screens away.
+ * @type {Map<HTMLElement, IntersectionObserver>}
+ */
+const nearEnd = new Map();
+
+/** @param {HTMLElement} list */
+function watchEnd(list) {
+  let observer = nearEnd.get(list);
+  if (!observer) {
+    observer = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((entry) => entry.isIntersecting)) return;
+        nearEnd.get(list)?.disconnect();
+        drawMore(list, MORE_CARDS);
+      },
+      { root: list, rootMargin: '0px 0px 150% 0px' },
+    );
+    nearEnd.set(list, observer);
+  }
+  observer.disconnect();
+  if (list.lastElementChild) observer.observe(list.lastElementChild);
+}
+
+/**
+ * @param {HTMLElement} list a column's cards
+ * @param {number} count
+ */
+function drawMore(list, count) {
+  const rest = undrawn.get(list);
+  if (!rest) return;
+  list.append(...rest.splice(0, count).map(card));
+  if (rest.length) watchEnd(list);
+  else undrawn.delete(list);
+  changed.show();
+}
+
+/** A browser without requestIdleCallback gets a few milliseconds after each frame instead. */
+const idle = window.requestIdleCallback
+  ? (/** @type {IdleRequestCallback} */ job) => window.requestIdleCallback(job, { timeout: 1000 })
+  : (/** @type {IdleRequestCallback} */ job) => {
+      window.setTimeout(() => {
+        const end = performance.now() + 8;
+        job({ didTimeout: false, timeRemaining: () => Math.max(0, end - performance.now()) });
+      }, 16);
+    };
+let idleQueued = false;
+
+function drawWhenIdle() {
+  if (idleQueued || undrawn.size === 0) return;
+  idleQueued = true;
+  idle((deadline) => {
+    idleQueued = false;
+    do {
+      for (const list of [...undrawn.keys()]) drawMore(list, IDLE_CARDS);
+    } while (undrawn.size && deadline.timeRemaining() > 2);
+    drawWhenIdle();
+  });
+}
+
+/**
+ * Draws the column of post `id` down to its card, when it is not drawn yet.
+ * @param {number} id
+ */
+export function drawUpTo(id) {
+  for (const [list, rest] of undrawn) {
+    const at = rest.findIndex((p) => p.id === id);
+    if (at >= 0) drawMore(list, at + 1);
+  }
+}
+
 /** @param {number} [focusPostId] the post whose card takes the focus */
 export function render(focusPostId) {
   const shown = visiblePosts();
+  const focused = document.activeElement instanceof HTMLElement && board.contains(document.activeElement) ? document.activeElement.closest('[data-post-id]') : null;
+  for (const observer of nearEnd.values()) observer.disconnect();
+  undrawn.clear();
+  drawnPosts.clear();
   for (const [status, column] of columns) {
     const inColumn = columnPosts(status, shown);
     requireElement('[data-count]', HTMLElement, column).textContent = String(inColumn.length);
     const list = requireElement('[data-cards]', HTMLElement, column);
-    list.replaceChildren(...(inColumn.length ? inColumn.map(card) : [element('li', { className: 'kanban-empty', text: t('board.emptyColumn') })]));
+    // What was drawn stays drawn, so that a redraw keeps the page where it was scrolled to.
+    const first = Math.max(FIRST_CARDS, list.querySelectorAll('.post-card').length);
+    list.replaceChildren(...(inColumn.length ? inColumn.slice(0, first).map(card) : [element('li', { className: 'kanban-empty', text: t('board.emptyColumn') })]));
+    if (inColumn.length > first) {
+      undrawn.set(list, inColumn.slice(first));
+      watchEnd(list);
+    }
   }
+  // The card that has the focus is drawn wherever it went, so that the focus can stay on it.
+  if (focused instanceof HTMLElement) drawUpTo(Number(focused.dataset.postId));
+  drawWhenIdle();
   const shownIds = new Set(shown.map((p) => p.id));
   for (const id of selected) if (!shownIds.has(id)) selected.delete(id);
   showSelection();
@@ -100,6 +223,7 @@ export function render(focusPostId) {
   state.hidden = view.posts.length !== 0;
   changed.show();
   if (focusPostId === undefined) return;
+  drawUpTo(focusPostId);
   const moved = findElement(`[data-post-id="${focusPostId}"]`, HTMLElement, board);
   if (moved) (findElement('.post-move', HTMLElement, moved) ?? findElement('.post-open', HTMLElement, moved))?.focus();
 }

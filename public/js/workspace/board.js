@@ -9,11 +9,11 @@
 // form open on a post that changes keeps what was typed, under a notice that offers to reload.
 import { requireElement } from '../core/dom.js';
 import { tIsolated } from '../core/i18n.js';
-import { refresh, rememberFilters, render } from './board-cards.js';
+import { drawUpTo, refresh, rememberFilters, render } from './board-cards.js';
 import { savePost } from './board-form.js';
 import { openLinkedPost } from './board-panel.js';
 import { afterChange, board, campaignLabel, changed, clearButton, currentFilters, fillSelect, filterOf, filters, hooks, state, statusName, view } from './board-state.js';
-import { byId, call, domain, errorMessage, options, vocabularyOptions } from './common.js';
+import { byId, call, domain, errorMessage, options, targetOf, vocabularyOptions } from './common.js';
 import { byOther, keepingFocus, subscribe, tell } from './live.js';
 
 /** @typedef {import('./board-state.js').Post} Post */
@@ -101,4 +101,6 @@ subscribe('post', (event) => {
 subscribe('reset', () => void refresh());
 
 await start();
+const linked = targetOf('post');
+if (linked !== null) drawUpTo(linked);
 await openLinkedPost();

@@ -1,0 +1,118 @@
+import { afterEach, expect, it } from 'vitest';
+import type { Page, Route } from 'playwright-core';
+import { describeBrowser } from '../support/browser';
+import type { TestUser } from '../support/workspace';
+import { seed, signedIn, settled, useBrowser, type Lang, type Seeded } from './browser-helpers';
+
+const PAGES = ['board', 'calendar', 'campaigns', 'assets', 'tasks', 'projects', 'budget', 'team', 'users', 'settings', 'mail', 'profile'] as const;
+type PageName = (typeof PAGES)[number];
+const pathOf = (name: PageName) => (name === 'board' ? '/workspace' : name === 'mail' ? '/workspace/settings/mail' : `/workspace/${name}`);
+/** The calendar on the month of the posts, the budget on the campaign that has entries. */
+const queryOf = (name: PageName, campaignId: number | null) =>
+  name === 'calendar' ? '?date=2026-06-01' : name === 'budget' && campaignId !== null ? `?campaignId=${campaignId}` : '';
+
+/** Enough records on each page to fill a screen: posts in every column and on the calendar, tasks, a project, budget entries. */
+async function inUse(app: Seeded) {
+  const as = (user: TestUser) => app.ws.as(user);
+  const campaign = (await as(app.manager).post('/api/campaigns').send({ name: 'Ceramics of the Silk Road', brandId: app.brand.id, status: 'active', startDate: '2026-06-01' })).body.campaign;
+  await as(app.manager).post('/api/campaigns').send({ name: 'Family Saturdays', brandId: app.brand.id });
+  for (let i = 0; i < 12; i++) {
+    const made = await as(app.manager).post('/api/posts').send({
+      title: `Post number ${i + 1} of the season`,
+      status: ['idea', 'draft', 'review'][i % 3],
+      campaignId: campaign.id,
+      scheduledAt: `2026-06-${String(3 + i).padStart(2, '0')}T10:00:00Z`,
+    });
+    expect(made.status, made.text).toBe(201);
+  }
+  const project = (await as(app.manager).post('/api/projects').send({ name: 'New visitor guide', brandId: app.brand.id, status: 'active' })).body.project;
+  for (let i = 0; i < 6; i++) {
+    const made = await as(app.manager).post('/api/tasks').send({ brandId: app.brand.id, title: `Task number ${i + 1}`, assigneeId: app.admin.id, priority: 'medium', projectId: project.id });
+    expect(made.status, made.text).toBe(201);
+  }
+  for (const category of ['Printing', 'Online ads', 'Photography']) {
+    const made = await as(app.manager).post('/api/budget-entries').send({ campaignId: campaign.id, currency: 'QAR', kind: 'planned', category, amount: 500_000 });
+    expect(made.status, made.text).toBe(201);
+  }
+  return { campaignId: campaign.id as number, projectId: project.id as number };
+}
+
+/**
+ * Opens `url` with every API answer held back until the page has painted what the server sent,
+ * so that the records always arrive after the first paint (the moment a shift would show), then
+ * returns the load's cumulative layout shift and what moved.
+ */
+async function shiftOfLoad(page: Page, url: string) {
+  const held: Route[] = [];
+  let holding = true;
+  await page.route('**/api/**', (route) => (holding ? held.push(route) : route.continue()));
+  const response = await page.goto(url, { waitUntil: 'load' });
+  expect(response?.status(), url).toBe(200);
+  expect(page.url(), 'the page opened, signed in').toBe(url);
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  holding = false;
+  await Promise.all(held.splice(0).map((route) => route.continue()));
+  await settled(page);
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await page.unroute('**/api/**');
+  return page.evaluate(() => (window as unknown as { layoutShift: { total: number; moved: string[] } }).layoutShift);
+}
+
+/** Adds up the layout shifts not caused by input, before any script of the page runs. */
+function observeShifts() {
+  const record = { total: 0, moved: [] as string[] };
+  (window as unknown as { layoutShift: typeof record }).layoutShift = record;
+  type Shift = PerformanceEntry & { value: number; hadRecentInput: boolean; sources: { node: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[] };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries() as Shift[]) {
+      if (entry.hadRecentInput) continue;
+      record.total += entry.value;
+      for (const source of entry.sources) {
+        const node = source.node instanceof Element ? source.node : source.node?.parentElement;
+        const name = node ? `${node.tagName.toLowerCase()}${node.className ? `.${String(node.className).split(' ').join('.')}` : ''}` : '?';
+        record.moved.push(`${entry.value.toFixed(4)} ${name} ${Math.round(source.previousRect.y)}→${Math.round(source.currentRect.y)} h${Math.round(source.previousRect.height)}→${Math.round(source.currentRect.height)}`);
+      }
+    }
+  }).observe({ type: 'layout-shift', buffered: true });
+}
+
+const LIMIT = 0.02;
+
+describeBrowser('the layout shift of loading each workspace page, in a browser', () => {
+  const browser = useBrowser();
+  let app: Seeded;
+  afterEach(async () => {
+    await app?.close();
+  });
+
+  const cases: [Lang, number][] = [
+    ['en', 412],
+    ['ar', 412],
+    ['en', 1440],
+    ['ar', 1440],
+  ];
+  for (const [lang, width] of cases) {
+    for (const which of ['with records', 'empty'] as const) {
+      it(`when every page loads ${which} in ${lang} at ${width} px, its records arriving after the first paint, then nothing on it shifts by more than ${LIMIT}`, { timeout: 120_000 }, async () => {
+        app = await seed();
+        const data = which === 'empty' ? null : await inUse(app);
+        const { context, page } = await signedIn(browser(), app, app.admin, { lang, width });
+        try {
+          await page.addInitScript(observeShifts);
+          const shifts: Record<string, number> = {};
+          const moved: Record<string, string[]> = {};
+          const paths: [string, string][] = PAGES.map((name) => [name, `${pathOf(name)}${queryOf(name, data?.campaignId ?? null)}`]);
+          if (data) paths.push(['project', `/workspace/projects/${data.projectId}`]);
+          for (const [name, path] of paths) {
+            const { total, moved: what } = await shiftOfLoad(page, `${app.url}${path}`);
+            shifts[name] = Number(total.toFixed(4));
+            if (total > LIMIT) moved[name] = what;
+          }
+          expect(moved, JSON.stringify(shifts)).toEqual({});
+        } finally {
+          await context.close();
+        }
+      });
+    }
+  }
+});
