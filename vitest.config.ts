@@ -20,6 +20,9 @@ export default defineConfig({
     // reason. Browser and process files, whose own time dwarfs an import, stay isolated.
     isolate: false,
     restoreMocks: true,
+    // A file asks for a longer time through its describe's options, never vi.setConfig: vitest
+    // 3.2's vi keeps the worker state of the first file its worker ran, so in a worker that goes
+    // on to other files vi.setConfig changes a state no test reads (CI timed out at 20 s so).
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',
@@ -35,8 +38,10 @@ export default defineConfig({
       { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: [BROWSER, PROCESS] } },
       // A page drives Chromium, whose start and paint are what a busy machine slows most.
       { extends: true, test: { name: 'browser', include: [BROWSER], testTimeout: 60_000, isolate: true } },
-      // Tests that start the built server (node dist/server.js) and the engines beside it.
-      { extends: true, test: { name: 'process', include: [PROCESS], isolate: true } },
+      // Tests that start the built server (node dist/server.js) and the engines beside it: a
+      // start that migrates and fills a database takes several seconds alone and many times that
+      // on a busy machine, and some tests start three.
+      { extends: true, test: { name: 'process', include: [PROCESS], testTimeout: 120_000, isolate: true } },
       {
         extends: true,
         test: { name: 'postgres', include: ROUTE_SUITES, exclude: ONCE_ONLY, env: { TEST_ENGINE: 'postgres' } },

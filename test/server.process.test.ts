@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startEmulatorForTest } from './support/airtable-emulator';
 import { tempDir } from './support/app';
-import { buildDist } from './support/workspace';
+import { buildDist, BUILD_HOOK_MS } from './support/workspace';
 
 const ROOT = path.resolve(__dirname, '..');
 const ADMIN_PIN = '246810';
@@ -107,7 +107,7 @@ async function check(url: string, cookie: string) {
   return res.json();
 }
 
-beforeAll(buildDist, 150_000);
+beforeAll(buildDist, BUILD_HOOK_MS);
 
 afterEach(async () => {
   const left = [...running];

@@ -2,7 +2,7 @@ import { request, type HttpTest } from '../support/http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { buildApp, cookieFrom } from '../support/app';
-import { describeBrowser, launchBrowser, screenshot, serve, seriousViolations } from '../support/browser';
+import { describeBrowser, launchBrowser, screenshot, screenshotStretched, serve, seriousViolations } from '../support/browser';
 import { ADMIN_PIN, figuresShown, signIn } from './browser-helpers';
 
 const VIEWER_PIN = '4321';
@@ -63,18 +63,6 @@ function forbidNativeDialogs(page: Page): string[] {
     void dialog.dismiss();
   });
   return opened;
-}
-
-/**
- * A modal is centred in the viewport, so a full-page shot would show it over a page that is
- * only partly dimmed; the viewport is stretched to the whole page for the shot instead.
- */
-async function screenshotWholeViewport(page: Page, name: string) {
-  const size = page.viewportSize()!;
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  await page.setViewportSize({ width: size.width, height });
-  await screenshot(page, name);
-  await page.setViewportSize(size);
 }
 
 /** Chooses a CSV file of these rows (under the header) in Settings and sends it. */
@@ -189,7 +177,7 @@ describeBrowser('Dashboard pages /dashboard, /dashboard/comparison, /dashboard/s
       await modal.locator('label:has-text("Heritage Village") input').uncheck();
       await modal.locator('[data-access-picker="channels"] input[value="only"]').check();
       await modal.locator('[data-access-picker="channels"] label:has-text("Online") input').check();
-      await screenshotWholeViewport(page, 'dashboard-settings-edit-modal-en-1440');
+      await screenshotStretched(page, 'dashboard-settings-edit-modal-en-1440');
       await modal.getByRole('button', { name: 'Save access' }).click();
       await modal.waitFor({ state: 'detached' });
       expect(await row.locator('[data-badge="museums"]').textContent()).toBe('1 museum');
@@ -261,7 +249,7 @@ describeBrowser('Dashboard pages /dashboard, /dashboard/comparison, /dashboard/s
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(made);
       expect(await modal.getByRole('status').textContent()).toBe('نُسخ الرمز السري.');
       expect(await seriousViolations(page)).toEqual([]);
-      await screenshotWholeViewport(page, 'dashboard-settings-pin-shown-ar-390');
+      await screenshotStretched(page, 'dashboard-settings-pin-shown-ar-390');
       await modal.getByRole('button', { name: 'تم' }).click();
       await modal.waitFor({ state: 'detached' });
       const stored = (await users.list()).find((u) => u.name === 'سارة')!;
@@ -470,7 +458,7 @@ describeBrowser('Dashboard pages /dashboard, /dashboard/comparison, /dashboard/s
           await page.locator('#users tbody tr').first().locator('button.button-danger-quiet').click();
           await page.waitForSelector('dialog.modal[open]');
           expect(await seriousViolations(page), `settings modal ${lang} ${width}`).toEqual([]);
-          await screenshotWholeViewport(page, `dashboard-settings-modal-${lang}-${width}`);
+          await screenshotStretched(page, `dashboard-settings-modal-${lang}-${width}`);
           await page.keyboard.press('Escape');
           expect(dialogs).toEqual([]);
         } finally {

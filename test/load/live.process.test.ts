@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { expect, it, vi } from 'vitest';
+import { expect, it } from 'vitest';
 import { tempDir } from '../support/app';
 import { openStream, type OpenStream } from '../support/events';
 import { describeNginx, startNginx } from '../support/nginx';
@@ -12,7 +12,6 @@ const ADMIN_PIN = '48151623';
 const ADMIN = { email: 'admin@live.test', password: 'First-start-2026' };
 const PASSWORD = 'Live-instances-1';
 const START_MS = 60_000;
-vi.setConfig({ testTimeout: 120_000 });
 
 const start = useServerProcesses();
 

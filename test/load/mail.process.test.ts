@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { tempDir } from '../support/app';
 import { linkIn } from '../support/mail';
-import { describePostgres, freshDatabase } from '../support/postgres';
+import { describePostgres, migratedDatabase } from '../support/postgres';
 import { startSmtpForTest } from '../support/smtp';
 import { callServer, useServerProcesses } from '../support/workspace';
 
@@ -13,7 +13,6 @@ const NEW_PASSWORD = 'Mail-goes-once-1';
 const LEASE_MS = '2000';
 
 const start = useServerProcesses();
-vi.setConfig({ testTimeout: 120_000 });
 
 /** An SMTP server that takes connections and never says a word: a send to it waits on its timeouts. */
 async function silentSmtp(): Promise<string> {
@@ -78,7 +77,7 @@ describe('mail across a crash (node dist/server.js, SIGKILL)', () => {
 
 describePostgres('mail from two instances on one PostgreSQL database', () => {
   it('when both instances send from one outbox, then each queued mail reaches its recipient exactly once', async () => {
-    const database = await freshDatabase();
+    const database = await migratedDatabase();
     const smtp = await startSmtpForTest();
     const env = () => serverEnv(tempDir('mail-two-'), { DATABASE_URL: database, SMTP_URL: smtp.url, JWT_SECRET: '', SESSION_SECRET: '' });
     const a = await start(env(), 60_000);

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, it, vi } from 'vitest';
+import { expect, it } from 'vitest';
 import { tempDir } from '../support/app';
 import { freePort } from '../support/postgres-server';
 import { describePostgres, freshDatabase } from '../support/postgres';
@@ -10,7 +10,6 @@ import { useServerProcesses } from '../support/workspace';
 const start = useServerProcesses();
 /** A server that migrates and fills a fresh database takes its time on a busy machine. */
 const START_MS = 60_000;
-vi.setConfig({ testTimeout: 120_000 });
 const ADMIN = { email: 'admin@pg.test', password: 'First-start-2026' };
 
 function env(database: string, dataDir: string) {

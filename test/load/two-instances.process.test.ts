@@ -1,6 +1,6 @@
 import http from 'node:http';
 import path from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { demoSeasons } from '../../src/dashboard/visits/demo';
 import { tempDir } from '../support/app';
 import { pdf } from '../support/files';
@@ -18,7 +18,6 @@ const WITHIN_MS = 1_000;
 const start = useServerProcesses();
 /** Two servers that migrate and fill a fresh database together take their time on a busy machine. */
 const START_MS = 60_000;
-vi.setConfig({ testTimeout: 120_000 });
 
 /** A browser of its own: one cookie jar, sending what the pages send. */
 class Browser {

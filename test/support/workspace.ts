@@ -134,7 +134,11 @@ export async function snapshot(ws: Pick<TestWorkspace, 'stores'>): Promise<strin
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
-/** Compiles src/ to dist/ once per test file that runs the real server. */
+/** The build takes some 20 s alone and took over 120 s beside three Chromiums on two cores. */
+const BUILD_MS = 300_000;
+/** For a beforeAll that calls buildDist: the build, and a wait for another file's. */
+export const BUILD_HOOK_MS = BUILD_MS + 60_000;
+
 /**
  * Builds dist/ once per run: the first file to ask builds it while the others wait for its
  * mark, since each build costs a busy machine most of a minute.
@@ -148,13 +152,13 @@ export async function buildDist(): Promise<void> {
     fs.mkdirSync(path.join(os.tmpdir(), `museum-build-${runId}`));
   } catch {
     // Another file of this run is building: the mark appears when it is done.
-    await vi.waitFor(() => expect(built(), 'dist/ built by another test file').toBe(true), { timeout: 150_000, interval: 250 });
+    await vi.waitFor(() => expect(built(), 'dist/ built by another test file').toBe(true), { timeout: BUILD_MS + 30_000, interval: 250 });
     return;
   }
   try {
     // Not execFileSync: a worker whose event loop stands still for the build's minute cannot
     // answer the test runner, which then reports its own calls as timed out.
-    await promisify(execFile)('npm', ['run', 'build', '--silent'], { cwd: ROOT, timeout: 120_000 });
+    await promisify(execFile)('npm', ['run', 'build', '--silent'], { cwd: ROOT, timeout: BUILD_MS });
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string };
     throw new Error(`npm run build failed:\n${e.stdout ?? ''}${e.stderr ?? ''}`, { cause: err });
@@ -207,7 +211,7 @@ export function startServer(env: Record<string, string>, timeoutMs = 15_000): Pr
  */
 export function useServerProcesses(): (env: Record<string, string>, timeoutMs?: number) => Promise<ServerProcess> {
   let running: ServerProcess[] = [];
-  beforeAll(buildDist, 150_000);
+  beforeAll(buildDist, BUILD_HOOK_MS);
   afterEach(async () => {
     for (const server of running) server.child.kill('SIGKILL');
     await Promise.all(running.map((s) => s.exited));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Role } from '../../src/workspace/domain';
-import { launchBrowser, screenshot, serve, seriousViolations } from '../support/browser';
+import { launchBrowser, networkQuiet, screenshotStretched, serve, seriousViolations } from '../support/browser';
 import { buildWorkspace, PASSWORD, type TestUser, type TestWorkspace } from '../support/workspace';
 
 export { PASSWORD };
@@ -86,22 +86,18 @@ export async function signInThroughForm(page: Page, url: string, email: string, 
 
 /** Waits until the page's script has loaded its data (nothing busy, no loading text). */
 export async function settled(page: Page) {
-  await page.waitForLoadState('networkidle');
+  await page.waitForLoadState('load');
+  await networkQuiet(page);
   await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
 }
 
 /**
- * Checks the page with axe-core and writes a screenshot; the modal and the tour are fixed to
- * the viewport, so the shot stretches the viewport to the whole page instead of scrolling.
+ * Checks the page with axe-core and writes a screenshot (screenshotStretched).
  * `opts.tick` moves a page clock held still on while axe runs (see seriousViolations).
  */
 export async function checkAndShoot(page: Page, name: string, opts: Parameters<typeof seriousViolations>[1] = {}) {
   expect(await seriousViolations(page, opts), `axe on ${name}`).toEqual([]);
-  const size = page.viewportSize()!;
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  await page.setViewportSize({ width: size.width, height: Math.max(height, size.height) });
-  await screenshot(page, name);
-  await page.setViewportSize(size);
+  await screenshotStretched(page, name);
 }
 
 export async function closeAll(context: BrowserContext, dialogs: string[]) {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { expect, it, vi } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Browser, Page, Response } from 'playwright-core';
 import { createI18n } from '../../src/platform/i18n';
 import { tempDir } from '../support/app';
@@ -14,7 +14,6 @@ import { forbidNativeDialogs, settled, useBrowser, type Lang } from './browser-h
 const ADMIN = { email: 'admin@live-pages.test', password: 'First-start-2026' };
 const PASSWORD = 'Live-pages-2026';
 const START_MS = 60_000;
-vi.setConfig({ testTimeout: 180_000 });
 
 const start = useServerProcesses();
 const i18n = createI18n();
@@ -95,7 +94,7 @@ const isStream = (res: Response) => new URL(res.url()).pathname === '/api/events
 const card = (page: Page, title: string) => page.locator('.post-card', { hasText: title });
 const column = (page: Page, title: string, status: string) => card(page, title).locator(`xpath=ancestor::section[@data-status="${status}"]`);
 
-describeBrowser('Live pages across two instances behind nginx', () => {
+describeBrowser('Live pages across two instances behind nginx', { timeout: 180_000 }, () => {
   describeRedis('on Redis', () => {
     describeNginx('behind Debian’s nginx', () => {
       describePostgres('on PostgreSQL', () => {

@@ -1,4 +1,4 @@
-import { expect, it, vi } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeBrowser, screenshot, seriousViolations } from '../support/browser';
 import { request } from '../support/http';
 import { mailFor, type TestMail } from '../support/mail';
@@ -8,8 +8,6 @@ import { createWorkspaceDigests } from '../../src/workspace';
 import type { Received } from '../support/smtp';
 import { checkAndShoot, runAs, settled, useBrowser, WIDTHS, type Lang, type Seeded } from './browser-helpers';
 
-// Each test walks a whole flow through several pages and mails: alone about 12 s, well over 20 s on a busy machine.
-vi.setConfig({ testTimeout: 60_000 });
 
 /** Every kind of mail the team can cause so far, to each of two members: one reading English, one Arabic. */
 async function mailOfEveryKind(app: Seeded, mail: TestMail): Promise<Received[]> {

@@ -1,10 +1,8 @@
-import { expect, it, vi } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeBrowser } from '../support/browser';
 import { linkIn, mailFor } from '../support/mail';
 import { checkAndShoot, forbidNativeDialogs, seed, settled, signedIn, useBrowser, type Lang } from './browser-helpers';
 
-// Each test walks a whole flow through several pages and mails: alone about 12 s, well over 20 s on a busy machine.
-vi.setConfig({ testTimeout: 60_000 });
 
 const NEW_PASSWORD = 'Harbour-Lantern-7';
 

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { expect, it, vi } from 'vitest';
+import { expect, it } from 'vitest';
 import { prepareDashboard } from '../../../src/dashboard/bootstrap';
 import { demoPeriod } from '../../../src/dashboard/visits/demo';
 import { AnalyticsService } from '../../../src/dashboard/analytics/service';
@@ -95,7 +95,7 @@ describeEngines('the figures and the imports', (kind) => {
 });
 
 // The demo data is nearly four years of visits, written twice by one test: on PostgreSQL beside other files that takes a while.
-vi.setConfig({ testTimeout: 90_000 });
+const DEMO_DATA_MS = 90_000;
 
 describeEngines('prepareDashboard', (kind) => {
   const today = new Date('2026-11-21T10:00:00Z');
@@ -154,7 +154,7 @@ describeEngines('prepareDashboard', (kind) => {
     expect(await visits.count()).toBe(ROWS.length);
     expect(await new SqlUserRecordStore(db).list()).toEqual([]);
   });
-});
+}, { timeout: DEMO_DATA_MS });
 
 describeEngines('SqlVisitRepository.scan', (kind) => {
   const rowsOf = (n: number) =>
@@ -223,4 +223,4 @@ describeEngines('SqlVisitRepository.scan', (kind) => {
     if (kind === 'sqlite') expect(writtenDuringScan).toBe(true);
     expect(await visits.version()).not.toBe(before);
   });
-});
+}, { timeout: DEMO_DATA_MS });
