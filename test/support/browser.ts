@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { RequestListener, Server } from 'node:http';
-import { describe } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
+import { describe, expect } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type Page, type Request, type Route } from 'playwright-core';
 import { createHttpServer } from '../../src/platform/http-server';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -156,4 +156,49 @@ export async function seriousViolations(page: Page, opts: { tick?: () => Promise
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
+}
+
+/**
+ * An init script (page.addInitScript) that adds up the layout shifts not caused by input
+ * from before any script of the page runs, with what moved, for layoutShiftOfLoad.
+ */
+export function observeLayoutShifts() {
+  const record = { total: 0, moved: [] as string[] };
+  (window as unknown as { layoutShift: typeof record }).layoutShift = record;
+  type Shift = PerformanceEntry & { value: number; hadRecentInput: boolean; sources: { node: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[] };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries() as Shift[]) {
+      if (entry.hadRecentInput) continue;
+      record.total += entry.value;
+      for (const source of entry.sources) {
+        const node = source.node instanceof Element ? source.node : source.node?.parentElement;
+        const name = node ? `${node.tagName.toLowerCase()}${node.className ? `.${String(node.className).split(' ').join('.')}` : ''}` : '?';
+        record.moved.push(`${entry.value.toFixed(4)} ${name} ${Math.round(source.previousRect.y)}→${Math.round(source.currentRect.y)} h${Math.round(source.previousRect.height)}→${Math.round(source.currentRect.height)}`);
+      }
+    }
+  }).observe({ type: 'layout-shift', buffered: true });
+}
+
+const twoFrames = (page: Page) => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+
+/**
+ * Opens `url` (in a page given observeLayoutShifts) with every API answer held back until the
+ * page has painted what the server sent, so that the data always arrives after the first paint
+ * (the moment a shift would show); `loaded` waits for the page to have drawn it. Returns the
+ * load's cumulative layout shift and what moved.
+ */
+export async function layoutShiftOfLoad(page: Page, url: string, loaded: (page: Page) => Promise<unknown>) {
+  const held: Route[] = [];
+  let holding = true;
+  await page.route('**/api/**', (route) => (holding ? held.push(route) : route.continue()));
+  const response = await page.goto(url, { waitUntil: 'load' });
+  expect(response?.status(), url).toBe(200);
+  expect(page.url(), 'the page opened, signed in').toBe(url);
+  await twoFrames(page);
+  holding = false;
+  await Promise.all(held.splice(0).map((route) => route.continue()));
+  await loaded(page);
+  await twoFrames(page);
+  await page.unroute('**/api/**');
+  return page.evaluate(() => (window as unknown as { layoutShift: { total: number; moved: string[] } }).layoutShift);
 }

@@ -1,6 +1,5 @@
 import { afterEach, expect, it } from 'vitest';
-import type { Page, Route } from 'playwright-core';
-import { describeBrowser } from '../support/browser';
+import { describeBrowser, layoutShiftOfLoad, observeLayoutShifts } from '../support/browser';
 import type { TestUser } from '../support/workspace';
 import { seed, signedIn, settled, useBrowser, type Lang, type Seeded } from './browser-helpers';
 
@@ -37,45 +36,7 @@ async function inUse(app: Seeded) {
   return { campaignId: campaign.id as number, projectId: project.id as number };
 }
 
-/**
- * Opens `url` with every API answer held back until the page has painted what the server sent,
- * so that the records always arrive after the first paint (the moment a shift would show), then
- * returns the load's cumulative layout shift and what moved.
- */
-async function shiftOfLoad(page: Page, url: string) {
-  const held: Route[] = [];
-  let holding = true;
-  await page.route('**/api/**', (route) => (holding ? held.push(route) : route.continue()));
-  const response = await page.goto(url, { waitUntil: 'load' });
-  expect(response?.status(), url).toBe(200);
-  expect(page.url(), 'the page opened, signed in').toBe(url);
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-  holding = false;
-  await Promise.all(held.splice(0).map((route) => route.continue()));
-  await settled(page);
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-  await page.unroute('**/api/**');
-  return page.evaluate(() => (window as unknown as { layoutShift: { total: number; moved: string[] } }).layoutShift);
-}
-
-/** Adds up the layout shifts not caused by input, before any script of the page runs. */
-function observeShifts() {
-  const record = { total: 0, moved: [] as string[] };
-  (window as unknown as { layoutShift: typeof record }).layoutShift = record;
-  type Shift = PerformanceEntry & { value: number; hadRecentInput: boolean; sources: { node: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[] };
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries() as Shift[]) {
-      if (entry.hadRecentInput) continue;
-      record.total += entry.value;
-      for (const source of entry.sources) {
-        const node = source.node instanceof Element ? source.node : source.node?.parentElement;
-        const name = node ? `${node.tagName.toLowerCase()}${node.className ? `.${String(node.className).split(' ').join('.')}` : ''}` : '?';
-        record.moved.push(`${entry.value.toFixed(4)} ${name} ${Math.round(source.previousRect.y)}→${Math.round(source.currentRect.y)} h${Math.round(source.previousRect.height)}→${Math.round(source.currentRect.height)}`);
-      }
-    }
-  }).observe({ type: 'layout-shift', buffered: true });
-}
-
+/** The issue's goal for a page's layout shift (Lighthouse's CLS). */
 const LIMIT = 0.02;
 
 describeBrowser('the layout shift of loading each workspace page, in a browser', () => {
@@ -98,13 +59,13 @@ describeBrowser('the layout shift of loading each workspace page, in a browser',
         const data = which === 'empty' ? null : await inUse(app);
         const { context, page } = await signedIn(browser(), app, app.admin, { lang, width });
         try {
-          await page.addInitScript(observeShifts);
+          await page.addInitScript(observeLayoutShifts);
           const shifts: Record<string, number> = {};
           const moved: Record<string, string[]> = {};
           const paths: [string, string][] = PAGES.map((name) => [name, `${pathOf(name)}${queryOf(name, data?.campaignId ?? null)}`]);
           if (data) paths.push(['project', `/workspace/projects/${data.projectId}`]);
           for (const [name, path] of paths) {
-            const { total, moved: what } = await shiftOfLoad(page, `${app.url}${path}`);
+            const { total, moved: what } = await layoutShiftOfLoad(page, `${app.url}${path}`, settled);
             shifts[name] = Number(total.toFixed(4));
             if (total > LIMIT) moved[name] = what;
           }

@@ -146,6 +146,7 @@ export function resultsView(onRetry) {
   function setBusy(busy) {
     results.setAttribute('aria-busy', String(busy));
     results.classList.toggle('is-loading', busy);
+    if (!busy) results.classList.remove('is-first-load');
   }
 
   retry.addEventListener('click', () => void onRetry());

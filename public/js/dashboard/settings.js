@@ -7,13 +7,18 @@ import { showSeasons } from './settings-seasons.js';
 import { loadKnownValues, showUsers } from './settings-users.js';
 
 async function start() {
-  const [seasonList, userList] = await Promise.all([
-    /** @type {Promise<{ seasons: import('./settings-seasons.js').Season[] }>} */ (call('GET', '/api/seasons')).catch(() => ({ seasons: [] })),
-    /** @type {Promise<{ users: import('./settings-users.js').User[] }>} */ (call('GET', '/api/users')).catch(() => ({ users: [] })),
-    loadKnownValues(),
-  ]);
-  showSeasons(seasonList.seasons);
-  showUsers(userList.users);
+  try {
+    const [seasonList, userList] = await Promise.all([
+      /** @type {Promise<{ seasons: import('./settings-seasons.js').Season[] }>} */ (call('GET', '/api/seasons')).catch(() => ({ seasons: [] })),
+      /** @type {Promise<{ users: import('./settings-users.js').User[] }>} */ (call('GET', '/api/users')).catch(() => ({ users: [] })),
+      loadKnownValues(),
+    ]);
+    showSeasons(seasonList.seasons);
+    showUsers(userList.users);
+  } finally {
+    // Shown whatever happened: a section that could not load says so itself.
+    document.getElementById('main')?.setAttribute('aria-busy', 'false');
+  }
 }
 
 await start();

@@ -1,4 +1,4 @@
-import { Router, type RequestHandler, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { requireDashboardAdmin } from '../auth/middleware';
 import { mayWriteNotes } from '../annotations/service';
 import { mayScheduleForOthers } from '../reports/service';
@@ -34,10 +34,10 @@ function dashboardPage(
   titleKey: string,
   sections: readonly string[],
   staticContext: Record<string, unknown> = {},
-  sessionContext: (session: DashboardSession) => Record<string, unknown> = () => ({}),
+  sessionContext: (session: DashboardSession, query: Request['query']) => Record<string, unknown> = () => ({}),
 ): RequestHandler {
   return (req, res) => {
-    const context = { ...staticContext, ...sessionContext(req.dashboard!.session) };
+    const context = { ...staticContext, ...sessionContext(req.dashboard!.session, req.query) };
     res.page(`dashboard/${view}`, {
       ...context,
       title: res.locals.t(titleKey),
@@ -68,7 +68,15 @@ export function dashboardPages(currency: string) {
       me: session.userId,
     })),
   );
-  router.get('/comparison', signInFirst, dashboardPage('comparison', 'dashboard.comparison.title', [...DATA_STRINGS, 'comparison'], { currency }));
+  router.get(
+    '/comparison',
+    signInFirst,
+    // The two named sides are drawn shown only when the address chooses them, as the page's
+    // script will: showing or hiding them later would move everything below (layout shift).
+    dashboardPage('comparison', 'dashboard.comparison.title', [...DATA_STRINGS, 'comparison'], { currency }, (_session, query) => ({
+      namedSides: query.against === 'sides' || (query.against === undefined && query.a !== undefined),
+    })),
+  );
   router.get(
     '/settings',
     signInFirst,
