@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { request } from '../support/http';
 import { buildApp, cookieFrom } from '../support/app';
-import { launchBrowser } from '../support/browser';
+import { launchBrowser, serve } from '../support/browser';
 
 /** The administrator PIN of every app that buildApp makes. */
 export const ADMIN_PIN = '999999';
@@ -17,6 +17,14 @@ export async function importVisits(app: Awaited<ReturnType<typeof buildApp>>['ap
     .set('Content-Type', 'text/csv')
     .send(csv);
   expect(imported.status).toBe(200);
+}
+
+/** A new app whose clock reads `today`, holding the visits of `csv`, served on a free port. */
+export async function servedWithVisits(today: number, csv: string) {
+  const built = await buildApp();
+  built.clock.set(today);
+  await importVisits(built.app, csv);
+  return { ...built, server: await serve(built.app) };
 }
 
 /**

@@ -1,8 +1,7 @@
 import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { buildApp } from '../support/app';
-import { describeBrowser, screenshot, serve } from '../support/browser';
-import { browserAndFreshApp, figuresShown, importVisits, signedInPage } from './browser-helpers';
+import { describeBrowser, screenshot } from '../support/browser';
+import { browserAndFreshApp, figuresShown, servedWithVisits, signedInPage } from './browser-helpers';
 
 const MUSEUMS = ['National Museum', 'Museum of Islamic Art', 'Natural History Museum', 'Heritage Village', 'Maritime Museum', 'Contemporary Art Gallery'];
 const CHANNELS = ['Box office', 'Online', 'Partner', 'School groups'];
@@ -28,12 +27,7 @@ function dailyCsv(): string {
   return `${lines.join('\n')}\n`;
 }
 
-async function setup() {
-  const built = await buildApp();
-  built.clock.set(TODAY);
-  await importVisits(built.app, dailyCsv());
-  return { ...built, server: await serve(built.app) };
-}
+const setup = () => servedWithVisits(TODAY, dailyCsv());
 
 /** Every comparison table's change and percent cells that lie outside the window, and every table that scrolls sideways. */
 async function hiddenFigures(page: Page): Promise<string[]> {

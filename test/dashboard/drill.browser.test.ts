@@ -1,8 +1,7 @@
 import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { buildApp } from '../support/app';
-import { describeBrowser, screenshot, serve, seriousViolations } from '../support/browser';
-import { browserAndFreshApp, figuresShown, importVisits, signedInPage } from './browser-helpers';
+import { describeBrowser, screenshot, seriousViolations } from '../support/browser';
+import { browserAndFreshApp, figuresShown, servedWithVisits, signedInPage } from './browser-helpers';
 
 const TODAY = Date.UTC(2026, 10, 25, 12);
 /** Twelve museums, so the breakdown shows ten and "Other"; the second has an Arabic name. */
@@ -24,12 +23,7 @@ function dailyCsv(): string {
   return `${lines.join('\n')}\n`;
 }
 
-async function setup() {
-  const built = await buildApp();
-  built.clock.set(TODAY);
-  await importVisits(built.app, dailyCsv());
-  return { ...built, server: await serve(built.app) };
-}
+const setup = () => servedWithVisits(TODAY, dailyCsv());
 
 /** The rows of a breakdown's table: each name and its visitors figure as shown. */
 async function rowsOf(page: Page, breakdown: string) {

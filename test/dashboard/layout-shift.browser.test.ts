@@ -1,8 +1,7 @@
 import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { buildApp } from '../support/app';
-import { describeBrowser, layoutShiftOfLoad, observeLayoutShifts, serve } from '../support/browser';
-import { browserAndFreshApp, importVisits, signedInPage } from './browser-helpers';
+import { describeBrowser, layoutShiftOfLoad, observeLayoutShifts } from '../support/browser';
+import { browserAndFreshApp, servedWithVisits, signedInPage } from './browser-helpers';
 
 /** Thursday 27 November 2025, noon in Doha: this year is still running, so every comparison has a side in progress. */
 const TODAY = Date.UTC(2025, 10, 27, 9);
@@ -17,12 +16,7 @@ function dailyCsv(): string {
   return `${lines.join('\n')}\n`;
 }
 
-async function setup() {
-  const built = await buildApp();
-  built.clock.set(TODAY);
-  await importVisits(built.app, dailyCsv());
-  return { ...built, server: await serve(built.app) };
-}
+const setup = () => servedWithVisits(TODAY, dailyCsv());
 
 /** The Dashboard, Comparison (by the year before, and with two named sides) and Settings with its seasons, users and audit trail. */
 const PAGES = ['/dashboard', '/dashboard/comparison', '/dashboard/comparison?a=2025&b=2024', '/dashboard?range=last30&granularity=week', '/dashboard/settings'];

@@ -1,8 +1,7 @@
 import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { buildApp } from '../support/app';
-import { describeBrowser, screenshot, serve, seriousViolations } from '../support/browser';
-import { browserAndFreshApp, figuresShown, importVisits, signedInPage } from './browser-helpers';
+import { describeBrowser, screenshot, seriousViolations } from '../support/browser';
+import { browserAndFreshApp, figuresShown, servedWithVisits, signedInPage } from './browser-helpers';
 
 /** Thursday 27 November 2025, noon in Doha. */
 const TODAY = Date.UTC(2025, 10, 27, 9);
@@ -17,12 +16,7 @@ function dailyCsv(): string {
   return `${lines.join('\n')}\n`;
 }
 
-async function setup() {
-  const built = await buildApp();
-  built.clock.set(TODAY);
-  await importVisits(built.app, dailyCsv());
-  return { ...built, server: await serve(built.app) };
-}
+const setup = () => servedWithVisits(TODAY, dailyCsv());
 
 /** The id Chart.js gave the chart on each canvas of the results: a new chart gets a new id. */
 const chartIds = (page: Page) =>
