@@ -16,7 +16,11 @@ const ARTIFACTS = path.resolve(__dirname, '..', 'artifacts');
 export const describeBrowser: typeof describe =
   fs.existsSync(CHROMIUM) || process.env.REQUIRE_BROWSER ? describe : (describe.skip as typeof describe);
 
-/** Each page's requests still under way, live event streams left out (they never end). */
+/**
+ * Each page's requests still under way, and its live event streams not yet answered: a stream
+ * never ends, so it counts only until the server has answered it (from then on the page hears
+ * every change made).
+ */
 const underWay = new WeakMap<Page, Set<Request>>();
 
 function followRequests(context: BrowserContext): BrowserContext {
@@ -28,12 +32,15 @@ function followRequests(context: BrowserContext): BrowserContext {
   };
   // A service worker's request has no frame: no page waits on it.
   const framed = (request: Request) => !request.serviceWorker();
-  context.on('request', (request) => {
-    if (framed(request) && request.resourceType() !== 'eventsource') requestsOf(request).add(request);
-  });
   const done = (request: Request) => {
     if (framed(request)) requestsOf(request).delete(request);
   };
+  context.on('request', (request) => {
+    if (framed(request)) requestsOf(request).add(request);
+  });
+  context.on('response', (response) => {
+    if (response.request().resourceType() === 'eventsource') done(response.request());
+  });
   context.on('requestfinished', done);
   context.on('requestfailed', done);
   return context;
@@ -42,7 +49,7 @@ function followRequests(context: BrowserContext): BrowserContext {
 /**
  * Resolves once `page` has had no request under way for `quietMs`: Playwright's
  * 'networkidle' with a shorter quiet time (its 500 ms, paid on every page a test opens, was
- * a fifth of the browser tests' time), and blind to live event streams.
+ * a fifth of the browser tests' time), a live event stream counting until it is answered.
  */
 export async function networkQuiet(page: Page, quietMs = 150): Promise<void> {
   let quietSince = Date.now();
