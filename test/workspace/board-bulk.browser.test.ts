@@ -275,7 +275,10 @@ describeBrowser('Bulk actions on the board in a browser', () => {
     runAs(browser(), 'manager', { prepare: (app) => waiting(app, 300) }, async ({ app, page }) => {
       await page.goto(`${app.url}/workspace`);
       await settled(page);
-      expect(await page.locator('.kanban-column[data-status="review"] .post-card').count()).toBe(300);
+      const review = page.locator('.kanban-column[data-status="review"]');
+      expect(await review.locator('[data-count]').textContent()).toBe('300');
+      // The cards past the first screen are drawn while the browser is idle, so the test waits for the last of them.
+      await expect.poll(() => review.locator('.post-card').count(), { timeout: 30_000 }).toBe(300);
       const sizes = await page.evaluate(() => {
         const list = document.querySelector('.kanban-column[data-status="review"] .kanban-cards')!;
         return { page: document.documentElement.scrollHeight, window: window.innerHeight, list: list.scrollHeight, shown: list.clientHeight };
