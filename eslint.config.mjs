@@ -22,7 +22,7 @@ const layers = [
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'test/artifacts/', 'data/', 'uploads/'] },
   js.configs.recommended,
-  ...tseslint.configs.recommendedTypeChecked,
+  ...tseslint.configs.strictTypeChecked,
   {
     languageOptions: {
       parserOptions: {
@@ -44,6 +44,13 @@ export default tseslint.config(
       // Stores implement async interfaces (docs/decisions.md, Layers) over engines that answer at once
       // (SQLite, process memory): an async method without await is how they keep the interface.
       '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      // A number reads the same in a template as anywhere else; what the rule is for is an object,
+      // null or undefined printed into a message, and those stay errors.
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+      // \`() => list.remove()\` as a callback says what it does; a block around it would add nothing.
+      '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       'import-x/no-cycle': 'error',
       'import-x/no-self-import': 'error',
       'import-x/no-useless-path-segments': 'error',
@@ -73,6 +80,9 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
       '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowAny: true }],
+      // A test's \`!\` is an assertion: when the value is missing the test fails at that line, as it should.
+      '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
 );
