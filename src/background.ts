@@ -67,8 +67,10 @@ export function startBackground(deps: { config: AppConfig; stores: Stores; clock
   const stopSweeping = stores.filesShared
     ? sweepSharedFilesEvery({ files: stores.files, assets: new SqlAssetRepository(stores.records.workspace), locks: stores.locks, logger })
     : () => undefined;
+  const { smtpUrl } = config.mail;
   if (transport.kind === 'files') logger.info(`Mail is written to ${path.join(config.dataDir, 'outbox')} as .eml files (set SMTP_URL to send it)`);
-  else logger.info({ smtp: new URL(config.mail.smtpUrl!).host }, 'Mail goes out through the SMTP server of SMTP_URL');
+  // A transport the caller gave has no SMTP_URL to name.
+  else if (smtpUrl !== undefined) logger.info({ smtp: new URL(smtpUrl).host }, 'Mail goes out through the SMTP server of SMTP_URL');
   return {
     async stop() {
       stopSweeping();

@@ -2,7 +2,7 @@ import path from 'node:path';
 import addressparser from 'nodemailer/lib/addressparser';
 import { z } from 'zod';
 import type { S3Settings } from './platform/s3-file-store';
-import { canonicalTimeZone, isTimeZone } from './platform/time-zone';
+import { canonicalTimeZone } from './platform/time-zone';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -22,6 +22,19 @@ function isMailbox(value: string): boolean {
   const parsed = addressparser(value, { flatten: true });
   return parsed.length === 1 && /^[^\s@]+@[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$/.test(parsed[0].address);
 }
+
+/** Members choose among the zones' usual spellings, so a zone is kept as usually written; the default is one of them. */
+const timeZoneSetting = z
+  .string()
+  .default('Asia/Qatar')
+  .transform((value, ctx) => {
+    const zone = canonicalTimeZone(value);
+    if (zone === undefined) {
+      ctx.issues.push({ code: 'custom', input: value, message: 'must be an IANA time zone, such as Asia/Qatar or Europe/London' });
+      return z.NEVER;
+    }
+    return zone;
+  });
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3001),
@@ -61,21 +74,12 @@ const schema = z.object({
     .string()
     .default('Museum Platform <no-reply@localhost>')
     .refine(isMailbox, 'must be an address, such as "Museum Workspace <no-reply@example.org>" or no-reply@example.org'),
-  WORKSPACE_TIMEZONE: z
-    .string()
-    .default('Asia/Qatar')
-    .refine(isTimeZone, 'must be an IANA time zone, such as Asia/Qatar or Europe/London')
-    // Members choose among the zones' usual spellings: the default is one of them.
-    .transform((v) => canonicalTimeZone(v)!),
+  WORKSPACE_TIMEZONE: timeZoneSetting,
   // For the project's own tests only (not documented for operators): a lease short enough
   // that a test can see a killed holder's lock, or its claim on a mail, end without waiting.
   TEST_LOCK_LEASE_MS: z.coerce.number().int().min(100).max(600_000).optional(),
   METRICS_TOKEN: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
-  DASHBOARD_TIMEZONE: z
-    .string()
-    .default('Asia/Qatar')
-    .refine(isTimeZone, 'must be an IANA time zone, such as Asia/Qatar or Europe/London')
-    .transform((v) => canonicalTimeZone(v)!),
+  DASHBOARD_TIMEZONE: timeZoneSetting,
   DASHBOARD_CURRENCY: z
     .string()
     .default('QAR')

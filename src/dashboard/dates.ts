@@ -27,6 +27,16 @@ export function parseDay(text: string): Day | undefined {
   return ms / DAY_MS;
 }
 
+/**
+ * The day of a text already known to be one: written by formatDay or the wall clock, or let in
+ * by a schema that checked it. Anything else is a bug, said here rather than read as NaN later.
+ */
+export function knownDay(text: string): Day {
+  const day = parseDay(text);
+  if (day === undefined) throw new Error(`Not a day between ${MIN_YEAR} and ${MAX_YEAR}: ${JSON.stringify(text)}`);
+  return day;
+}
+
 const twoDigits = (n: number) => (n < 10 ? `0${n}` : String(n));
 
 /** Days the dashboard can hold keep their text once written ('' until then). */
@@ -71,7 +81,7 @@ export function dayOf(date: Date): Day {
  * 22:30 UTC on 31 December it is already 1 January in Doha, and figures then run to the 31st.
  */
 export function todayIn(timeZone: string, ms: number): Day {
-  return parseDay(wallClock(timeZone, ms).day)!;
+  return knownDay(wallClock(timeZone, ms).day);
 }
 
 export function yearOf(day: Day): number {
@@ -102,7 +112,7 @@ export function unionRanges(ranges: readonly DayRange[]): DayRange[] {
   const sorted = [...ranges].sort((a, b) => a.from - b.from);
   const out: DayRange[] = [];
   for (const r of sorted) {
-    const last = out[out.length - 1];
+    const last = out.at(-1);
     if (last && r.from <= last.to + 1) last.to = Math.max(last.to, r.to);
     else out.push({ ...r });
   }

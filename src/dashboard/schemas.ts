@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_YEAR, MIN_YEAR, parseDay } from './dates';
+import { knownDay, MAX_YEAR, MIN_YEAR, parseDay } from './dates';
 
 /**
  * The dashboard's words for query strings and bodies that several features read: days,
@@ -19,7 +19,7 @@ export function repeatable<T extends z.ZodType>(item: T) {
 export const valueName = z.string().max(200);
 
 export const isoDate = z.string().refine((v) => parseDay(v) !== undefined, `must be a date written YYYY-MM-DD, between ${MIN_YEAR} and ${MAX_YEAR}`);
-export const day = isoDate.transform((v) => parseDay(v)!);
+export const day = isoDate.transform((v) => knownDay(v));
 
 export const rangeFields = { from: day.optional(), to: day.optional() };
 

@@ -24,8 +24,12 @@ export function apiDocsRoutes(info: { title: string; version: string }) {
     for (const [path, operations] of Object.entries(api.paths)) {
       for (const [method, operation] of Object.entries(operations) as [string, OperationView][]) {
         const tag = operation.tags[0];
-        if (!groups.has(tag)) groups.set(tag, []);
-        groups.get(tag)!.push({ method: method.toUpperCase(), path, operation });
+        let group = groups.get(tag);
+        if (group === undefined) {
+          group = [];
+          groups.set(tag, group);
+        }
+        group.push({ method: method.toUpperCase(), path, operation });
       }
     }
     res.page('api-docs', { title: res.locals.t('apiDocs.title'), groups: [...groups.entries()], version: info.version });

@@ -104,8 +104,7 @@ export function buildAssets({ publicDir = PUBLIC_DIR, viewsDir = VIEWS_DIR } = {
       if (!key.endsWith('.js')) continue;
       const seen = new Set<string>();
       const stack = direct(key);
-      while (stack.length > 0) {
-        const next = stack.pop()!;
+      for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
         if (seen.has(next)) continue;
         seen.add(next);
         stack.push(...direct(next));

@@ -15,10 +15,13 @@ interface AssetFile extends Compressed {
   ext: string;
 }
 
+/** The manifest as templates look names up in it: a template may name a file that was never built. */
+type ManifestLookups = { [K in keyof AssetManifest]: Partial<AssetManifest[K]> };
+
 /** The built static files in memory, and how pages link them. */
 export class Assets {
   constructor(
-    private readonly manifest: AssetManifest,
+    private readonly manifest: ManifestLookups,
     private readonly files: Map<string, AssetFile>,
   ) {}
 
@@ -86,9 +89,11 @@ export function assets(): Assets {
  */
 export function serveAssets(): RequestHandler {
   return (req, res, next) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
-    const file = assets().file(req.path.slice(1));
-    if (!file) return next();
+    const file = req.method === 'GET' || req.method === 'HEAD' ? assets().file(req.path.slice(1)) : undefined;
+    if (!file) {
+      next();
+      return;
+    }
     const accepted = req.acceptsEncodings();
     const takes = (encoding: string) => accepted.includes(encoding) || accepted.includes('*');
     const [encoding, body] =

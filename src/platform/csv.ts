@@ -25,9 +25,9 @@ export function csvLine(cells: readonly (string | number)[]): string {
 export async function sendCsv(res: Response, file: { fileName: string; chunks: Iterable<string> | AsyncIterable<string> }): Promise<void> {
   res.type('text/csv; charset=utf-8');
   res.attachment(file.fileName);
-  await pipeline(Readable.from(file.chunks), res).catch((err: NodeJS.ErrnoException) => {
+  await pipeline(Readable.from(file.chunks), res).catch((err: unknown) => {
     // A client that stops reading halfway is not a server error.
-    if (err.code !== 'ERR_STREAM_PREMATURE_CLOSE') throw err;
+    if ((err as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') throw err;
   });
 }
 

@@ -136,7 +136,8 @@ export function errorHandler(logger: Logger, renderPage?: ErrorPageRenderer, rec
       return;
     }
     const body: ErrorBody = known ? toErrorBody(known) : { error: 'Internal server error', code: 'INTERNAL' };
-    if (status >= 500) body.details = { requestId: String(req.id ?? '') };
+    // The prelude, before every route, gave each request its id.
+    if (status >= 500) body.details = { requestId: req.id };
     if (status === 429 && !res.getHeader('Retry-After')) res.setHeader('Retry-After', '60');
     // Whatever a route had set up for the answer it meant to send no longer describes this one.
     res.removeHeader('Content-Disposition');

@@ -89,7 +89,10 @@ class LocalChannel implements EventChannel {
 
   async publish(body: unknown): Promise<boolean> {
     const now = this.clock.now();
-    while (this.kept.length > 0 && this.kept[0].at < now - this.keptMs) this.dropped = this.kept.shift()!.event.id;
+    for (let oldest = this.kept.at(0); oldest !== undefined && oldest.at < now - this.keptMs; oldest = this.kept.at(0)) {
+      this.kept.shift();
+      this.dropped = oldest.event.id;
+    }
     // A clock that stands still or steps back still gives each event a later id.
     if (now > this.lastMs) {
       this.lastMs = now;

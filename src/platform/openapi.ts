@@ -31,7 +31,10 @@ function stackOf(handle: unknown): Layer[] | undefined {
  * is written as the expression itself, so that the README check names it rather than losing it.
  */
 function nameOf(path: unknown): string {
-  if (path instanceof RegExp) return typeof (path as DescribedRegExp).describedAs === 'string' ? (path as DescribedRegExp).describedAs! : `/${path.source}`;
+  if (path instanceof RegExp) {
+    const { describedAs } = path as DescribedRegExp;
+    return typeof describedAs === 'string' ? describedAs : `/${path.source}`;
+  }
   return String(path);
 }
 

@@ -16,7 +16,7 @@ export function prelude(opts: { logger: Logger; i18n: i18n; cookieSecure: boolea
   const setSecurityHeaders = securityHeaders(opts.cookieSecure);
   const parseCookies = cookieParser();
   const chooseLanguage = languageChooser(opts.i18n, opts.cookieSecure);
-  const parseJson = express.json({ limit: '1mb' });
+  const parseJson: RequestHandler = express.json({ limit: '1mb' });
   return (req, res, next) => {
     logRequest(req, res);
     setSecurityHeaders(res);

@@ -162,7 +162,7 @@ function batch(multi: object, guard: StallGuard, times: CallTimes): unknown {
   return view;
 }
 
-async function* pages(iterator: AsyncIterator<unknown>, guard: StallGuard): AsyncGenerator<unknown> {
+async function* pages(iterator: AsyncIterator<unknown>, guard: StallGuard): AsyncGenerator {
   for (;;) {
     const page = await guard.run(() => iterator.next());
     if (page.done) return;

@@ -128,8 +128,9 @@ export function foldedMatches(text: string, needle: string): [number, number][] 
   // The place in `text` of each folded character; `ends` where that character ends.
   const starts: number[] = [];
   const ends: number[] = [];
-  for (let at = 0; at < text.length; ) {
-    const character = String.fromCodePoint(text.codePointAt(at)!);
+  let at = 0;
+  // A string iterates by code point, a lone surrogate as one.
+  for (const character of text) {
     const next = at + character.length;
     const piece = foldForSearch(character);
     folded += piece;
@@ -144,7 +145,7 @@ export function foldedMatches(text: string, needle: string): [number, number][] 
   for (let found = folded.indexOf(sought); found !== -1; found = folded.indexOf(sought, found + sought.length)) {
     let end = ends[found + sought.length - 1];
     // Marks that follow the last letter belong to it: a mark left outside would be drawn apart.
-    while (end < text.length && foldForSearch(String.fromCodePoint(text.codePointAt(end)!)) === '') end += 1;
+    for (let mark = text.codePointAt(end); mark !== undefined && foldForSearch(String.fromCodePoint(mark)) === ''; mark = text.codePointAt(end)) end += 1;
     matches.push([starts[found], end]);
   }
   return matches;

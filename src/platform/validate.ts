@@ -14,7 +14,7 @@ type Parsed<S extends Schemas> = {
   params: S['params'] extends z.ZodType ? z.output<S['params']> : undefined;
 };
 
-function check<T extends z.ZodType | undefined>(schema: T, value: unknown, where: string) {
+function check(schema: z.ZodType | undefined, value: unknown, where: string) {
   if (!schema) return undefined;
   const result = schema.safeParse(value);
   if (!result.success) {

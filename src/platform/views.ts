@@ -21,9 +21,10 @@ export function setupViews(app: Express): void {
       asset: (name: string) => assets().url(name),
       script: (name: string) => assets().script(name, scripts),
     };
-    this.render(view, locals, (err, body) => {
+    // Express's types say an error always comes; it is null when the view rendered.
+    this.render(view, locals, (err: Error | null, body) => {
       if (err) return this.req.next?.(err);
-      this.render(`layouts/${layout}`, { ...locals, body }, (layoutErr, html) => {
+      this.render(`layouts/${layout}`, { ...locals, body }, (layoutErr: Error | null, html) => {
         if (layoutErr) return this.req.next?.(layoutErr);
         this.status(status).type('html').send(html);
       });

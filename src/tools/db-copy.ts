@@ -103,7 +103,7 @@ export async function copyRecords(config: Config, say: (line: string) => void): 
       await copySecrets(config, trx);
       for (const { app, table } of TABLES) {
         const [stored] = await (trx as unknown as AnyDb).withSchema(app).selectFrom(table).select(sql<number>`count(*)`.as('n')).execute();
-        if (Number(stored.n) !== counts[`${app}.${table}`]) throw new Error(`${app}.${table}: ${counts[`${app}.${table}`]} rows read, ${String(stored.n)} stored`);
+        if (stored.n !== counts[`${app}.${table}`]) throw new Error(`${app}.${table}: ${counts[`${app}.${table}`]} rows read, ${String(stored.n)} stored`);
       }
     });
     return counts;
@@ -122,7 +122,7 @@ async function holdsRecords(records: Records): Promise<string | undefined> {
   for (const { app, table } of TABLES) {
     const [row] = await db(records, app).selectFrom(table).select(sql<number>`count(*)`.as('n')).execute();
     const seeded = table === 'visits_version' ? 1 : 0;
-    if (Number(row.n) > seeded) return `${app}.${table}`;
+    if (row.n > seeded) return `${app}.${table}`;
   }
   return undefined;
 }
@@ -131,7 +131,7 @@ async function holdsRecords(records: Records): Promise<string | undefined> {
 async function restartSequence(trx: Kysely<unknown>, source: Records, app: 'dashboard' | 'workspace', table: string, id: string): Promise<void> {
   const [max] = await db(source, app).selectFrom(table).select(sql<number | null>`max(${sql.ref(id)})`.as('n')).execute();
   const seq = await sql<{ seq: number }>`SELECT seq FROM sqlite_sequence WHERE name = ${table}`.execute(db(source, app));
-  const highest = Math.max(Number(max.n ?? 0), Number(seq.rows[0]?.seq ?? 0));
+  const highest = Math.max(max.n ?? 0, seq.rows[0]?.seq ?? 0);
   await sql`SELECT setval(pg_get_serial_sequence(${`${app}.${table}`}, ${id}), ${highest + 1}, false)`.execute(trx);
 }
 

@@ -13,12 +13,12 @@ export { CopyRefused };
  * Answers how many files and bytes went.
  */
 export async function copyUploads(config: Config, progress: (line: string) => void): Promise<{ files: number; bytes: number }> {
-  if (!config.s3) throw new CopyRefused('S3_BUCKET is not set: name the bucket to copy the uploads into');
+  const s3 = bucketOf(config);
   if (!fs.existsSync(config.uploadDir)) throw new CopyRefused(`UPLOAD_DIR ${config.uploadDir} does not exist`);
   const source = new LocalFileStore(config.uploadDir);
-  const target = new S3FileStore(config.s3);
+  const target = new S3FileStore(s3);
   try {
-    for await (const { key } of target.entries()) throw new CopyRefused(`The bucket ${config.s3.bucket} already holds objects (${key}, …): copy into an empty bucket`);
+    for await (const { key } of target.entries()) throw new CopyRefused(`The bucket ${s3.bucket} already holds objects (${key}, …): copy into an empty bucket`);
     const sizes = new Map<string, number>();
     for await (const { key } of source.entries()) {
       const body = await source.get(key);
@@ -41,10 +41,15 @@ export async function copyUploads(config: Config, progress: (line: string) => vo
   }
 }
 
+function bucketOf(config: Config): NonNullable<Config['s3']> {
+  if (!config.s3) throw new CopyRefused('S3_BUCKET is not set: name the bucket to copy the uploads into');
+  return config.s3;
+}
+
 async function main(): Promise<void> {
   await runCommand('uploads:copy', async (config, progress) => {
     const { files } = await copyUploads(config, progress);
-    return `Copied ${files.toLocaleString('en')} files from ${config.uploadDir} into ${config.s3!.bucket}.`;
+    return `Copied ${files.toLocaleString('en')} files from ${config.uploadDir} into ${bucketOf(config).bucket}.`;
   });
 }
 

@@ -34,7 +34,7 @@ export const workspaceMigrations: Record<string, SchemaStep> = {
       // Random and the member's alone, for good: tokens and cookie sessions carry it.
       .addColumn('token_key', 'text', (c) => c.notNull().unique())
       .execute();
-    await db.schema.createIndex('users_email_lower').unique().on('users').expression(sql`lower(email)`).execute();
+    await db.schema.createIndex('users_email_lower').unique().on('users').column(sql`lower(email)`).execute();
 
     await db.schema
       .createTable('brands')

@@ -31,12 +31,15 @@ export const requireSignedIn: RequestHandler = (req, _res, next) => {
   next();
 };
 
-export function actorOf(req: Request): Actor {
+export function signedInOf(req: Request): WorkspaceAuth {
   if (!req.workspace) throw new Unauthorized('Sign in first');
-  return req.workspace.actor;
+  return req.workspace;
+}
+
+export function actorOf(req: Request): Actor {
+  return signedInOf(req).actor;
 }
 
 export function userOf(req: Request): UserRecord {
-  if (!req.workspace) throw new Unauthorized('Sign in first');
-  return req.workspace.user;
+  return signedInOf(req).user;
 }

@@ -9,7 +9,7 @@ import {
   monthLabel,
   MAX_YEAR,
   MIN_YEAR,
-  parseDay,
+  knownDay,
   unionRanges,
   yearEarlier,
   yearRange,
@@ -171,7 +171,7 @@ export interface FilterOptions {
 }
 
 export function seasonRange(season: Season): DayRange {
-  return { from: parseDay(season.startDate)!, to: parseDay(season.endDate)! };
+  return { from: knownDay(season.startDate), to: knownDay(season.endDate) };
 }
 
 /**
@@ -320,7 +320,7 @@ function earlierSeries(columns: VisitColumns, keep: Uint8Array, ranges: readonly
   const daily: DailySums = { firstDay, visitors: new Float64Array(length), revenueCents: new Float64Array(length) };
   columns.aggregate(keep, [{ from: firstDay, to: firstDay + length - 1 }], 'best', daily);
   return series.map((point) => {
-    const bucket = { from: parseDay(point.start)!, to: parseDay(point.end)! };
+    const bucket = { from: knownDay(point.start), to: knownDay(point.end) };
     const covered = intersectRanges([bucket], ranges);
     const moved = (covered.length > 0 ? covered : [bucket]).map((r) => ({ from: back(r.from), to: back(r.to) }));
     let visitors = 0;

@@ -57,11 +57,17 @@ export function askedFigures(figures: AnalyticsService, views: SavedViewLookup) 
 
   const comparison = async (query: z.output<typeof compareQuery>, req: Request): Promise<FiguresRequest> => {
     if (query.view !== undefined) return views.request(viewerOf(req), query.view, 'comparison');
-    return { filters: filtersOf(query), comparison: query.against ? { against: query.against } : { a: query.a!, b: query.b! } };
+    if (query.against) return { filters: filtersOf(query), comparison: { against: query.against } };
+    const { a, b } = query;
+    if (a === undefined || b === undefined) throw new Error('compareQuery lets in both sides a and b, or against, or a view');
+    return { filters: filtersOf(query), comparison: { a, b } };
   };
 
-  const compared = ({ filters, comparison: sides }: FiguresRequest, req: Request) =>
-    sides && 'against' in sides ? figures.compareAgainst(viewerOf(req), filters, sides.against) : figures.compare(viewerOf(req), filters, sides!.a, sides!.b);
+  const compared = ({ filters, comparison: sides }: FiguresRequest, req: Request) => {
+    // Both ways of asking for a comparison, the query's and a Comparison view's, name its sides.
+    if (sides === undefined) throw new Error('A comparison was asked for without its sides');
+    return 'against' in sides ? figures.compareAgainst(viewerOf(req), filters, sides.against) : figures.compare(viewerOf(req), filters, sides.a, sides.b);
+  };
 
   return { dashboard, comparison, compared };
 }

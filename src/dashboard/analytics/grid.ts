@@ -80,8 +80,12 @@ export function dailyGrid({ dayStart, comboMuseum, comboChannel, combo, visitors
   const pairs = new Map<number, number>();
   const pairOf = Uint32Array.from(comboMuseum, (museum, c) => {
     const key = museum * 0x10000 + comboChannel[c];
-    if (!pairs.has(key)) pairs.set(key, pairs.size);
-    return pairs.get(key)!;
+    let pair = pairs.get(key);
+    if (pair === undefined) {
+      pair = pairs.size;
+      pairs.set(key, pair);
+    }
+    return pair;
   });
   const grid: DailyGrid = {
     days,
@@ -139,12 +143,13 @@ export function addFromGrid(grid: DailyGrid, firstDay: Day, keep: Uint8Array, ra
     // The kept groups' running totals over the range: cell i holds days [first, first + i).
     let runningVisitors: Float64Array;
     let runningCents: Float64Array;
+    // None when every day of the range has a row: then no day needs counting.
     let runningRows: Uint32Array | undefined;
     if (groups.length === 1) {
       const base = groups[0] * stride + first;
       runningVisitors = level.visitors.subarray(base, base + len + 1);
       runningCents = level.revenueCents.subarray(base, base + len + 1);
-      runningRows = level.rows.subarray(base, base + len + 1);
+      runningRows = everyDay ? undefined : level.rows.subarray(base, base + len + 1);
     } else {
       runningVisitors = new Float64Array(len + 1);
       runningCents = new Float64Array(len + 1);
@@ -158,8 +163,8 @@ export function addFromGrid(grid: DailyGrid, firstDay: Day, keep: Uint8Array, ra
         if (runningRows) for (let i = 0; i <= len; i += 1) runningRows[i] += level.rows[base + i];
       }
     }
-    if (everyDay) sums.days += len;
-    else for (let i = 0; i < len; i += 1) if (runningRows![i + 1] > runningRows![i]) sums.days += 1;
+    if (runningRows === undefined) sums.days += len;
+    else for (let i = 0; i < len; i += 1) if (runningRows[i + 1] > runningRows[i]) sums.days += 1;
     if (daily) {
       const at = firstDay + first - daily.firstDay;
       for (let i = 0; i < len; i += 1) {
@@ -173,7 +178,7 @@ export function addFromGrid(grid: DailyGrid, firstDay: Day, keep: Uint8Array, ra
       const to = offset(Math.min(range.to, firstDayOfMonth(m + 1) - 1) + 1);
       const visitors = runningVisitors[to] - runningVisitors[from];
       const revenueCents = runningCents[to] - runningCents[from];
-      const previous = months[months.length - 1];
+      const previous = months.at(-1);
       if (previous?.month === m) {
         previous.visitors += visitors;
         previous.revenueCents += revenueCents;

@@ -208,7 +208,7 @@ export class VisitColumns {
         const last = Math.min(range.to, monthLast);
         const whole = first === monthFirst && last === monthLast;
         const part = whole && from !== 'rows' && this.rollup && !daily ? addRollupMonth(this.rollup, m, keep, sums) : this.fromRows(first, last, keep, sums, daily);
-        const previous = months[months.length - 1];
+        const previous = months.at(-1);
         if (previous?.month === m) {
           previous.visitors += part.visitors;
           previous.revenueCents += part.revenueCents;

@@ -51,8 +51,8 @@ export class SqlAnnotationRepository implements AnnotationRepository {
     const rows = await this.records.db
       .selectFrom('annotations')
       .selectAll()
-      .$if(to !== undefined, (q) => q.where('date', '<=', to!))
-      .$if(from !== undefined, (q) => q.where((eb) => eb(eb.fn.coalesce('end_date', 'date'), '>=', from!)))
+      .$call((q) => (to === undefined ? q : q.where('date', '<=', to)))
+      .$call((q) => (from === undefined ? q : q.where((eb) => eb(eb.fn.coalesce('end_date', 'date'), '>=', from))))
       .orderBy('date')
       .orderBy('id')
       .execute();

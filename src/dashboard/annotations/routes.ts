@@ -10,7 +10,7 @@ import { mayWriteNotes, type AnnotationsService } from './service';
 
 /** Writes are for whoever mayWriteNotes says; every session reads. */
 const writer: RequestHandler = (req, _res, next) => {
-  if (!mayWriteNotes(req.dashboard!.session)) throw new Forbidden('Administrators only', 'ADMIN_ONLY');
+  if (!mayWriteNotes(viewerOf(req))) throw new Forbidden('Administrators only', 'ADMIN_ONLY');
   next();
 };
 

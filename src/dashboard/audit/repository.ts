@@ -74,7 +74,7 @@ export class KyselyAuditRepository implements AuditRepository {
     if (query.beforeId !== undefined) select = select.where('id', '<', query.beforeId);
     const rows = await select.execute();
     return rows.map((r) => ({
-      id: Number(r.id),
+      id: r.id,
       at: new Date(Number(r.at)).toISOString(),
       actor: r.actor,
       action: r.action,
@@ -88,7 +88,7 @@ export class KyselyAuditRepository implements AuditRepository {
 
   async span(filter: AuditFilter): Promise<{ first: string; last: string } | null> {
     const row = await this.filtered(filter)
-      .select((eb) => [eb.fn.min('at').as('first'), eb.fn.max('at').as('last')])
+      .select((eb) => [eb.fn.min<number | string | null>('at').as('first'), eb.fn.max<number | string | null>('at').as('last')])
       .executeTakeFirst();
     if (!row || row.first === null || row.last === null) return null;
     return { first: new Date(Number(row.first)).toISOString(), last: new Date(Number(row.last)).toISOString() };

@@ -3,7 +3,8 @@ import { SESSION_MAX_AGE_MS } from './service';
 import type { DashboardSession, SessionPatch, SessionStore } from './session-store';
 
 const SESSION = 'dashboard:session:';
-const OF_USER = 'dashboard:user-sessions:';
+/** The set that lists one user's sessions. */
+const sessionsOf = (userId: number) => `dashboard:user-sessions:${userId}`;
 
 /**
  * Dashboard sessions in Redis, shared by every instance behind one address: a session made
@@ -25,14 +26,14 @@ export class RedisSessionStore implements SessionStore {
   async set(id: string, session: DashboardSession) {
     const left = Math.max(1, session.createdAt + SESSION_MAX_AGE_MS - this.clock.now());
     const write = this.redis.multi().set(SESSION + id, JSON.stringify(session), { expiration: { type: 'PX', value: left } });
-    if (session.userId !== null) write.sAdd(OF_USER + session.userId, id).pExpire(OF_USER + session.userId, SESSION_MAX_AGE_MS);
+    if (session.userId !== null) write.sAdd(sessionsOf(session.userId), id).pExpire(sessionsOf(session.userId), SESSION_MAX_AGE_MS);
     await write.exec();
   }
 
   async delete(id: string) {
     const session = await this.get(id);
     const write = this.redis.multi().del(SESSION + id);
-    if (session?.userId != null) write.sRem(OF_USER + session.userId, id);
+    if (session?.userId != null) write.sRem(sessionsOf(session.userId), id);
     await write.exec();
   }
 
@@ -42,10 +43,10 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async updateUser(userId: number, patch: SessionPatch) {
-    for (const id of await this.redis.sMembers(OF_USER + userId)) {
+    for (const id of await this.redis.sMembers(sessionsOf(userId))) {
       const session = await this.get(id);
       if (!session) {
-        await this.redis.sRem(OF_USER + userId, id);
+        await this.redis.sRem(sessionsOf(userId), id);
         continue;
       }
       await this.replace(id, { ...session, ...patch });
@@ -53,8 +54,8 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async deleteUser(userId: number) {
-    const ids = await this.redis.sMembers(OF_USER + userId);
-    await this.redis.del([OF_USER + userId, ...ids.map((id) => SESSION + id)]);
+    const ids = await this.redis.sMembers(sessionsOf(userId));
+    await this.redis.del([sessionsOf(userId), ...ids.map((id) => SESSION + id)]);
   }
 
   /** Redis removes each session when its time is up; nothing is left to sweep. */

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { validated } from '../../platform/validate';
+import { signedInOf } from '../request';
 import type { DashboardLive } from './live';
 
 /** Ids are short; anything longer is no id of ours and is answered like an unknown one. */
@@ -16,8 +17,7 @@ export function dashboardEventsRoutes(live: DashboardLive) {
     '/',
     validated({ query: streamQuery }, async ({ query }, req, res) => {
       const header = req.get('Last-Event-ID');
-      // Mounted behind the session check: there is one.
-      await live.open(req.dashboard!.id, res, header !== undefined && header.length <= EVENT_ID_MAX ? header : query.lastEventId);
+      await live.open(signedInOf(req).id, res, header !== undefined && header.length <= EVENT_ID_MAX ? header : query.lastEventId);
     }),
   );
 

@@ -5,10 +5,14 @@ import { mayScheduleForOthers } from '../reports/service';
 import type { DashboardSession } from '../auth/session-store';
 import { DASHBOARD_ROLES } from '../domain';
 import { UNRESTRICTED_ROLES } from '../users/service';
+import { viewerOf } from '../request';
 
 /** Pages redirect to the PIN page instead of answering 401. */
 const signInFirst: RequestHandler = (req, res, next) => {
-  if (!req.dashboard) return res.redirect(303, `/dashboard/login?next=${encodeURIComponent(req.originalUrl)}`);
+  if (!req.dashboard) {
+    res.redirect(303, `/dashboard/login?next=${encodeURIComponent(req.originalUrl)}`);
+    return;
+  }
   next();
 };
 
@@ -37,11 +41,12 @@ function dashboardPage(
   sessionContext: (session: DashboardSession, query: Request['query']) => Record<string, unknown> = () => ({}),
 ): RequestHandler {
   return (req, res) => {
-    const context = { ...staticContext, ...sessionContext(req.dashboard!.session, req.query) };
+    const session = viewerOf(req);
+    const context = { ...staticContext, ...sessionContext(session, req.query) };
     res.page(`dashboard/${view}`, {
       ...context,
       title: res.locals.t(titleKey),
-      session: req.dashboard!.session,
+      session,
       active: view === 'home' ? 'dashboard' : view,
       styles: ['dashboard'],
       strings: clientStrings(res, sections),
@@ -56,7 +61,10 @@ export function dashboardPages(currency: string) {
   const router = Router();
 
   router.get('/login', (req, res) => {
-    if (req.dashboard) return res.redirect(303, safeNext(req.query.next));
+    if (req.dashboard) {
+      res.redirect(303, safeNext(req.query.next));
+      return;
+    }
     res.page('dashboard/login', { title: res.locals.t('dashboard.login.title'), next: safeNext(req.query.next), bodyClass: 'auth-page' });
   });
 

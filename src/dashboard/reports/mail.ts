@@ -1,6 +1,6 @@
 import type { i18n } from 'i18next';
 import type { Day } from '../dates';
-import { formatDay, parseDay } from '../dates';
+import { formatDay, knownDay } from '../dates';
 import type { DataFilters } from '../analytics/aggregate';
 import type { AnalyticsService } from '../analytics/service';
 import type { VisitsService } from '../visits/service';
@@ -46,7 +46,7 @@ export function reportComposer(deps: ReportMailDeps): Composer {
     const recipient = await deps.users.get(report.userId);
     if (!recipient) return { skip: 'its recipient is no longer a dashboard user' };
     if (!recipient.email) return { skip: 'its recipient has no e-mail address any more' };
-    const reportDay: Day = parseDay(day)!;
+    const reportDay: Day = knownDay(day);
     const t = deps.i18n.getFixedT(report.language);
 
     let filters: DataFilters;

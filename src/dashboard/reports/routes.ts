@@ -4,6 +4,7 @@ import { LANGUAGES, requestLanguage } from '../../platform/i18n';
 import { idParam, validated } from '../../platform/validate';
 import { MAX_QUERY_LENGTH } from '../views/address';
 import { FREQUENCIES } from '../domain';
+import { viewerOf } from '../request';
 import type { ReportActor, ReportsService } from './service';
 
 const userId = z.number().int().positive();
@@ -20,7 +21,7 @@ const updateBody = z
 
 /** Mounted behind the dashboard session. */
 function actor(req: Request): ReportActor {
-  return req.dashboard!.session;
+  return viewerOf(req);
 }
 
 /** `/api/dashboard/reports`: administrators schedule reports for anyone, everyone else for themselves. */

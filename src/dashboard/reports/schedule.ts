@@ -1,5 +1,5 @@
 import { wallClock } from '../../platform/time-zone';
-import { firstDayOfMonth, formatDay, monthIndexOf, parseDay, type DayRange } from '../dates';
+import { firstDayOfMonth, formatDay, knownDay, monthIndexOf, type DayRange } from '../dates';
 
 import type { Frequency } from '../domain';
 
@@ -17,7 +17,7 @@ const weekday = (day: number) => (((day + 4) % 7) + 7) % 7;
  */
 export function dueDay(frequency: Frequency, now: number, timeZone: string): string {
   const wall = wallClock(timeZone, now);
-  const today = parseDay(wall.day)!;
+  const today = knownDay(wall.day);
   const passed = wall.minutes >= REPORT_MINUTE_OF_DAY;
   if (frequency === 'weekly') {
     const back = weekday(today);
@@ -29,7 +29,7 @@ export function dueDay(frequency: Frequency, now: number, timeZone: string): str
 
 /** The day of the next scheduled send after the one of `day` (at 07:00 on the dashboard's wall clock). */
 export function nextDay(frequency: Frequency, day: string): string {
-  const d = parseDay(day)!;
+  const d = knownDay(day);
   return formatDay(frequency === 'weekly' ? d + 7 : firstDayOfMonth(monthIndexOf(d) + 1));
 }
 
@@ -38,7 +38,7 @@ export function nextDay(frequency: Frequency, day: string): string {
  * covers Sunday to Saturday), or the calendar month before it.
  */
 export function coveredDays(frequency: Frequency, day: string): DayRange {
-  const d = parseDay(day)!;
+  const d = knownDay(day);
   if (frequency === 'weekly') return { from: d - 7, to: d - 1 };
   const month = monthIndexOf(d) - 1;
   return { from: firstDayOfMonth(month), to: firstDayOfMonth(month + 1) - 1 };

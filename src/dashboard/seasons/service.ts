@@ -2,7 +2,7 @@ import { BadRequest, NotFound } from '../../platform/errors';
 import { RecentLook } from '../../platform/recent';
 import type { AuditTrail } from '../audit/service';
 import type { AuditContext } from '../request';
-import { parseDay } from '../dates';
+import { knownDay } from '../dates';
 import type { FiguresFeed } from '../events/live';
 import type { NewSeason, Season, SeasonRepository } from './repository';
 
@@ -68,7 +68,7 @@ export class SeasonsService {
 }
 
 function checkedSeason(season: NewSeason): NewSeason {
-  if (parseDay(season.endDate)! < parseDay(season.startDate)!) {
+  if (knownDay(season.endDate) < knownDay(season.startDate)) {
     throw new BadRequest('The end date must not be before the start date', 'SEASON_DATES', {
       issues: [{ path: 'body.endDate', message: 'must not be before startDate' }],
     });

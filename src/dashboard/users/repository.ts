@@ -156,7 +156,7 @@ export class SqlAccessStamps implements AccessStampRepository {
 
   async all() {
     const rows = await this.records.db.selectFrom('access_stamps').select(['user_id', 'stamp', 'ended']).execute();
-    return new Map(rows.map((r) => [r.user_id, { stamp: Number(r.stamp), ended: Number(r.ended) }]));
+    return new Map(rows.map((r) => [r.user_id, { stamp: r.stamp, ended: r.ended }]));
   }
 
   async bump(userId: number, ending: boolean) {
@@ -171,6 +171,6 @@ export class SqlAccessStamps implements AccessStampRepository {
       )
       .returning('stamp')
       .executeTakeFirstOrThrow();
-    return Number(row.stamp);
+    return row.stamp;
   }
 }

@@ -1,4 +1,4 @@
-import { auditOf } from '../request';
+import { auditOf, viewerOf } from '../request';
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import type { Clock } from '../../platform/clock';
@@ -37,7 +37,7 @@ export const PIN_CONFLICT_LIMIT = 5;
 export const PIN_CONFLICT_WINDOW_MS = 15 * 60 * 1000;
 
 function adminOf(req: Request): AdminActor {
-  return { ...auditOf(req), userId: req.dashboard!.session.userId, address: clientAddress(req) };
+  return { ...auditOf(req), userId: viewerOf(req).userId, address: clientAddress(req) };
 }
 
 /** Mounted behind dashboardAccess(auth, 'admin'). */
@@ -55,7 +55,7 @@ export function usersRoutes(deps: { users: DashboardUsersService; attempts: Atte
         message: 'Too many PINs found taken; let Settings make one',
         code: 'PIN_THROTTLED',
         // Only a chosen PIN can tell anything; per administrator, whatever the address.
-        key: (req) => ((req.body as { pin?: unknown } | undefined)?.pin === undefined ? undefined : String(req.dashboard!.session.userId ?? 'admin')),
+        key: (req) => ((req.body as { pin?: unknown } | undefined)?.pin === undefined ? undefined : String(viewerOf(req).userId ?? 'admin')),
       },
     ],
   });

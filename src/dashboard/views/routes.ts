@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { singleLine } from '../../platform/text';
 import { idParam, validated } from '../../platform/validate';
 import { VIEW_PAGES } from '../domain';
+import { viewerOf } from '../request';
 import { MAX_QUERY_LENGTH } from './address';
 import type { SavedViewsService, ViewActor } from './service';
 
@@ -16,7 +17,7 @@ const updateBody = z
 
 /** Mounted behind the dashboard session. */
 function actor(req: Request): ViewActor {
-  return req.dashboard!.session;
+  return viewerOf(req);
 }
 
 /** `/api/dashboard/views`: any dashboard user saves, shares and opens views; see SavedViewsService for who may change one. */

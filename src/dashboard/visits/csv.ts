@@ -107,7 +107,12 @@ function readRow(record: string[], line: number, at: Map<Column, number>, lastDa
     const params = { expected: CSV_COLUMNS.length, found: record.length };
     return [{ line, field: 'row', code: 'FIELD_COUNT', message: `expected ${params.expected} fields, found ${params.found}`, params }];
   }
-  const cell = (column: Column) => record[at.get(column)!];
+  const cell = (column: Column) => {
+    const index = at.get(column);
+    // readHeader answers positions only when every column has one.
+    if (index === undefined) throw new Error(`The header gave no position for the column ${column}`);
+    return record[index];
+  };
   const errors: ImportError[] = [];
   const date = cell('date');
   const day = parseDay(date);

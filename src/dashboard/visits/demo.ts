@@ -1,5 +1,5 @@
 import type { VisitRow } from '../analytics/store';
-import { dayOf, formatDay, parseDay, yearOf, yearRange, type Day } from '../dates';
+import { dayOf, formatDay, knownDay, yearOf, yearRange, type Day } from '../dates';
 import type { NewSeason } from '../seasons/repository';
 
 /**
@@ -52,7 +52,7 @@ const WEEKDAY = [0.85, 0.8, 0.85, 0.9, 1.1, 1.45, 1.35];
 const MONTH = [1.25, 1.2, 1.15, 1, 0.85, 0.7, 0.6, 0.65, 0.8, 1, 1.15, 1.3];
 
 /** First and last day of Ramadan by year (approximate, as announced dates vary by a day). */
-const RAMADAN: Record<number, [string, string]> = {
+const RAMADAN: Partial<Record<number, [string, string]>> = {
   2020: ['2020-04-24', '2020-05-23'],
   2021: ['2021-04-13', '2021-05-12'],
   2022: ['2022-04-02', '2022-05-01'],
@@ -68,7 +68,7 @@ const RAMADAN: Record<number, [string, string]> = {
 
 function ramadanOf(year: number): { from: Day; to: Day } | undefined {
   const dates = RAMADAN[year];
-  return dates && { from: parseDay(dates[0])!, to: parseDay(dates[1])! };
+  return dates && { from: knownDay(dates[0]), to: knownDay(dates[1]) };
 }
 
 /** mulberry32: small, fast and seedable, so the data set is reproducible. */

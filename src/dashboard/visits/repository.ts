@@ -42,7 +42,7 @@ export class SqlVisitRepository implements VisitRepository {
 
   async count(): Promise<number> {
     const row = await this.records.db.selectFrom('visits').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    return Number(row.n);
+    return row.n;
   }
 
   async version(): Promise<number> {

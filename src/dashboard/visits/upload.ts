@@ -74,7 +74,8 @@ export function receiveCsv(visits: VisitsService): RequestHandler {
         await job.discard().catch((cause: unknown) => req.log.error({ err: cause }, 'could not drop the rows of an unfinished import'));
         throw err;
       }
-      return next();
+      next();
+      return;
     }
     const limits = { files: 1, fields: 10, fieldSize: 1024, parts: 12, fileSize: maxBytes };
     const upload = multer({ storage: stagingStorage(job), limits }).single('file');
@@ -86,7 +87,10 @@ export function receiveCsv(visits: VisitsService): RequestHandler {
         );
         return;
       }
-      if (!req.file) return next(new BadRequest('Send the CSV file in the field "file"', 'IMPORT_UPLOAD'));
+      if (!req.file) {
+        next(new BadRequest('Send the CSV file in the field "file"', 'IMPORT_UPLOAD'));
+        return;
+      }
       next();
     });
   };

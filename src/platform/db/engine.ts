@@ -81,3 +81,12 @@ export function flag(value: boolean): number {
 export function isSet(value: number | boolean): boolean {
   return value === true || value === 1;
 }
+
+/**
+ * A row read back after writing it: only a delete at the same moment takes it away, and a
+ * write that cannot show what it wrote fails there rather than handing on nothing.
+ */
+export function readBack<T>(row: T | undefined, what: string): T {
+  if (row === undefined) throw new Error(`${what} was gone as soon as it was written`);
+  return row;
+}

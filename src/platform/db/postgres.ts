@@ -74,7 +74,7 @@ function copyLines(rows: Iterable<readonly unknown[]>): Readable {
 function lastOfEachKey(key: readonly string[], columns: readonly string[], rows: readonly (readonly unknown[])[]): Iterable<readonly unknown[]> {
   const keyAt = key.map((k) => columns.indexOf(k));
   const last = new Map<string, readonly unknown[]>();
-  for (const row of rows) last.set(keyAt.map((i) => String(row[i] as string)).join('\u0000'), row);
+  for (const row of rows) last.set(keyAt.map((i) => String(row[i])).join('\u0000'), row);
   return last.values();
 }
 
@@ -211,7 +211,7 @@ const parsers = new Map<number, (value: string) => unknown>([
   [OIDS.numeric, Number],
 ]);
 const types: pg.CustomTypesConfig = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') => parsers.get(oid) ?? (pg.types.getTypeParser(oid, format) as unknown)) as pg.CustomTypesConfig['getTypeParser'],
+  getTypeParser: (oid, format) => parsers.get(oid) ?? (pg.types.getTypeParser(oid, format) as unknown),
 };
 
 /**

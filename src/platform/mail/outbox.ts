@@ -169,8 +169,8 @@ export class OutboxRepository {
     const rows = await this.db
       .selectFrom('mail_outbox')
       .selectAll()
-      .$if(opts.beforeId !== undefined, (q) => q.where('id', '<', opts.beforeId!))
-      .$if(opts.status !== undefined, (q) => q.where('status', '=', opts.status!))
+      .$call((q) => (opts.beforeId === undefined ? q : q.where('id', '<', opts.beforeId)))
+      .$call((q) => (opts.status === undefined ? q : q.where('status', '=', opts.status)))
       .orderBy('id', 'desc')
       .limit(opts.limit)
       .execute();

@@ -1,4 +1,4 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type NotNull, type Selectable } from 'kysely';
 import type { WorkspaceRecords } from '../records';
 import type { WorkspaceTables } from '../tables';
 import { containsPattern, contains } from '../search/repository';
@@ -81,15 +81,16 @@ export class SqlAssetRepository implements AssetRepository {
 
   async list(filter: AssetFilter) {
     if (filter.brandIds?.length === 0 || filter.mimeTypes?.length === 0) return [];
+    const namePattern = filter.nameContains === undefined ? undefined : containsPattern(filter.nameContains);
     const rows = await this.records.db
       .selectFrom('assets')
       .selectAll()
-      .$if(filter.brandIds !== undefined, (q) => q.where('brand_id', 'in', filter.brandIds!))
-      .$if(filter.campaignId !== undefined, (q) => q.where('campaign_id', '=', filter.campaignId!))
-      .$if(filter.postId !== undefined, (q) => q.where('post_id', '=', filter.postId!))
-      .$if(filter.uploadedBy !== undefined, (q) => q.where('uploaded_by', '=', filter.uploadedBy!))
-      .$if(filter.mimeTypes !== undefined, (q) => q.where('mime_type', 'in', [...filter.mimeTypes!]))
-      .$if(filter.nameContains !== undefined, (q) => q.where((eb) => contains(this.records.engine, eb.ref('name'), containsPattern(filter.nameContains!))))
+      .$call((q) => (filter.brandIds === undefined ? q : q.where('brand_id', 'in', filter.brandIds)))
+      .$call((q) => (filter.campaignId === undefined ? q : q.where('campaign_id', '=', filter.campaignId)))
+      .$call((q) => (filter.postId === undefined ? q : q.where('post_id', '=', filter.postId)))
+      .$call((q) => (filter.uploadedBy === undefined ? q : q.where('uploaded_by', '=', filter.uploadedBy)))
+      .$call((q) => (filter.mimeTypes === undefined ? q : q.where('mime_type', 'in', [...filter.mimeTypes])))
+      .$call((q) => (namePattern === undefined ? q : q.where((eb) => contains(this.records.engine, eb.ref('name'), namePattern))))
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(filter.limit)
@@ -193,9 +194,10 @@ export class SqlAssetRepository implements AssetRepository {
       .selectFrom('assets')
       .select(['id', 'thumbnail_key'])
       .where('thumbnail_key', 'is not', null)
+      .$narrowType<{ thumbnail_key: NotNull }>()
       .where('id', 'in', ids)
       .execute();
-    return new Map(rows.map((r) => [r.id, r.thumbnail_key!]));
+    return new Map(rows.map((r) => [r.id, r.thumbnail_key]));
   }
 
   async storedKeys(keys: string[]) {

@@ -50,7 +50,9 @@ export interface UploadLimits {
  */
 function showNamed(res: Response, name: string): void {
   res.attachment(name);
-  res.set('Content-Disposition', res.get('Content-Disposition')!.replace(/^attachment/, 'inline'));
+  const disposition = res.get('Content-Disposition');
+  if (disposition === undefined) throw new Error('res.attachment wrote no Content-Disposition');
+  res.set('Content-Disposition', disposition.replace(/^attachment/, 'inline'));
 }
 
 /**

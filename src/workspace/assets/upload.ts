@@ -3,7 +3,7 @@ import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'exp
 import multer, { MulterError, type StorageEngine } from 'multer';
 import { BadRequest, HttpError, PayloadTooLarge, UnsupportedMediaType } from '../../platform/errors';
 import { storageFailure, type FileStore } from '../../platform/file-store';
-import { sniff, SNIFF_BYTES, ZIP_CANDIDATE, type FileType } from './file-types';
+import { sniff, SNIFF_BYTES, type ZIP_CANDIDATE, type FileType } from './file-types';
 
 /** A file of an upload request, stored under its generated key, not yet an asset. */
 export interface ReceivedFile {

@@ -55,8 +55,9 @@ export function workspaceAccess(opts: { auth: AuthService; store: CookieSessionS
       else req.workspaceTokenRejected = true;
       return;
     }
-    const userId = req.session?.userId;
-    const userKey = req.session?.userKey;
+    const cookieSession = cookieSessionOf(req);
+    const userId = cookieSession?.userId;
+    const userKey = cookieSession?.userKey;
     if (typeof userId === 'number' && typeof userKey === 'string') {
       const user = await opts.auth.userById(userId, userKey);
       if (user && user.passwordStamp === req.session.passwordStamp) req.workspace = { user, actor: actorFor(user), via: 'cookie' };
@@ -76,6 +77,15 @@ export function workspaceAccess(opts: { auth: AuthService; store: CookieSessionS
     next();
   };
   return { identify, api: apiAccess(false), signedIn: apiAccess(true) };
+}
+
+/**
+ * The request's cookie session, when express-session gave it one: a read sent with a bearer
+ * token never starts one, nor does express-session while its store is out of reach, whatever
+ * its type says.
+ */
+export function cookieSessionOf(req: Request): Request['session'] | undefined {
+  return req.session;
 }
 
 function signedInByCookie(req: Request): boolean {

@@ -3,7 +3,8 @@ import type { SessionData } from 'express-session';
 import type { Redis } from '../../platform/redis';
 
 const PREFIX = 'workspace:session:';
-const OF_USER = 'workspace:user-sessions:';
+/** The set that lists one user's sessions. */
+const sessionsOf = (userId: number) => `workspace:user-sessions:${userId}`;
 
 type Callback = (err?: unknown, data?: unknown) => unknown;
 
@@ -25,7 +26,7 @@ export class RedisCookieSessions extends RedisStore {
     try {
       await super.set(sid, session);
       if (typeof session.userId === 'number') {
-        await this.redis.multi().sAdd(OF_USER + session.userId, sid).expire(OF_USER + session.userId, 7 * 24 * 3600).exec();
+        await this.redis.multi().sAdd(sessionsOf(session.userId), sid).expire(sessionsOf(session.userId), 7 * 24 * 3600).exec();
       }
     } catch (err) {
       return cb?.(err);
@@ -35,8 +36,8 @@ export class RedisCookieSessions extends RedisStore {
 
   /** Ends every cookie session of one user, except `keepSid` when given. */
   async endUserSessions(userId: number, keepSid?: string): Promise<void> {
-    const sids = (await this.redis.sMembers(OF_USER + userId)).filter((sid) => sid !== keepSid);
+    const sids = (await this.redis.sMembers(sessionsOf(userId))).filter((sid) => sid !== keepSid);
     if (sids.length === 0) return;
-    await this.redis.multi().del(sids.map((sid) => PREFIX + sid)).sRem(OF_USER + userId, sids).exec();
+    await this.redis.multi().del(sids.map((sid) => PREFIX + sid)).sRem(sessionsOf(userId), sids).exec();
   }
 }

@@ -46,7 +46,8 @@ export class SqlSessionStore extends session.Store {
     });
   }
 
-  override set(sid: string, data: SessionData, callback?: (err?: unknown) => void): void {
+  /** express-session hands the session as it stands, signed in or not, whatever its type says. */
+  override set(sid: string, data: Partial<SessionData>, callback?: (err?: unknown) => void): void {
     answer(callback, async () => {
       const now = this.clock.now();
       await this.records.db
@@ -71,7 +72,7 @@ export class SqlSessionStore extends session.Store {
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('expires_at', '>', this.clock.now())
         .executeTakeFirstOrThrow();
-      return Number(row.n);
+      return row.n;
     });
   }
 
@@ -85,7 +86,7 @@ export class SqlSessionStore extends session.Store {
     await this.records.db
       .deleteFrom('sessions')
       .where('user_id', '=', userId)
-      .$if(keepSid !== undefined, (q) => q.where('sid', '<>', keepSid!))
+      .$call((q) => (keepSid === undefined ? q : q.where('sid', '<>', keepSid)))
       .execute();
   }
 

@@ -9,7 +9,7 @@ import { toUserBody } from '../members/service';
 import { language, name, nonEmpty, optionalText, password, timeZone, NAME_MAX } from '../schemas';
 import { requireSignedIn, userOf } from '../request';
 import { LINK_TOKEN_PATTERN } from './links';
-import { SESSION_COOKIE, sessionCookieOptions } from './middleware';
+import { cookieSessionOf, SESSION_COOKIE, sessionCookieOptions } from './middleware';
 import type { AuthService, SignedIn } from './service';
 
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
@@ -215,7 +215,7 @@ export function authRoutes(deps: { auth: AuthService; clock: Clock; cookieSecure
     '/logout',
     validated({ body: logoutBody }, async (_input, req, res) => {
       if (req.workspace) await auth.logout(req.workspace.user, req.workspace.via === 'cookie' ? req.sessionID : undefined);
-      if (req.session) await destroy(req);
+      if (cookieSessionOf(req)) await destroy(req);
       res.clearCookie(SESSION_COOKIE, sessionCookieOptions(deps.cookieSecure));
       res.json({ ok: true });
     }),

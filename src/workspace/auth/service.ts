@@ -76,8 +76,9 @@ export class AuthService {
   /** undefined for an unknown email or a wrong password, after the same bcrypt work. */
   async login(email: string, password: string): Promise<SignedIn | undefined> {
     const credentials = await this.deps.users.credentialsByEmail(email);
-    if (!(await verifyPassword(password, credentials?.passwordHash))) return undefined;
-    const user = await this.deps.users.get(credentials!.id);
+    const verified = await verifyPassword(password, credentials?.passwordHash);
+    if (!verified || credentials === undefined) return undefined;
+    const user = await this.deps.users.get(credentials.id);
     return user && { user, token: this.issueToken(user) };
   }
 
@@ -119,7 +120,10 @@ export class AuthService {
     if (typeof claims !== 'object' || typeof claims.sub !== 'string' || !/^[1-9]\d{0,15}$/.test(claims.sub)) return undefined;
     if (typeof claims.ver !== 'number' || typeof claims.exp !== 'number' || typeof claims.key !== 'string') return undefined;
     const verified = { userId: Number(claims.sub), key: claims.key, version: claims.ver, expiresAt: claims.exp };
-    if (this.verified.size >= VERIFIED_TOKENS_KEPT) this.verified.delete(this.verified.keys().next().value!);
+    if (this.verified.size >= VERIFIED_TOKENS_KEPT) {
+      const [oldest] = this.verified.keys();
+      this.verified.delete(oldest);
+    }
     this.verified.set(token, verified);
     return verified;
   }

@@ -41,7 +41,7 @@ export class SqlBrandRepository implements BrandRepository {
     const rows = await this.records.db
       .selectFrom('brands')
       .select(COLUMNS)
-      .$if(ids !== undefined, (q) => q.where('id', 'in', ids!))
+      .$call((q) => (ids === undefined ? q : q.where('id', 'in', ids)))
       .orderBy('name')
       .orderBy('id')
       .execute();

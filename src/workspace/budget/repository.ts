@@ -97,9 +97,9 @@ export class SqlBudgetRepository implements BudgetRepository {
     const rows = await this.records.db
       .selectFrom('budget_entries')
       .selectAll()
-      .$if(filter.brandIds !== undefined, (q) => q.where('brand_id', 'in', filter.brandIds!))
-      .$if(filter.campaignId !== undefined, (q) => q.where('campaign_id', '=', filter.campaignId!))
-      .$if(filter.kind !== undefined, (q) => q.where('kind', '=', filter.kind!))
+      .$call((q) => (filter.brandIds === undefined ? q : q.where('brand_id', 'in', filter.brandIds)))
+      .$call((q) => (filter.campaignId === undefined ? q : q.where('campaign_id', '=', filter.campaignId)))
+      .$call((q) => (filter.kind === undefined ? q : q.where('kind', '=', filter.kind)))
       .orderBy('entry_date', 'desc')
       .orderBy('id', 'desc')
       .limit(filter.limit)
@@ -155,7 +155,7 @@ export class SqlBudgetRepository implements BudgetRepository {
     const { db } = this.records;
     const totals = await db
       .selectFrom('budget_entries')
-      .select((eb) => [eb.fn.min('currency').as('currency'), PLANNED.as('planned'), SPENT.as('spent')])
+      .select((eb) => [eb.fn.min<string | null>('currency').as('currency'), PLANNED.as('planned'), SPENT.as('spent')])
       .where('campaign_id', '=', campaignId)
       .executeTakeFirstOrThrow();
     const byCategory = await db
@@ -165,15 +165,14 @@ export class SqlBudgetRepository implements BudgetRepository {
       .groupBy('category')
       .orderBy('category')
       .execute();
-    const planned = Number(totals.planned);
-    const spent = Number(totals.spent);
+    const { planned, spent } = totals;
     return {
       campaignId,
-      currency: totals.currency ?? null,
+      currency: totals.currency,
       planned,
       spent,
       remaining: planned - spent,
-      byCategory: byCategory.map((c) => ({ category: c.category, planned: Number(c.planned), spent: Number(c.spent) })),
+      byCategory: byCategory.map((c) => ({ category: c.category, planned: c.planned, spent: c.spent })),
     };
   }
 

@@ -1,4 +1,5 @@
 import { sql, type Selectable, type Updateable } from 'kysely';
+import { readBack } from '../../platform/db/engine';
 import type { WorkspaceDb, WorkspaceRecords } from '../records';
 import type { WorkspaceTables } from '../tables';
 import type { CampaignStatus } from '../domain';
@@ -121,8 +122,8 @@ export class SqlCampaignRepository implements CampaignRepository {
     const rows = await this.records.db
       .selectFrom('campaigns')
       .selectAll()
-      .$if(filter.brandIds !== undefined, (q) => q.where('brand_id', 'in', filter.brandIds!))
-      .$if(filter.status !== undefined, (q) => q.where('status', '=', filter.status!))
+      .$call((q) => (filter.brandIds === undefined ? q : q.where('brand_id', 'in', filter.brandIds)))
+      .$call((q) => (filter.status === undefined ? q : q.where('status', '=', filter.status)))
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .execute();
@@ -209,7 +210,7 @@ export class SqlCampaignRepository implements CampaignRepository {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    return (await readTrack(this.records.db, id))!;
+    return readBack(await readTrack(this.records.db, id), `Track ${id}`);
   }
 
   async updateTrack(id: number, patch: TrackPatch) {

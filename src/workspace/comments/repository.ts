@@ -1,3 +1,4 @@
+import { readBack } from '../../platform/db/engine';
 import type { WorkspaceDb, WorkspaceRecords } from '../records';
 
 export interface Comment {
@@ -74,7 +75,7 @@ export class SqlCommentRepository implements CommentRepository {
 
   async add(subject: CommentSubject, comment: NewComment) {
     const id = await insertComment(this.records.db, subject, comment);
-    return (await this.get(id))!;
+    return readBack(await this.get(id), `Comment ${id}`);
   }
 
   async delete(id: number) {

@@ -117,7 +117,10 @@ export class CommentsService {
   async remove(actor: Actor, id: number): Promise<void> {
     const comment = await this.deps.comments.get(id);
     if (!comment) throw new NotFound('No such comment');
-    const on: CommentSubject = comment.postId !== null ? { postId: comment.postId } : { taskId: comment.taskId! };
+    let on: CommentSubject;
+    if (comment.postId !== null) on = { postId: comment.postId };
+    else if (comment.taskId !== null) on = { taskId: comment.taskId };
+    else throw new Error(`Comment ${id} is on neither a post nor a task, which comments_one_subject forbids`);
     // A comment on something the actor cannot see does not exist for them.
     await this.seen(actor, on).catch(() => {
       throw new NotFound('No such comment');

@@ -179,6 +179,11 @@ export class LiveEvents {
         return [...(this.members.get(change.id)?.readers ?? [])];
       case 'signout':
         return [...(this.members.get(change.memberId)?.readers ?? [])];
+      // A post, a task, an asset or a comment, and whatever else comes on the bus, goes to everyone.
+      case 'post':
+      case 'task':
+      case 'asset':
+      case 'comment':
       default:
         return [...this.members.values()].flatMap((m) => [...m.readers]);
     }
@@ -205,11 +210,16 @@ export class LiveEvents {
         if (!replay) this.signOut(change, event.id);
         return;
       case 'notification': {
-        const [member] = await this.confirm(readers.filter((r) => r.memberId === change.memberId), event.id);
+        // None when the member is gone.
+        const member = (await this.confirm(readers.filter((r) => r.memberId === change.memberId), event.id)).at(0);
         const told = member && (await this.deps.notifications.live(member.actor, change.id));
         if (told) send(member, 'notification', told);
         return;
       }
+      case 'post':
+      case 'task':
+      case 'asset':
+      case 'comment':
       default: {
         const members = await this.confirm(readers, event.id);
         const sights = await this.sights(change, members.map((m) => m.actor));

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { validated } from '../../platform/validate';
+import { signedInOf } from '../request';
 import type { LiveEvents } from './live';
 
 /** Ids are short; anything longer is no id of ours and is answered like an unknown one. */
@@ -18,8 +19,7 @@ export function eventsRoutes(live: LiveEvents) {
     validated({ query: streamQuery }, async ({ query }, req, res) => {
       const header = req.get('Last-Event-ID');
       const lastEventId = header !== undefined && header.length <= EVENT_ID_MAX ? header : query.lastEventId;
-      // Mounted behind the sign-in: there is a member.
-      const auth = req.workspace!;
+      const auth = signedInOf(req);
       await live.open(auth, auth.via === 'cookie' ? req.sessionID : undefined, res, lastEventId);
     }),
   );

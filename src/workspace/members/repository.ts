@@ -1,6 +1,6 @@
 import type { Selectable, Updateable } from 'kysely';
 import { createHash, randomBytes } from 'node:crypto';
-import { flag, isSet } from '../../platform/db/engine';
+import { flag, isSet, readBack } from '../../platform/db/engine';
 import type { NewMail } from '../../platform/mail/outbox';
 import { writeMails } from '../mail/queue';
 import type { Notices } from '../../platform/notices';
@@ -185,7 +185,7 @@ export class SqlUserRepository implements UserRepository {
     const rows = await db
       .selectFrom('users')
       .select(COLUMNS)
-      .$if(brandIds !== undefined, (q) => q.where('id', 'in', db.selectFrom('user_brands').select('user_id').where('brand_id', 'in', brandIds!)))
+      .$call((q) => (brandIds === undefined ? q : q.where('id', 'in', db.selectFrom('user_brands').select('user_id').where('brand_id', 'in', brandIds))))
       .orderBy('name')
       .orderBy('id')
       .execute();
@@ -195,7 +195,7 @@ export class SqlUserRepository implements UserRepository {
 
   async count() {
     const row = await this.records.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    return Number(row.n);
+    return row.n;
   }
 
   async credentialsByEmail(email: string) {
@@ -234,7 +234,7 @@ export class SqlUserRepository implements UserRepository {
           .returning('id')
           .executeTakeFirstOrThrow();
         await setBrands(trx, id, input.brandIds);
-        const created = (await readUser(trx, id))!;
+        const created = readBack(await readUser(trx, id), `Member ${id}`);
         if (invitation) await writeMails(trx, invitation.mails(created), invitation.now);
         return created;
       });
@@ -254,7 +254,8 @@ export class SqlUserRepository implements UserRepository {
           return 'last-superadmin';
         }
         const set = memberChange(patch);
-        if (Object.values(set).some((value) => value !== undefined)) await trx.updateTable('users').set(set).where('id', '=', id).execute();
+        // The fields a patch leaves out are there, undefined, which Object.values's type leaves out.
+        if (Object.values<unknown>(set).some((value) => value !== undefined)) await trx.updateTable('users').set(set).where('id', '=', id).execute();
         if (patch.brandIds !== undefined) await setBrands(trx, id, patch.brandIds);
         if (password) await writePassword(trx, id, password);
         return readUser(trx, id);
@@ -284,7 +285,7 @@ export class SqlUserRepository implements UserRepository {
       const updated = await trx.updateTable('users').set({ invited_at: invitedAt }).where('id', '=', id).where('invited_at', 'is not', null).executeTakeFirst();
       if (Number(updated.numUpdatedRows) === 0) return (await readUser(trx, id)) ? 'not-invited' : undefined;
       await invitation.also?.(trx);
-      const user = (await readUser(trx, id))!;
+      const user = readBack(await readUser(trx, id), `Member ${id}`);
       await writeMails(trx, invitation.mails(user), invitation.now);
       return user;
     });

@@ -4,7 +4,7 @@ import type { Logger } from '../../platform/logger';
 import { dayBefore, wallClock } from '../../platform/time-zone';
 import type { MailQueue } from '../mail/queue';
 import type { NotificationSettingsRepository } from './repository';
-import { digestKinds } from './service';
+import { deliveriesFor, digestKinds } from './service';
 import { Periodic } from '../../platform/periodic';
 import { isoTime } from '../shared/values';
 
@@ -57,7 +57,7 @@ export class DigestScheduler {
           userId: member.id,
           day,
           now: isoTime(now),
-          kinds: digestKinds(deliveries.get(member.id)!),
+          kinds: digestKinds(deliveriesFor(deliveries, member.id)),
           mail: (span) => mail.mail('digest', member, { ...span }),
         });
         if (claimed && claimed.unread > 0) written += 1;

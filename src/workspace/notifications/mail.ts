@@ -2,7 +2,7 @@ import { isolate } from '../../platform/mail/render';
 import type { KindWriter, MailWriting } from '../mail/compose';
 import type { Notification, NotificationRepository, NotificationSettingsRepository } from './repository';
 import { digestTime } from './digest';
-import { digestKinds, maySee } from './service';
+import { deliveriesFor, digestKinds, maySee } from './service';
 import type { UnsubscribeLinks, UnsubscribeScope } from './unsubscribe';
 import type { UserRecord } from '../shared/member';
 
@@ -34,7 +34,7 @@ export function notificationMailWriters(deps: {
   settings: NotificationSettingsRepository;
   links: UnsubscribeLinks;
 }): { notification: KindWriter<UserRecord>; digest: KindWriter<UserRecord> } {
-  const deliveriesOf = async (user: UserRecord) => (await deps.settings.deliveries([user.id])).get(user.id)!;
+  const deliveriesOf = async (user: UserRecord) => deliveriesFor(await deps.settings.deliveries([user.id]), user.id);
   const unsubscribe = (recipient: UserRecord, scope: UnsubscribeScope, label: string, { link }: MailWriting) => ({
     label,
     url: link(`/api/mail/unsubscribe?token=${deps.links.token(recipient, scope)}`),

@@ -148,14 +148,21 @@ function toStored(r: StoredRow): StoredNotification {
     actorId: r.actor_id,
     actorName: r.actor_name,
     title: r.post_title ?? r.task_title ?? '',
-    count: Number(r.count),
+    count: r.count,
     createdAt: r.created_at,
     readAt: r.read_at,
-    subject:
-      r.task_id !== null
-        ? { brandId: r.task_brand!, task: { visibility: r.visibility!, ownerId: r.task_owner, assigneeId: r.task_assignee } }
-        : { brandId: r.post_brand! },
+    subject: subjectOf(r),
   };
+}
+
+/** A notification is about a post or a task, which takes its notifications with it when deleted. */
+function subjectOf(r: StoredRow): NotificationSubject {
+  if (r.task_id !== null) {
+    if (r.task_brand === null || r.visibility === null) throw new Error(`Notification ${r.id}: task ${r.task_id} is not there`);
+    return { brandId: r.task_brand, task: { visibility: r.visibility, ownerId: r.task_owner, assigneeId: r.task_assignee } };
+  }
+  if (r.post_brand === null) throw new Error(`Notification ${r.id} is about neither a post nor a task`);
+  return { brandId: r.post_brand };
 }
 
 export class SqlNotificationRepository implements NotificationRepository {
@@ -168,7 +175,11 @@ export class SqlNotificationRepository implements NotificationRepository {
       // One member is told once per kind and actor in a call, so these name each row alike on both engines, whatever order RETURNING keeps.
       const inserted = await trx.insertInto('notifications').values(values).returning(['id', 'user_id', 'kind', 'actor_id']).execute();
       const idOf = new Map(inserted.map((r) => [`${r.user_id} ${r.kind} ${r.actor_id}`, r.id]));
-      const stored = rows.map((notification) => ({ id: idOf.get(`${notification.userId} ${notification.kind} ${notification.actorId}`)!, notification }));
+      const stored = rows.map((notification) => {
+        const id = idOf.get(`${notification.userId} ${notification.kind} ${notification.actorId}`);
+        if (id === undefined) throw new Error(`No notification row came back for member ${notification.userId}, ${notification.kind}`);
+        return { id, notification };
+      });
       if (mail) await writeMails(trx, mail.mails(stored), mail.now);
       return stored;
     });
@@ -195,7 +206,7 @@ export class SqlNotificationRepository implements NotificationRepository {
       .where('n.user_id', '=', userId)
       .where('n.read_at', 'is', null)
       .where('n.kind', 'in', [...query.kinds])
-      .$if(query.after !== null, (q) => q.where('n.created_at', '>', query.after!))
+      .$call((q) => (query.after === null ? q : q.where('n.created_at', '>', query.after)))
       .where('n.created_at', '<=', query.upTo)
       .orderBy('n.id')
       .limit(query.limit)
@@ -229,7 +240,7 @@ async function countUnread(db: WorkspaceDb, userId: number, query: Omit<UnreadQu
     .where('user_id', '=', userId)
     .where('read_at', 'is', null)
     .where('kind', 'in', [...query.kinds])
-    .$if(query.after !== null, (q) => q.where('created_at', '>', query.after!))
+    .$call((q) => (query.after === null ? q : q.where('created_at', '>', query.after)))
     .where('created_at', '<=', query.upTo)
     .executeTakeFirstOrThrow();
   return Number(row.n);
@@ -250,7 +261,8 @@ export class SqlNotificationSettings implements NotificationSettingsRepository {
       .execute();
     for (const row of rows) {
       // A kind the workspace no longer has leaves the others as they are.
-      if (isKind(row.kind)) found.get(row.user_id)![row.kind] = row.delivery;
+      const deliveries = found.get(row.user_id);
+      if (deliveries && isKind(row.kind)) deliveries[row.kind] = row.delivery;
     }
     return found;
   }

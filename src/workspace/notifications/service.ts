@@ -47,6 +47,13 @@ export function digestKinds(deliveries: Deliveries): NotificationKind[] {
   return NOTIFICATION_KINDS.filter((kind) => deliveries[kind] === 'digest');
 }
 
+/** One member's choices among what `deliveries` answered, which holds every member it was asked about. */
+export function deliveriesFor(found: ReadonlyMap<number, Deliveries>, userId: number): Deliveries {
+  const deliveries = found.get(userId);
+  if (deliveries === undefined) throw new Error(`No notification choices for member ${userId}, who was not asked about`);
+  return deliveries;
+}
+
 /**
  * The notifications members receive in the app, and by mail when they asked for it. Nobody is
  * told of what they may not see: recipients who cannot see the post or task are left out when
@@ -94,7 +101,11 @@ export class NotificationsService implements Notifier {
       ? {
           now,
           mails: (stored: readonly { id: number; notification: NewNotification }[]) =>
-            stored.filter((s) => mailed(s.notification)).map((s) => this.deps.mail.mail('notification', readers.get(s.notification.userId)!, { notificationId: s.id })),
+            stored.flatMap((s) => {
+              // Every notification was made for one of the readers.
+              const reader = readers.get(s.notification.userId);
+              return reader && mailed(s.notification) ? [this.deps.mail.mail('notification', reader, { notificationId: s.id })] : [];
+            }),
         }
       : undefined;
     const stored = await this.deps.notifications.add(notifications, mail);
@@ -153,7 +164,7 @@ export class NotificationSettingsService {
 
   /** Each member sees and changes only their own: the routes hand over the signed-in member. */
   async get(user: UserRecord): Promise<NotificationSettingsBody> {
-    const deliveries = (await this.deps.settings.deliveries([user.id])).get(user.id)!;
+    const deliveries = deliveriesFor(await this.deps.settings.deliveries([user.id]), user.id);
     return { settings: deliveries, timeZone: user.timeZone ?? this.deps.timeZone };
   }
 
@@ -189,7 +200,7 @@ export class NotificationSettingsService {
     const target = await this.unsubscribeTarget(token);
     if (!target) throw linkInvalid();
     const { user, scope } = target;
-    const kinds = scope === 'digest' ? digestKinds((await this.deps.settings.deliveries([user.id])).get(user.id)!) : [scope];
+    const kinds = scope === 'digest' ? digestKinds(deliveriesFor(await this.deps.settings.deliveries([user.id]), user.id)) : [scope];
     await this.deps.settings.save(user.id, Object.fromEntries(kinds.map((kind) => [kind, 'app'])));
     return target;
   }

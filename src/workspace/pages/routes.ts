@@ -33,10 +33,10 @@ export function safeNext(value: unknown): string {
 function requireStage(stage: Stage): RequestHandler {
   return (req, res, next) => {
     const user = req.workspace?.user;
-    if (!user) return res.redirect(303, `/login?next=${encodeURIComponent(req.originalUrl)}`);
-    if (stage !== 'signed-in' && user.mustChangePassword) return res.redirect(303, '/change-password');
-    if (stage === 'ready' && user.profileCompletedAt === null) return res.redirect(303, '/workspace/welcome');
-    next();
+    if (!user) res.redirect(303, `/login?next=${encodeURIComponent(req.originalUrl)}`);
+    else if (stage !== 'signed-in' && user.mustChangePassword) res.redirect(303, '/change-password');
+    else if (stage === 'ready' && user.profileCompletedAt === null) res.redirect(303, '/workspace/welcome');
+    else next();
   };
 }
 
@@ -47,7 +47,8 @@ function requireStage(stage: Stage): RequestHandler {
 const profileLanguage: RequestHandler = (req, res, next) => {
   const user = req.workspace?.user;
   if (user && user.language !== req.lang && !isLanguage(cookieOf(req, LANG_COOKIE)) && !isLanguage(req.query.lang)) {
-    return res.redirect(303, res.locals.langUrl(user.language));
+    res.redirect(303, res.locals.langUrl(user.language));
+    return;
   }
   next();
 };
@@ -80,7 +81,10 @@ export function workspacePages(opts: { uploadMaxBytes: number; uploadMaxFiles: n
   const ready = [requireStage('ready'), profileLanguage];
 
   router.get('/login', (req, res) => {
-    if (req.workspace) return res.redirect(303, safeNext(req.query.next));
+    if (req.workspace) {
+      res.redirect(303, safeNext(req.query.next));
+      return;
+    }
     renderAuthPage(res, 'login', { next: safeNext(req.query.next), resetDone: req.query.reset === 'done' });
   });
   router.get('/forgot-password', (_req, res) => renderAuthPage(res, 'forgot-password'));
@@ -97,13 +101,17 @@ export function workspacePages(opts: { uploadMaxBytes: number; uploadMaxFiles: n
     const invited = LINK_TOKEN_PATTERN.test(req.params.token) ? await opts.auth.invitationFor(req.params.token) : undefined;
     sendUncompressed(res);
     if (invited && invited.language !== req.lang && !isLanguage(cookieOf(req, LANG_COOKIE)) && !isLanguage(req.query.lang)) {
-      return res.redirect(303, res.locals.langUrl(invited.language));
+      res.redirect(303, res.locals.langUrl(invited.language));
+      return;
     }
     renderAuthPage(res, 'invite', { valid: invited !== undefined, token: invited ? req.params.token : '', email: invited?.email ?? '', status: invited ? 200 : 410 });
   });
   router.get('/change-password', requireStage('signed-in'), (req, res) => renderAuthPage(res, 'change-password', { user: userOf(req) }));
   router.get('/workspace/welcome', requireStage('password-changed'), profileLanguage, (req, res) => {
-    if (userOf(req).profileCompletedAt !== null) return res.redirect(303, '/workspace');
+    if (userOf(req).profileCompletedAt !== null) {
+      res.redirect(303, '/workspace');
+      return;
+    }
     renderWorkspacePage(req, res, { view: 'welcome', sections: ['profile', 'steps'], uploads: picture, bare: true });
   });
 

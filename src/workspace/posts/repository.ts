@@ -1,4 +1,5 @@
 import type { Selectable, Updateable } from 'kysely';
+import { readBack } from '../../platform/db/engine';
 import { insertComment } from '../comments/repository';
 import { groupPairs, type WorkspaceDb, type WorkspaceRecords } from '../records';
 import { POST_FIELDS, type Platform, type PostEventKind, type PostField, type PostStatus } from '../domain';
@@ -136,9 +137,9 @@ export class SqlPostRepository implements PostRepository {
     if (filter.brandIds !== undefined && filter.brandIds.length === 0) return [];
     const { db } = this.records;
     const rows = await selectPosts(db)
-      .$if(filter.brandIds !== undefined, (q) => q.where('p.brand_id', 'in', filter.brandIds!))
-      .$if(filter.campaignId !== undefined, (q) => q.where('p.campaign_id', '=', filter.campaignId!))
-      .$if(filter.status !== undefined, (q) => q.where('p.status', '=', filter.status!))
+      .$call((q) => (filter.brandIds === undefined ? q : q.where('p.brand_id', 'in', filter.brandIds)))
+      .$call((q) => (filter.campaignId === undefined ? q : q.where('p.campaign_id', '=', filter.campaignId)))
+      .$call((q) => (filter.status === undefined ? q : q.where('p.status', '=', filter.status)))
       .orderBy('p.created_at', 'desc')
       .orderBy('p.id', 'desc')
       .limit(filter.limit)
@@ -173,13 +174,13 @@ export class SqlPostRepository implements PostRepository {
         .executeTakeFirstOrThrow();
       await setAttachments(trx, id, p.attachments);
       await addEvents(trx, id, [{ kind: 'created', actorId: p.ownerId, from: null, to: p.status }], p.createdAt);
-      return (await readPost(trx, id))!;
+      return readBack(await readPost(trx, id), `Post ${id}`);
     });
   }
 
   async update(id: number, patch: PostPatch, events: NewPostEvent[], comment?: { authorId: number; body: string }) {
     const { posts } = await this.updateMany([{ id, patch, events, comment }]);
-    return posts[0];
+    return posts.at(0);
   }
 
   async updateMany(writes: PostWrite[]) {
@@ -193,7 +194,7 @@ export class SqlPostRepository implements PostRepository {
           if (patch.attachments !== undefined) await setAttachments(trx, id, patch.attachments);
           await addEvents(trx, id, events, patch.updatedAt);
           commentIds.push(comment ? await insertComment(trx, { postId: id }, { ...comment, createdAt: patch.updatedAt }) : undefined);
-          posts.push((await readPost(trx, id))!);
+          posts.push(readBack(await readPost(trx, id), `Post ${id}`));
         }
         return { posts, commentIds };
       });

@@ -296,7 +296,9 @@ export class PostsService {
   async update(actor: Actor, id: number, change: PostChange): Promise<PostBody> {
     const current = await this.editable(actor, id);
     const plan = await this.plan(actor, current, change);
-    const { posts: [updated], commentIds } = await this.deps.posts.updateMany([plan]);
+    const { posts, commentIds } = await this.deps.posts.updateMany([plan]);
+    // None when the post was deleted meanwhile.
+    const updated = posts.at(0);
     if (!updated) throw new NotFound('No such post');
     await this.deps.live.publish(changed(actor, current, updated), ...reasons(actor, [updated], commentIds));
     await this.tellOfMoves(actor, [plan], [updated]);
@@ -504,8 +506,8 @@ export class PostsService {
   }
 
   private shown(actor: Actor, post: Post, thumbnails: Map<number, string>): PostBody {
-    const first = post.attachments.find((id) => thumbnails.has(id));
-    return { ...post, thumbnailUrl: first === undefined ? null : thumbnails.get(first)!, can: permissionsOf(actor, post) };
+    const thumbnailUrl = post.attachments.map((id) => thumbnails.get(id)).find((url) => url !== undefined) ?? null;
+    return { ...post, thumbnailUrl, can: permissionsOf(actor, post) };
   }
 }
 

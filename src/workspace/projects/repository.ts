@@ -70,8 +70,8 @@ export class SqlProjectRepository implements ProjectRepository {
     const rows = await this.records.db
       .selectFrom('projects')
       .selectAll()
-      .$if(filter.brandIds !== undefined, (q) => q.where('brand_id', 'in', filter.brandIds!))
-      .$if(filter.status !== undefined, (q) => q.where('status', '=', filter.status!))
+      .$call((q) => (filter.brandIds === undefined ? q : q.where('brand_id', 'in', filter.brandIds)))
+      .$call((q) => (filter.status === undefined ? q : q.where('status', '=', filter.status)))
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .execute();

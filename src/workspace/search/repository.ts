@@ -130,7 +130,7 @@ const titleOrBody = (engine: Engine) => (title: Expression<string>, body: Expres
 function ranked<T extends SearchedTable>(query: SelectQueryBuilder<WorkspaceTables, T, Row>, filter: SearchFilter): Promise<Row[]> {
   const { brandIds } = filter;
   return query
-    .$if(brandIds !== undefined, (q) => q.where(sql.ref<number>('brand_id'), 'in', brandIds!))
+    .$call((q) => (brandIds === undefined ? q : q.where(sql.ref<number>('brand_id'), 'in', brandIds)))
     .orderBy('in_title', 'desc')
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
