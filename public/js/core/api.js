@@ -138,9 +138,9 @@ export function newestOnly() {
       current = mine;
       try {
         const value = await load(mine.signal);
-        return current === mine ? value : never();
+        return current === mine ? value : await never();
       } catch (err) {
-        if (current !== mine) return never();
+        if (current !== mine) return await never();
         throw err;
       } finally {
         if (current === mine) current = null;

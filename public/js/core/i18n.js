@@ -21,7 +21,7 @@ function lookup(path) {
 
 const PLACEHOLDER = /\{\{\s*(\w+)\s*\}\}/g;
 
-/** @param {Vars} vars @param {string} name */
+/** A template may name a placeholder its caller gave no value. @param {Partial<Vars>} vars @param {string} name */
 const valueOf = (vars, name) => (vars[name] === undefined ? '' : String(vars[name]));
 
 /**

@@ -100,7 +100,7 @@ function fieldControl(field, id, describedBy) {
   if (field.type === 'select') {
     const select = element('select', common);
     for (const option of field.options ?? []) {
-      select.append(element('option', { value: option.value, text: option.label, selected: String(option.value) === String(field.value ?? '') }));
+      select.append(element('option', { value: option.value, text: option.label, selected: option.value === (field.value ?? '') }));
     }
     return select;
   }
@@ -284,7 +284,10 @@ export function openModal(options = {}) {
   }
 
   async function accept() {
-    if (!onConfirm) return finish(true);
+    if (!onConfirm) {
+      finish(true);
+      return;
+    }
     setBusy(true);
     try {
       const outcome = await onConfirm({ values: values(), setFieldError, setError, dialog });

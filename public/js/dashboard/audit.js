@@ -116,7 +116,8 @@ const actorOf = (e) => (e.action === 'signInFailed' && e.actor === 'anonymous' ?
 function targetOf(e) {
   if (e.targetName) return e.targetName;
   if (!e.target) return '';
-  const [kind, id] = e.target.split(':');
+  // A target without a colon (a setting's name) has no id.
+  const [kind, id] = /** @type {[string, string?]} */ (e.target.split(':'));
   if (id !== undefined && /^\d+$/.test(id) && has(`audit.targets.${kind}`)) return t(`audit.targets.${kind}`, { id });
   return has(`audit.targets.${e.target}`) ? t(`audit.targets.${e.target}`) : e.target;
 }

@@ -83,7 +83,7 @@ function categoryAxis({ ticks = {}, ...rest } = {}) {
     ticks: {
       autoSkip: true,
       callback(value) {
-        return shorten(String(this.getLabelForValue(Number(value))), this.chart.width < 480 ? 15 : 24);
+        return shorten(this.getLabelForValue(Number(value)), this.chart.width < 480 ? 15 : 24);
       },
       ...ticks,
     },
@@ -219,7 +219,7 @@ export function drawTrend(canvas, points, options) {
   const partial = points.map((p) => p.share < 1);
   /** @typedef {{ p0DataIndex: number, p1DataIndex: number }} Segment */
   /** @param {Segment} ctx */
-  const touchesPartial = (ctx) => Boolean(partial[ctx.p0DataIndex] || partial[ctx.p1DataIndex]);
+  const touchesPartial = (ctx) => partial[ctx.p0DataIndex] || partial[ctx.p1DataIndex];
   const colour = metric === 'revenue' ? PALETTE[2] : PALETTE[0];
   const pale = metric === 'revenue' ? `${PALETTE[2]}73` : 'rgba(31, 95, 191, 0.45)';
   const monotone = /** @type {const} */ ('monotone');
@@ -276,7 +276,7 @@ export function drawTrend(canvas, points, options) {
       spanGaps: false,
     });
   }
-  /** @type {Record<number, (index: number) => string>} */
+  /** The actual figures of the lines drawn at a pace; the average has none of its own. @type {Partial<Record<number, (index: number) => string>>} */
   const actual = {
     0: (i) => `${format(points[i][metric])}${points[i].share < 1 ? ` (${points[i].note})` : ''}`,
   };

@@ -7,7 +7,7 @@ import { has, t } from '../core/i18n.js';
 import { readJsonAttribute } from '../core/page.js';
 
 /** The dashboard's currency (DASHBOARD_CURRENCY), given by the server in the page's context. */
-export const currency = String(/** @type {{ currency?: string }} */ (readJsonAttribute('data-context')).currency ?? 'QAR');
+export const currency = /** @type {{ currency?: string }} */ (readJsonAttribute('data-context')).currency ?? 'QAR';
 
 /** A revenue figure in the dashboard's currency and the page's language. @param {number} major */
 export const money = (major) => formatMoney(major, currency);
@@ -90,7 +90,7 @@ export function fillRows(tbody, rows, cells, drill) {
   );
   // Each figure carries its column's name, which a narrow screen prints above it when the
   // rows stand alone as cards (the header row is then only for screen readers).
-  const names = [...(tbody.closest('table')?.tHead?.rows[0]?.cells ?? [])].map((th) => th.dataset.label ?? th.textContent?.trim() ?? '');
+  const names = [...(tbody.closest('table')?.tHead?.rows[0]?.cells ?? [])].map((th) => th.dataset.label ?? th.textContent.trim());
   for (const tr of tbody.rows) {
     for (const td of tr.cells) if (td.tagName === 'TD') td.dataset.label ||= names[td.cellIndex] ?? '';
   }

@@ -97,8 +97,8 @@ function fillSides(filters, params) {
   const offered = (select, value) => [...select.options].some((o) => o.value === value);
   const wantedA = params.get('a');
   const wantedB = params.get('b');
-  const fallbackB = sides.b.options[0]?.value ?? '';
-  const fallbackA = sides.a.options[years.length > 1 ? 1 : 0]?.value ?? '';
+  const fallbackB = sides.b.options.item(0)?.value ?? '';
+  const fallbackA = sides.a.options.item(years.length > 1 ? 1 : 0)?.value ?? '';
   sides.a.value = offered(sides.a, wantedA) ? wantedA : fallbackA;
   sides.b.value = offered(sides.b, wantedB) ? wantedB : fallbackB;
   return sides.a.options.length > 0;
@@ -232,12 +232,15 @@ function render(answer) {
   const result = /** @type {Comparison} */ (answer);
   const a = result.a.totals;
   const b = result.b.totals;
-  if (a.visitors === 0 && b.visitors === 0) return view.showState('empty');
+  if (a.visitors === 0 && b.visitors === 0) {
+    view.showState('empty');
+    return;
+  }
   view.showState(null);
   for (const side of SIDES) {
     const { start, end } = result[side];
     const range = start && end ? formatDateRange(start, end) : '';
-    shownLabels[side] = byRange() ? range : (sides[side].selectedOptions[0]?.textContent ?? result[side].label);
+    shownLabels[side] = byRange() ? range : (sides[side].selectedOptions.item(0)?.textContent ?? result[side].label);
   }
   renderMetrics(result.metrics);
   rangePicker?.describe(null);

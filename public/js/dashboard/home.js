@@ -302,7 +302,7 @@ function renderBreakdown(section, name, rows, total) {
     const tbody = requireElement('tbody', HTMLTableSectionElement, section);
     const row = element('tr', { className: 'is-other' }, [element('th', { scope: 'row', text: other.key }), ...figures(withShare(other))]);
     [...row.cells].forEach((td, i) => {
-      if (i > 0) td.dataset.label = tbody.rows[0]?.cells[i]?.dataset.label ?? '';
+      if (i > 0) td.dataset.label = tbody.rows.item(0)?.cells.item(i)?.dataset.label ?? '';
     });
     tbody.append(row);
   }
@@ -377,7 +377,8 @@ function render(answer) {
     // A period and a year or season are both kept: say so when they share no day at all.
     const params = new URLSearchParams(window.location.search);
     const apart = summary.range === null && rangePicker?.current() && (params.has('year') || params.has('season'));
-    return view.showState('empty', apart ? t('state.noCommonDays') : undefined);
+    view.showState('empty', apart ? t('state.noCommonDays') : undefined);
+    return;
   }
   view.showState(null);
   shown = summary;

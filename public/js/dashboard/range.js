@@ -6,7 +6,10 @@ import { formatDate, formatDateRange } from '../core/format.js';
 import { t } from '../core/i18n.js';
 
 /** @typedef {{ from: string, to: string }} Range */
-/** @typedef {{ today: string, presets: Record<string, Range> }} RangeSource */
+/**
+ * Presets by name; Partial, since "custom" and a name from an old address are none of them.
+ * @typedef {{ today: string, presets: Partial<Record<string, Range>> }} RangeSource
+ */
 
 const ISO = /^\d{4}-\d{2}-\d{2}$/;
 

@@ -88,7 +88,7 @@ export function createReports({ root, me, forOthers, current, viewName }) {
                 name: 'userId',
                 label: t('reports.recipient'),
                 type: /** @type {const} */ ('select'),
-                value: String(me ?? recipients[0]?.id ?? ''),
+                value: String(me ?? recipients.at(0)?.id ?? ''),
                 options: recipients.map((p) => ({ value: String(p.id), label: `${p.name} <${p.email}>` })),
                 required: true,
               },

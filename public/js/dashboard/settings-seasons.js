@@ -56,7 +56,7 @@ function editSeason(season) {
       { name: 'endDate', label: t('settings.seasons.end'), type: 'date', value: season.endDate, required: true },
     ],
     onConfirm: async ({ values, setFieldError: markField, setError }) => {
-      const edited = { name: values.name ?? '', startDate: values.startDate ?? '', endDate: values.endDate ?? '' };
+      const edited = { name: values.name, startDate: values.startDate, endDate: values.endDate };
       const problems = seasonProblems(edited);
       const fields = Object.keys(problems);
       if (fields.length) {

@@ -113,9 +113,9 @@ export function actionsCell(kind, record, editLabel, edit, removed, extra = []) 
 }
 
 /**
- * The text values of a form, by name.
+ * The text values of a form, by name; a control the page's markup lacks has none.
  * @param {HTMLFormElement} form
- * @returns {Record<string, string>}
+ * @returns {Partial<Record<string, string>>}
  */
 export function formValues(form) {
   return Object.fromEntries([...new FormData(form)].map(([name, value]) => [name, typeof value === 'string' ? value : '']));

@@ -308,7 +308,7 @@ function mountAddPickers() {
 const PIN_REFUSALS = { PIN_TAKEN: 'settings.users.pinTaken', PIN_THROTTLED: 'settings.users.pinThrottled' };
 
 /**
- * @param {Record<string, string>} values
+ * @param {Partial<Record<string, string>>} values
  * @param {NonNullable<typeof addAccess>} access
  */
 async function addUser(values, access) {

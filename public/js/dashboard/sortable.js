@@ -50,7 +50,7 @@ export function sortableTable(table, initial, onSort, hint) {
   };
   for (const th of headers) {
     const key = th.dataset.sort ?? '';
-    const label = th.textContent?.trim() ?? '';
+    const label = th.textContent.trim();
     // Figures name their column from here in the narrow layout, without the hint.
     th.dataset.label = label;
     const button = element('button', { type: 'button', className: 'sort-button', 'aria-describedby': hint }, [

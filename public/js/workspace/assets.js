@@ -293,7 +293,8 @@ async function deleteSelected() {
   const ids = assets.filter((a) => selected.has(a.id)).map((a) => a.id);
   const count = ids.length;
   if (count === 0) return;
-  let deleted = false;
+  // Set by onConfirm: the cast keeps TypeScript from taking it for always false.
+  let deleted = /** @type {boolean} */ (false);
   const { confirmed } = await openModal({
     title: tn('assets.bulkDeleteTitle', count),
     message: tn('assets.bulkDeleteMessage', count),

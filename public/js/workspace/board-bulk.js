@@ -307,8 +307,8 @@ bulk.move.addEventListener('click', () => {
     title: t('review.sendBackTitle'),
     confirmText: t('review.sendBack'),
     fields: [{ name: 'comment', label: t('review.reason'), type: 'textarea', rows: 4, required: true, maxlength: domain.commentMaxLength }],
-    check: (values) => ({ comment: values.comment?.trim() ? '' : t('review.reasonRequired') }),
-    send: (values) => changeSelection({ status, comment: (values.comment ?? '').trim() }, done, { undoable: true }),
+    check: (values) => ({ comment: values.comment.trim() ? '' : t('review.reasonRequired') }),
+    send: (values) => changeSelection({ status, comment: values.comment.trim() }, done, { undoable: true }),
   });
 });
 

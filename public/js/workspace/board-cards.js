@@ -159,7 +159,7 @@ function drawMore(list, count) {
 }
 
 /** A browser without requestIdleCallback gets a few milliseconds after each frame instead. */
-const idle = window.requestIdleCallback
+const idle = 'requestIdleCallback' in window
   ? (/** @type {IdleRequestCallback} */ job) => window.requestIdleCallback(job, { timeout: 1000 })
   : (/** @type {IdleRequestCallback} */ job) => {
       window.setTimeout(() => {

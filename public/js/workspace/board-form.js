@@ -121,16 +121,16 @@ export function postBody(post, values) {
   const untouched = post?.scheduledAt && values.scheduledAt === toLocalInput(post.scheduledAt);
   /** @type {Record<string, unknown>} */
   const body = {
-    title: (values.title ?? '').trim(),
+    title: values.title.trim(),
     caption: values.caption,
     platform: values.platform || null,
     status,
     brandId: chosenBrand(values, view.brands),
     campaignId: values.campaignId ? Number(values.campaignId) : null,
-    scheduledAt: untouched ? post.scheduledAt : fromLocalInput(values.scheduledAt ?? ''),
-    publicationUrl: (values.publicationUrl ?? '').trim(),
+    scheduledAt: untouched ? post.scheduledAt : fromLocalInput(values.scheduledAt),
+    publicationUrl: values.publicationUrl.trim(),
   };
-  if (post && sendsBack(post, status)) body.comment = (values.comment ?? '').trim();
+  if (post && sendsBack(post, status)) body.comment = values.comment.trim();
   return body;
 }
 
@@ -142,8 +142,8 @@ export function postBody(post, values) {
 export function checkPost(post, values) {
   const status = /** @type {PostStatus} */ (values.status);
   return {
-    title: values.title?.trim() ? '' : t('post.titleRequired'),
-    comment: post && sendsBack(post, status) && !values.comment?.trim() ? t('review.reasonRequired') : '',
+    title: values.title.trim() ? '' : t('post.titleRequired'),
+    comment: post && sendsBack(post, status) && !values.comment.trim() ? t('review.reasonRequired') : '',
     scheduledAt: status === SCHEDULED && !values.scheduledAt ? t('errors.SCHEDULE_REQUIRED') : '',
   };
 }

@@ -71,7 +71,7 @@ export async function publish(post) {
       },
     ],
     send: async (values) =>
-      /** @type {{ post: Post }} */ (await call('PATCH', `/api/posts/${post.id}`, { status: PUBLISHED, publicationUrl: (values.publicationUrl ?? '').trim() })).post,
+      /** @type {{ post: Post }} */ (await call('PATCH', `/api/posts/${post.id}`, { status: PUBLISHED, publicationUrl: values.publicationUrl.trim() })).post,
     refusedField: fieldRefusal,
   });
   const latest = guard.finish();
@@ -93,7 +93,7 @@ export async function schedule(post) {
     fields: [{ name: 'scheduledAt', label: t('post.scheduledAt'), type: 'datetime-local', required: true, hint: t('board.schedule.message', { title: post.title }) }],
     check: (values) => ({ scheduledAt: values.scheduledAt ? '' : t('errors.SCHEDULE_REQUIRED') }),
     send: async (values) =>
-      /** @type {{ post: Post }} */ (await call('PATCH', `/api/posts/${post.id}`, { status: SCHEDULED, scheduledAt: fromLocalInput(values.scheduledAt ?? '') })).post,
+      /** @type {{ post: Post }} */ (await call('PATCH', `/api/posts/${post.id}`, { status: SCHEDULED, scheduledAt: fromLocalInput(values.scheduledAt) })).post,
     refusedField: fieldRefusal,
   });
   const latest = guard.finish();
@@ -118,9 +118,9 @@ export async function sendBack(post, status) {
       { name: 'status', label: t('review.moveTo'), type: 'select', options: vocabularyOptions(domain.postStatuses.filter((s) => sendsBack(post, s)).reverse(), 'status'), value: status },
       { name: 'comment', label: t('review.reason'), type: 'textarea', rows: 4, required: true, maxlength: domain.commentMaxLength, hint: t('review.sendBackMessage', { title: post.title }) },
     ],
-    check: (values) => ({ comment: values.comment?.trim() ? '' : t('review.reasonRequired') }),
+    check: (values) => ({ comment: values.comment.trim() ? '' : t('review.reasonRequired') }),
     send: async (values) =>
-      /** @type {{ post: Post }} */ (await call('PATCH', `/api/posts/${post.id}`, { status: values.status, comment: (values.comment ?? '').trim() })).post,
+      /** @type {{ post: Post }} */ (await call('PATCH', `/api/posts/${post.id}`, { status: values.status, comment: values.comment.trim() })).post,
   });
   const latest = guard.finish();
   if (!updated) {

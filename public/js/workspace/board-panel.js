@@ -104,8 +104,8 @@ export function panelActions(post, choose) {
  */
 export async function openPost(post) {
   let current = post;
-  /** @type {PanelChoice | null} */
-  let next = null;
+  // Set by `choose` while the panel is open: the cast keeps TypeScript from taking it for always null.
+  let next = /** @type {PanelChoice | null} */ (null);
   /** @param {PanelChoice} choice */
   const choose = (choice) => {
     next = choice;

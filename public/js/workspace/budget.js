@@ -42,7 +42,7 @@ let chart = null;
 /** The chosen campaign's figures; a campaign chosen while figures are on their way wins. */
 const figureLoads = newestOnly();
 
-const currency = () => summary?.currency ?? entries[0]?.currency ?? DEFAULT_CURRENCY;
+const currency = () => summary?.currency ?? entries.at(0)?.currency ?? DEFAULT_CURRENCY;
 /** @param {number} minor */
 const money = (minor) => formatCurrency(minor, currency());
 
@@ -170,13 +170,13 @@ async function saveEntry(entry) {
       { name: 'description', label: t('common.description'), type: 'textarea', rows: 2, maxlength: 10000, value: entry?.description ?? '' },
     ],
     check: (values) => ({
-      category: values.category?.trim() ? '' : t('budget.categoryRequired'),
+      category: values.category.trim() ? '' : t('budget.categoryRequired'),
       amount: Number.isNaN(toMinor(values.amount)) || values.amount === '' ? t('budget.amountInvalid') : '',
     }),
     send: async (values) => {
       const body = {
         kind: values.kind,
-        category: (values.category ?? '').trim(),
+        category: values.category.trim(),
         amount: toMinor(values.amount),
         currency: entry?.currency ?? currency(),
         date: values.date || undefined,

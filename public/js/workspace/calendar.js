@@ -376,7 +376,10 @@ async function changeDate(post, change, said) {
   try {
     const { post: saved } = /** @type {{ post: Post }} */ (await call('PATCH', `/api/posts/${post.id}`, change));
     announce(said(saved));
-    if (postLoads.pending) return refresh(post.id);
+    if (postLoads.pending) {
+      await refresh(post.id);
+      return;
+    }
     replacePost(saved);
     render(post.id);
   } catch (err) {
@@ -456,7 +459,11 @@ function startDay(post) {
   return inPeriod.includes(todayKey) ? todayKey : inPeriod[0];
 }
 
-/** The arrow keys move by a day along the reading direction, or by a week. */
+/**
+ * The arrow keys move by a day along the reading direction, or by a week; any other key is
+ * looked up too, and finds nothing.
+ * @type {Partial<Record<string, number>>}
+ */
 const ARROWS = { ArrowLeft: isRtl ? 1 : -1, ArrowRight: isRtl ? -1 : 1, ArrowUp: -7, ArrowDown: 7 };
 
 /**
@@ -475,7 +482,7 @@ function onCardKey(event, post) {
     return;
   }
   if (held.post.id !== post.id) return;
-  const by = ARROWS[/** @type {keyof typeof ARROWS} */ (event.key)];
+  const by = ARROWS[event.key];
   if (by !== undefined) {
     event.preventDefault();
     const day = dayKey(addDays(/** @type {Date} */ (parseDay(held.day)), by));

@@ -128,10 +128,10 @@ async function saveCampaign(campaign) {
     title: campaign ? t('campaigns.editTitle') : t('campaigns.newTitle'),
     confirmText: campaign ? t('common.save') : t('campaigns.create'),
     fields: campaignFields(campaign),
-    check: (values) => ({ name: values.name?.trim() ? '' : t('campaigns.nameRequired'), ...checkDays(values) }),
+    check: (values) => ({ name: values.name.trim() ? '' : t('campaigns.nameRequired'), ...checkDays(values) }),
     send: async (values) => {
       const body = {
-        name: (values.name ?? '').trim(),
+        name: values.name.trim(),
         status: values.status,
         startDate: values.startDate || null,
         endDate: values.endDate || null,
@@ -215,10 +215,10 @@ async function saveTrack(campaign, track) {
     title: track ? t('tracks.editTitle') : t('tracks.newTitle', { name: campaign.name }),
     confirmText: track ? t('common.save') : t('tracks.add'),
     fields: trackFields(track),
-    check: (values) => ({ name: values.name?.trim() ? '' : t('tracks.nameRequired'), ...checkDays(values) }),
+    check: (values) => ({ name: values.name.trim() ? '' : t('tracks.nameRequired'), ...checkDays(values) }),
     send: async (values) => {
       const body = {
-        name: (values.name ?? '').trim(),
+        name: values.name.trim(),
         channel: orNull(values.channel),
         startDate: values.startDate || null,
         endDate: values.endDate || null,

@@ -140,7 +140,7 @@ export function invalidFields(err) {
   /** @type {Record<string, true>} */
   const fields = {};
   for (const issue of issues) {
-    const name = String(issue.path).split('.')[1];
+    const name = issue.path.split('.')[1];
     if (name) fields[name] = true;
   }
   return fields;
@@ -165,7 +165,7 @@ export function announce(message) {
 
 /** @param {string | null | undefined} name */
 function initials(name) {
-  const words = String(name || '?').trim().split(/\s+/).slice(0, 2);
+  const words = (name || '?').trim().split(/\s+/).slice(0, 2);
   return words.map((w) => Array.from(w)[0] ?? '').join('').toUpperCase() || '?';
 }
 

@@ -58,7 +58,13 @@ async function signIn() {
 
 form.addEventListener('submit', (event) => {
   event.preventDefault();
-  if (!email.value.trim()) return showError(t('login.errorEmail'), email);
-  if (!password.value) return showError(t('login.errorPassword'), password);
+  if (!email.value.trim()) {
+    showError(t('login.errorEmail'), email);
+    return;
+  }
+  if (!password.value) {
+    showError(t('login.errorPassword'), password);
+    return;
+  }
   void signIn();
 });

@@ -183,7 +183,7 @@ export function mediaPicker({ initial, brandOf, brandFields }) {
         renderChoices();
         search.focus();
       })
-      .catch((err) => fail(errorMessage(err)));
+      .catch((/** @type {unknown} */ err) => fail(errorMessage(err)));
   });
   search.addEventListener('input', renderChoices);
 
@@ -212,7 +212,7 @@ export function mediaPicker({ initial, brandOf, brandFields }) {
           renderChosen();
           announce(tIsolated('post.media.added', { name: asset.name }));
         })
-        .catch((err) => row.replaceChildren(element('span', { className: 'field-error', text: `${file.name}: ${errorMessage(err)}` })));
+        .catch((/** @type {unknown} */ err) => row.replaceChildren(element('span', { className: 'field-error', text: `${file.name}: ${errorMessage(err)}` })));
     }
   });
 
@@ -226,7 +226,7 @@ export function mediaPicker({ initial, brandOf, brandFields }) {
     if (dropped) announce(t('post.media.brandChanged'));
     loadLibrary()
       .then(() => renderChosen())
-      .catch((err) => fail(errorMessage(err)));
+      .catch((/** @type {unknown} */ err) => fail(errorMessage(err)));
   }
 
   // Once the fieldset is in its form: the first read, so that what is attached shows by name
@@ -237,7 +237,7 @@ export function mediaPicker({ initial, brandOf, brandFields }) {
     });
     loadLibrary()
       .then(() => renderChosen())
-      .catch((err) => fail(errorMessage(err)));
+      .catch((/** @type {unknown} */ err) => fail(errorMessage(err)));
   });
   renderChosen();
 

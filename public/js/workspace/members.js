@@ -100,17 +100,17 @@ export function memberDialog(member, { brands, defaultBrandIds }) {
       follow();
     },
     check: (values) => {
-      const password = withPassword(values) ? (values.password ?? '') : '';
+      const password = withPassword(values) ? values.password : '';
       return {
-        name: values.name?.trim() ? '' : t('members.nameRequired'),
-        email: /^\S+@\S+\.\S+$/.test((values.email ?? '').trim()) ? '' : t('members.emailInvalid'),
+        name: values.name.trim() ? '' : t('members.nameRequired'),
+        email: /^\S+@\S+\.\S+$/.test(values.email.trim()) ? '' : t('members.emailInvalid'),
         password: (!member || password) && withPassword(values) && password.length < minLength ? t('members.passwordShort', { min: minLength }) : '',
       };
     },
     refusedField: (err) => (err instanceof ApiError && err.code === 'EMAIL_TAKEN' ? { name: 'email', message: t('errors.EMAIL_TAKEN') } : null),
     send: async (values) => {
       /** @type {Record<string, unknown>} */
-      const body = { name: (values.name ?? '').trim(), email: (values.email ?? '').trim(), role: values.role, brandIds: chosenBrands() };
+      const body = { name: values.name.trim(), email: values.email.trim(), role: values.role, brandIds: chosenBrands() };
       if (withPassword(values) && values.password) body.password = values.password;
       const answer = member ? await call('PATCH', `/api/members/${member.id}`, body) : await call('POST', '/api/members', body);
       return /** @type {{ member: Member }} */ (answer).member;

@@ -110,8 +110,10 @@ export function menuButton({ content, ariaLabel, items, className = '' }) {
     else if (event.key === 'Home') go(0);
     else if (event.key === 'End') go(-1);
     else if (event.key === 'Escape') menu.close();
-    else if (event.key === 'Tab') return menu.close(false);
-    else return;
+    else if (event.key === 'Tab') {
+      menu.close(false);
+      return;
+    } else return;
     event.preventDefault();
   });
   return root;

@@ -60,8 +60,14 @@ fileInput.addEventListener('change', () => {
   fileInput.value = '';
   setFieldError(fileInput, '');
   if (!file) return;
-  if (!IMAGE.test(file.type)) return setFieldError(fileInput, t('profile.avatarType'));
-  if (file.size > maxBytes) return setFieldError(fileInput, t('errors.tooLarge'));
+  if (!IMAGE.test(file.type)) {
+    setFieldError(fileInput, t('profile.avatarType'));
+    return;
+  }
+  if (file.size > maxBytes) {
+    setFieldError(fileInput, t('errors.tooLarge'));
+    return;
+  }
   void uploadPicture(file);
 });
 

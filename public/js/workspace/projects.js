@@ -103,10 +103,10 @@ async function saveProject(project) {
       { name: 'endDate', label: t('common.endDate'), type: 'date', value: project?.endDate ?? '' },
       { name: 'description', label: t('common.description'), type: 'textarea', rows: 3, maxlength: 10000, value: project?.description ?? '' },
     ],
-    check: (values) => ({ name: values.name?.trim() ? '' : t('projects.nameRequired'), ...checkDays(values) }),
+    check: (values) => ({ name: values.name.trim() ? '' : t('projects.nameRequired'), ...checkDays(values) }),
     send: async (values) => {
       const body = {
-        name: (values.name ?? '').trim(),
+        name: values.name.trim(),
         status: values.status,
         startDate: values.startDate || null,
         endDate: values.endDate || null,

@@ -150,14 +150,15 @@ export function orNull(value) {
  */
 export function brandField(brands, { value, hint, label = t('common.brand') } = {}) {
   if (brands.length < 2) return [];
-  return [{ name: 'brandId', label, type: 'select', options: options(brands), value: String(value ?? me.brandIds[0] ?? brands[0].id), hint }];
+  return [{ name: 'brandId', label, type: 'select', options: options(brands), value: String(value ?? me.brandIds.at(0) ?? brands[0].id), hint }];
 }
 
 /**
- * The brand a form's values name, or the one brand there is to choose.
- * @param {Record<string, string>} values
+ * The brand a form's values name, or the one brand there is to choose (the form then has no
+ * brand field).
+ * @param {Partial<Record<string, string>>} values
  * @param {import('./common.js').Brand[]} brands
  */
 export function chosenBrand(values, brands) {
-  return Number(values.brandId ?? me.brandIds[0] ?? brands[0]?.id);
+  return Number(values.brandId ?? me.brandIds.at(0) ?? brands.at(0)?.id);
 }

@@ -54,7 +54,8 @@ function startSearch(box) {
   function setActive(index) {
     if (active >= 0) options[active]?.setAttribute('aria-selected', 'false');
     active = index;
-    const option = options[index];
+    // The index is -1 when none is chosen, and then finds nothing.
+    const option = /** @type {HTMLElement | undefined} */ (options[index]);
     if (!option) {
       input.removeAttribute('aria-activedescendant');
       return;
@@ -175,8 +176,14 @@ function startSearch(box) {
   input.addEventListener('input', () => {
     clearTimeout(timer);
     const query = input.value.trim();
-    if (query.length < minLength) return clear();
-    if (query === shown) return setOpen(true);
+    if (query.length < minLength) {
+      clear();
+      return;
+    }
+    if (query === shown) {
+      setOpen(true);
+      return;
+    }
     if (popup.hidden || options.length === 0) say(t('search.searching'));
     timer = setTimeout(() => void search(), PAUSE_MS);
   });

@@ -36,7 +36,7 @@ function statusControl(task, ctx) {
     { id, className: 'task-status-select', disabled: !task.can.edit },
     domain.taskStatuses.map((s) => element('option', { value: s, text: t(`tasks.status.${s}`), selected: s === task.status })),
   );
-  select.addEventListener('change', () => void ctx.changeStatus(task, select.value));
+  select.addEventListener('change', () => ctx.changeStatus(task, select.value));
   return element('div', { className: 'task-status' }, [element('label', { for: id, className: 'sr-only', text: t('tasks.statusOf', { title: task.title }) }), select]);
 }
 

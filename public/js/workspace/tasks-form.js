@@ -114,7 +114,7 @@ function followBrand(controls, { projects, campaigns }) {
 }
 
 /** The brand a new task starts in: the project's on its page, else the user's first. @param {TaskFormData} data */
-const firstBrand = ({ pageProject, brands }) => pageProject?.brandId ?? me.brandIds[0] ?? brands[0]?.id ?? 0;
+const firstBrand = ({ pageProject, brands }) => pageProject?.brandId ?? me.brandIds.at(0) ?? brands.at(0)?.id ?? 0;
 
 /** @param {string | undefined} value */
 const idOrNull = (value) => (value ? Number(value) : null);
@@ -136,12 +136,12 @@ export async function editTask(task, data) {
     confirmText: task ? t('common.save') : t('tasks.create'),
     fields: taskFields(task, brandId, data),
     onOpen: (controls) => followBrand(controls, data),
-    check: (values) => ({ title: values.title?.trim() ? '' : t('tasks.titleRequired') }),
+    check: (values) => ({ title: values.title.trim() ? '' : t('tasks.titleRequired') }),
     refusedField: (err) => (err instanceof ApiError && err.code === 'ASSIGNEE_NOT_MEMBER' ? { name: 'assigneeId', message: t('errors.ASSIGNEE_NOT_MEMBER') } : null),
     send: async (values) => {
       /** @type {Record<string, unknown>} */
       const body = {
-        title: (values.title ?? '').trim(),
+        title: values.title.trim(),
         description: orNull(values.description),
         assigneeId: idOrNull(values.assigneeId),
         status: values.status,

@@ -127,9 +127,9 @@ async function saveBrand(brand) {
     title: brand ? t('brands.renameTitle') : t('brands.newTitle'),
     confirmText: brand ? t('common.save') : t('brands.add'),
     fields: [{ name: 'name', label: t('common.name'), required: true, maxlength: 200, value: brand?.name ?? '' }],
-    check: (values) => ({ name: values.name?.trim() ? '' : t('brands.nameRequired') }),
+    check: (values) => ({ name: values.name.trim() ? '' : t('brands.nameRequired') }),
     send: async (values) => {
-      const name = (values.name ?? '').trim();
+      const name = values.name.trim();
       const answer = brand ? await call('PATCH', `/api/brands/${brand.id}`, { name }) : await call('POST', '/api/brands', { name });
       return /** @type {{ brand: Brand }} */ (answer).brand;
     },
