@@ -1,6 +1,7 @@
 // The project's lint rules: typescript-eslint's type-aware set, promises that cannot be
 // dropped silently, and the layer rules of docs/architecture.md as import rules.
 import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import importX from 'eslint-plugin-import-x';
 import globals from 'globals';
@@ -19,7 +20,7 @@ const layers = [
   { target: './src/**/routes.ts', from: './src/**/repository.ts', message: 'Routes reach data through services, never through repositories.' },
 ];
 
-export default tseslint.config(
+export default defineConfig(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'test/artifacts/', 'data/', 'uploads/'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,

@@ -133,6 +133,7 @@ async function serveApp(store) {
   });
 }
 
+/** @param {number} i */
 function userRecord(i) {
   return { name: `User ${i}`, pin: String(100_000 + i), role: i % 10 === 0 ? 'admin' : 'viewer', allowedMuseums: '[]', allowedChannels: '[]' };
 }
@@ -218,6 +219,8 @@ async function load({ seconds = SECONDS, server, ...target }) {
   const opts = { connections: CONNECTIONS, ...(target.method === 'POST' ? { requests: manyClients } : {}), ...target };
   await autocannon({ ...opts, duration: WARMUP_SECONDS });
   const cpuBefore = server ? await server.ask('cpu', 'cpu') : 0;
+  // autocannon ships no types: the fields of its result read here.
+  /** @type {{ errors: number, timeouts: number, non2xx: number, requests: { total: number, average: number }, latency: { p50: number, p99: number } }} */
   const result = await autocannon({ ...opts, duration: seconds });
   const cpuUs = server ? ((await server.ask('cpu', 'cpu')) - cpuBefore) / result.requests.total : undefined;
   const failed = result.errors + result.timeouts + result.non2xx;
@@ -296,12 +299,16 @@ async function profileReads(cookieFor, tokenFor) {
   await app.ask('profile:start', 'profiling');
   await load({ url: `${app.url}/auth/check`, headers: { Cookie: cookie } });
   await load({ url: `${app.url}/api/auth/me`, headers: { Authorization: `Bearer ${token}` } });
+  /** @type {import('node:inspector').Profiler.Profile} */
   const profile = await app.ask('profile:stop', 'profile');
   app.stop();
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  /** @type {Map<number, number>} */
   const counts = new Map();
   for (const id of profile.samples) counts.set(id, (counts.get(id) ?? 0) + 1);
+  /** @type {Map<string, number>} */
   const functions = new Map();
+  /** @type {Map<string, number>} */
   const places = new Map();
   let total = 0;
   for (const [id, count] of counts) {

@@ -148,6 +148,7 @@ async function runOn(label, env = {}) {
   await new SqlVisitRepository(records).scan((batch) => {
     for (const row of batch) builder.add(row);
   });
+  /** @type {import('../src/dashboard/analytics/store.js').VisitColumns} */
   const columns = builder.finish();
   const coldLoadSeconds = (performance.now() - loadStart) / 1000;
   const { visitors, revenueCents } = columns;
@@ -220,7 +221,7 @@ async function main() {
   process.exit(sqlite.failed || postgres.failed || importRatio > GOAL_PG_IMPORT_RATIO ? 1 : 0);
 }
 
-main().catch((err) => {
+main().catch((/** @type {unknown} */ err) => {
   console.error(err);
   process.exit(1);
 });

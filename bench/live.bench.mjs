@@ -91,7 +91,7 @@ async function startServer(env, inspectPort) {
   await new Promise((resolve, reject) => {
     let output = '';
     const listen = (d) => {
-      output += d;
+      output += `${d}`;
       if (output.includes('"Listening on')) {
         child.stdout.off('data', listen);
         child.stdout.resume();
@@ -111,7 +111,10 @@ async function startServer(env, inspectPort) {
   };
 }
 
-/** process.memoryUsage() of a server, after full garbage collections, through its inspector. */
+/**
+ * process.memoryUsage() of a server, after full garbage collections, through its inspector.
+ * @returns {Promise<NodeJS.MemoryUsage>}
+ */
 async function settledMemory(server) {
   const [target] = await (await fetch(`http://127.0.0.1:${server.inspectPort}/json/list`)).json();
   const socket = new WebSocket(target.webSocketDebuggerUrl);
@@ -146,7 +149,10 @@ async function startNginx(upstreams, nginxConfig) {
   for (let tries = 0; ; tries += 1) {
     const open = await new Promise((resolve) => {
       const socket = net.connect(port, '127.0.0.1');
-      socket.once('connect', () => resolve(socket.destroy() || true));
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
       socket.once('error', () => resolve(false));
     });
     if (open) break;
@@ -166,7 +172,7 @@ async function startNginx(upstreams, nginxConfig) {
 }
 
 async function call(base, method, route, { token, body } = {}) {
-  const res = await fetch(base + route, {
+  const res = await fetch(`${base}${route}`, {
     method,
     headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
     body: body ? JSON.stringify(body) : undefined,
@@ -202,11 +208,17 @@ async function seed(base) {
   return { admin, brandId: changing.id, members };
 }
 
-/** One event stream through nginx that notes when the event carrying `marker.text` arrives. */
+/**
+ * One event stream through nginx that notes when the event carrying `marker.text` arrives.
+ * @returns {Promise<{ permitted: boolean, upstream: string | string[] | undefined, heard: Map<string, number>, wrong: number, ready: boolean, close: () => void }>}
+ */
 function openStream(base, token, permitted, marker) {
   return new Promise((resolve, reject) => {
     const req = http.get(`${base}/api/events`, { agent: false, headers: { Accept: 'text/event-stream', Authorization: `Bearer ${token}` } }, (res) => {
-      if (res.statusCode !== 200) return reject(new Error(`stream answered ${res.statusCode}`));
+      if (res.statusCode !== 200) {
+        reject(new Error(`stream answered ${res.statusCode}`));
+        return;
+      }
       const stream = { permitted, upstream: res.headers['x-upstream'], heard: new Map(), wrong: 0, ready: false, close: () => req.destroy() };
       res.setEncoding('utf8');
       // The end of the previous chunk, for a marker cut in two.
@@ -216,7 +228,7 @@ function openStream(base, token, permitted, marker) {
           stream.ready = true;
           resolve(stream);
         }
-        const text = tail + chunk;
+        const text = `${tail}${chunk}`;
         tail = text.slice(-200);
         if (marker.text && text.includes(marker.text)) {
           if (!permitted) stream.wrong += 1;
@@ -339,6 +351,7 @@ async function main() {
     const all = sortedCopy(everyone);
     const each = sortedCopy(deliveries);
     const kb = (bytes) => (bytes / 1024).toFixed(1);
+    /** @param {number} i @param {...keyof NodeJS.MemoryUsage} keys */
     const grown = (i, ...keys) => keys.reduce((sum, key) => sum + after.servers[i][key] - before.servers[i][key], 0) / perInstance[i];
     const perStream = servers.map((_, i) => grown(i, 'heapUsed', 'external'));
     const nginxPerStream = (after.nginx - before.nginx) / STREAMS;
@@ -356,7 +369,7 @@ async function main() {
     console.log('\n| idle streams | heap + external, before → with streams | per stream | of which heap | resident size per stream | CPU, idle minute |');
     console.log('|---|---|---|---|---|---|');
     servers.forEach((_, i) => {
-      const total = (m) => m.heapUsed + m.external;
+      const total = (/** @type {NodeJS.MemoryUsage} */ m) => m.heapUsed + m.external;
       console.log(
         `| instance ${i + 1} (${perInstance[i]} streams) | ${mb(total(before.servers[i]))} → ${mb(total(after.servers[i]))} MB | ${kb(perStream[i])} KB | ${kb(grown(i, 'heapUsed'))} KB | ${kb(grown(i, 'rss'))} KB | ${idleCpu.servers[i].toFixed(2)} % |`,
       );
@@ -379,7 +392,7 @@ async function main() {
 
 main().then(
   (met) => process.exit(met ? 0 : 1),
-  (err) => {
+  (/** @type {unknown} */ err) => {
     console.error(err);
     process.exit(1);
   },

@@ -116,7 +116,7 @@ async function main() {
   if (smtp.received() !== 4 * MAILS) throw new Error(`the server received ${smtp.received()} of ${4 * MAILS} mails`);
 }
 
-main().catch((err) => {
+main().catch((/** @type {unknown} */ err) => {
   console.error(err);
   process.exit(1);
 });

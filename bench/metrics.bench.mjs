@@ -69,6 +69,8 @@ function start(kind) {
 async function load(target) {
   const opts = { connections: CONNECTIONS, ...target };
   await autocannon({ ...opts, duration: WARMUP_SECONDS });
+  // autocannon ships no types: the fields of its result read here.
+  /** @type {{ errors: number, timeouts: number, non2xx: number, requests: { total: number, average: number }, latency: { p50: number, p99: number } }} */
   const result = await autocannon({ ...opts, duration: SECONDS });
   const failed = result.errors + result.timeouts + result.non2xx;
   if (failed > 0) throw new Error(`GET ${opts.url}: ${failed} failed requests of ${result.requests.total}`);

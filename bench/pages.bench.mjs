@@ -44,6 +44,7 @@ async function auditOnce(port, url, cookie) {
   if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.message}`);
   const finalUrl = lhr.finalDisplayedUrl ?? lhr.finalUrl;
   if (new URL(finalUrl).pathname !== new URL(url).pathname) throw new Error(`${url} ended at ${finalUrl}: not signed in?`);
+  /** @type {{ resourceType: string, transferSize: number }[]} */
   const requests = lhr.audits['network-requests'].details.items;
   const js = requests.filter((r) => r.resourceType === 'Script').reduce((sum, r) => sum + r.transferSize, 0);
   const chains = lhr.audits['critical-request-chains']?.displayValue ?? '';
@@ -123,7 +124,7 @@ async function main() {
     for (const [name, url, cookie] of pages) {
       if (only && !only.some((w) => url.includes(w) || name.toLowerCase().includes(w))) continue;
       for (const lang of ['en', 'ar']) {
-        const result = await audit(debuggingPort, url, `${cookie}; lang=${lang}`).catch((err) => ({ error: err.message }));
+        const result = await audit(debuggingPort, url, `${cookie}; lang=${lang}`).catch((/** @type {unknown} */ err) => ({ error: err instanceof Error ? err.message : String(err) }));
         if (result.error) {
           rows.push({ name, lang, error: result.error });
           continue;

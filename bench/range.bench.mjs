@@ -39,6 +39,7 @@ for (let d = 0; n < ROWS; d += 1) {
     }
   }
 }
+/** @type {import('../src/dashboard/analytics/store.js').VisitColumns} */
 const columns = builder.finish();
 
 /** The bare scan reads the rows a range covers, with nothing else to do. */

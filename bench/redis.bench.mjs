@@ -74,7 +74,7 @@ async function startServer(env) {
   const port = await new Promise((resolve, reject) => {
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (d) => {
-      output += d;
+      output += `${d}`;
       const line = output.split('\n').find((l) => l.includes('"Listening on'));
       if (line) resolve(JSON.parse(line).port);
     });
@@ -90,7 +90,7 @@ async function startServer(env) {
 }
 
 async function call(base, method, route, { cookie, body } = {}) {
-  const res = await fetch(base + route, {
+  const res = await fetch(`${base}${route}`, {
     method,
     headers: { 'Content-Type': 'application/json', 'Sec-Fetch-Site': 'same-origin', ...(cookie ? { Cookie: cookie } : {}) },
     body: body ? JSON.stringify(body) : undefined,
@@ -117,9 +117,9 @@ async function rate(url, cookie) {
   const once = () =>
     new Promise((resolve, reject) =>
       autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers: { Cookie: cookie } }, (err, result) => {
-        if (err) return reject(err instanceof Error ? err : new Error(String(err)));
-        if (result.non2xx > 0 || result.errors > 0) return reject(new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`));
-        resolve(result.requests.average);
+        if (err) reject(err instanceof Error ? err : new Error(String(err)));
+        else if (result.non2xx > 0 || result.errors > 0) reject(new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`));
+        else resolve(result.requests.average);
       }),
     );
   await once();
@@ -183,7 +183,7 @@ async function main() {
       const figures = {};
       for (const kind of ['memory', 'redis']) {
         const target = route === 'board' ? seeded[kind].board : route;
-        figures[kind] = await rate(servers[kind].base + target, seeded[kind][which]);
+        figures[kind] = await rate(`${servers[kind].base}${target}`, seeded[kind][which]);
       }
       rows.push({ label, ...figures, ratio: figures.redis / figures.memory });
     }
@@ -208,7 +208,7 @@ async function main() {
   }
 }
 
-main().catch((err) => {
+main().catch((/** @type {unknown} */ err) => {
   console.error(err);
   process.exit(1);
 });

@@ -13,7 +13,8 @@ const require = createRequire(import.meta.url);
 const { ManualClock } = require('../dist/platform/clock.js');
 const { createLogger } = require('../dist/platform/logger.js');
 const { openRecords } = require('../dist/stores.js');
-const { DashboardAuthService, SESSION_MAX_AGE_MS } = require('../dist/dashboard/auth/service.js');
+// dist/ is built from src/: its types are those of the source.
+const { DashboardAuthService, SESSION_MAX_AGE_MS } = /** @type {typeof import('../src/dashboard/auth/service.js')} */ (require('../dist/dashboard/auth/service.js'));
 const { MemorySessionStore } = require('../dist/dashboard/auth/session-store.js');
 const { SqlUserRecordStore } = require('../dist/dashboard/users/repository.js');
 
@@ -106,7 +107,7 @@ async function main() {
   process.exit(met ? 0 : 1);
 }
 
-main().catch((err) => {
+main().catch((/** @type {unknown} */ err) => {
   console.error(err);
   process.exit(1);
 });

@@ -100,6 +100,7 @@ export async function seedWorkspace(url, { bigBoard = true } = {}) {
   }
   const statuses = ['idea', 'draft', 'review', 'approved', 'scheduled', 'published'];
   const day = (i) => new Date(Date.UTC(2026, 10, 1 + (i % 28), 9 + (i % 8))).toISOString();
+  /** @param {number} i */
   const post = (brandId, i, campaignId = null) => ({
     title: `Post ${i + 1}: the collection up close`,
     caption: 'A caption of a usual length, with a line or two of text about the museum and its visitors.',

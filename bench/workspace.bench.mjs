@@ -41,6 +41,7 @@ const ms = (v) => `${v.toFixed(2)} ms`;
 /** A multipart body as a list of buffers (nothing copied), and its length. */
 function multipart(fields, files) {
   const boundary = `bench-${randomBytes(8).toString('hex')}`;
+  /** @type {Buffer[]} */
   const parts = [];
   for (const [name, value] of Object.entries(fields)) {
     parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
@@ -135,6 +136,7 @@ async function main() {
   const memberAuth = await signIn('member@bench.test');
 
   // ## Uploads
+  /** @param {{ name: string, data: Buffer }[]} files @param {number} runs */
   const timeUploads = async (files, runs) => {
     const body = multipart({ brandId: brandIds[0] }, files);
     const upload = [];
@@ -247,7 +249,7 @@ async function main() {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
-main().catch((err) => {
+main().catch((/** @type {unknown} */ err) => {
   console.error(err);
   process.exit(1);
 });

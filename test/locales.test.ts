@@ -3,7 +3,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LOCALES_DIR } from '../src/platform/paths';
 
-type Tree = { [key: string]: string | Tree };
+/** A locale file as JSON.parse gives it: whether every leaf is a string is for the tests to check. */
+type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+type Tree = { [key: string]: Json };
 
 function read(lang: string): Tree {
   return JSON.parse(fs.readFileSync(path.join(LOCALES_DIR, `${lang}.json`), 'utf8')) as Tree;

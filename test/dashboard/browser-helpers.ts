@@ -72,7 +72,7 @@ export async function signIn(page: Page, base: string, pin: string, lang = 'en')
 /** Waits for the figures; fails when the page shows its error or empty state instead. */
 export async function figuresShown(page: Page): Promise<void> {
   await page.waitForSelector('#results[aria-busy="false"], #state-card:not([hidden])', { state: 'attached' });
-  const problem = await page.$eval('#state-card', (card) => ((card as HTMLElement).hidden ? '' : card.textContent?.trim()));
+  const problem = await page.$eval('#state-card', (card) => ((card as HTMLElement).hidden ? '' : card.textContent.trim()));
   expect(problem, 'the page shows an error or empty state instead of figures').toBe('');
   await page.waitForSelector('#results[aria-busy="false"]');
 }

@@ -28,7 +28,7 @@ const setup = () => servedWithVisits(TODAY, dailyCsv());
 /** The rows of a breakdown's table: each name and its visitors figure as shown. */
 async function rowsOf(page: Page, breakdown: string) {
   return page.$$eval(`[data-breakdown="${breakdown}"] tbody tr`, (trs) =>
-    trs.map((tr) => ({ name: tr.querySelector('th')?.textContent?.replace(/,.*$/, '').trim() ?? '', visitors: tr.querySelector('td')?.textContent?.trim() ?? '' })),
+    trs.map((tr) => ({ name: tr.querySelector('th')?.textContent.replace(/,.*$/, '').trim() ?? '', visitors: tr.querySelector('td')?.textContent.trim() ?? '' })),
   );
 }
 
@@ -61,14 +61,14 @@ describeBrowser('Drill-down, sorting and chart choices on /dashboard in a browse
 
           // The trend is by month for a year; March's row narrows the dates to March, shown by day.
           await page.click('.trend-table summary');
-          const march = await page.$eval('#trend-rows tr:nth-child(3)', (tr) => tr.querySelector('td')?.textContent?.trim());
+          const march = await page.$eval('#trend-rows tr:nth-child(3)', (tr) => tr.querySelector('td')?.textContent.trim());
           await page.click('#trend-rows tr:nth-child(3) .drill-button');
           await page.waitForURL(/drill=range%3A2025-03-01\.\.2025-03-31/);
           await figuresShown(page);
           expect(await kpi(page, 'visitors')).toBe(march);
           expect(await page.$$eval('#trend-rows tr', (trs) => trs.length)).toBe(31);
           expect(await page.inputValue('[data-range-from]')).toBe('2025-03-01');
-          const crumbs = await page.$$eval('[data-crumbs] li', (lis) => lis.map((li) => li.textContent?.trim()));
+          const crumbs = await page.$$eval('[data-crumbs] li', (lis) => lis.map((li) => li.textContent.trim()));
           expect(crumbs).toHaveLength(3);
           expect(await page.getAttribute('[data-crumbs] li:last-child span', 'aria-current')).toBe('page');
           expect(await seriousViolations(page)).toEqual([]);

@@ -64,7 +64,7 @@ describeBrowser('figures that no longer mislead, in a browser', () => {
           await figuresShown(page);
           await page.click('[data-metric] input[value="revenue"]', { force: true });
           await page.waitForURL(/metric=revenue/);
-          const row = await page.$$eval('[data-breakdown="byMuseum"] tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent?.trim() ?? '')));
+          const row = await page.$$eval('[data-breakdown="byMuseum"] tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent.trim())));
           // The Arabic-named museum earns more, so it leads when revenue is shown.
           expect(row[0][0]).toBe('متحف الفن');
           expect(row[0][1]).toMatch(lang === 'en' ? /QAR\s*657,000/ : /ر\.ق\./);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { buildApp } from '../support/app';
 import { describeBrowser, launchBrowser, screenshot, serve, seriousViolations } from '../support/browser';
@@ -7,9 +7,7 @@ describeBrowser('PIN page /dashboard/login in a browser', () => {
   let browser: Browser;
   beforeAll(async () => {
     browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
+    return () => browser.close();
   });
 
   it('when a wrong PIN is entered, then the error shows inline; with the right PIN, then the dashboard opens', async () => {

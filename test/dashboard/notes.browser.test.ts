@@ -78,7 +78,7 @@ describeBrowser('Notes on the trend in a browser', () => {
           await admin.fill('dialog[open] input[name="text"]', 'Ramadan opening hours');
           await admin.click('dialog[open] button[type="submit"]');
           await admin.waitForSelector('dialog[open]', { state: 'detached' });
-          await admin.waitForFunction(() => document.querySelector('[data-notes-list] li:nth-child(2)')?.textContent?.includes('Ramadan opening hours'));
+          await admin.waitForFunction(() => document.querySelector('[data-notes-list] li:nth-child(2)')?.textContent.includes('Ramadan opening hours'));
           await admin.click('[data-notes-list] li:nth-child(1) [data-note-delete]');
           expect(await admin.getAttribute('dialog[open] button[type="submit"]', 'class')).toMatch(/danger/);
           await admin.click('dialog[open] button[type="submit"]');

@@ -1,5 +1,5 @@
 import { request, type HttpTest } from '../support/http';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { buildApp, cookieFrom } from '../support/app';
 import { describeBrowser, launchBrowser, screenshot, screenshotStretched, serve, seriousViolations } from '../support/browser';
@@ -80,9 +80,7 @@ describeBrowser('Dashboard pages /dashboard, /dashboard/comparison, /dashboard/s
   let browser: Browser;
   beforeAll(async () => {
     browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
+    return () => browser.close();
   });
 
   async function newPage(width = 1440) {
@@ -323,7 +321,7 @@ describeBrowser('Dashboard pages /dashboard, /dashboard/comparison, /dashboard/s
         '2025-01-03,National Museum,Online',
       ]);
       await page.waitForSelector('[data-import-errors]:not([hidden])');
-      const rows = await page.$$eval('[data-import-errors] tbody tr', (trs) => trs.map((r) => Array.from(r.children, (c) => c.textContent ?? '')));
+      const rows = await page.$$eval('[data-import-errors] tbody tr', (trs) => trs.map((r) => Array.from(r.children, (c) => c.textContent)));
       const arabicNumber = (n: number) => page.evaluate((value) => new Intl.NumberFormat('ar').format(value), n);
       expect(rows.map(([line, where]) => [line, where])).toEqual([
         [await arabicNumber(2), 'date'],
@@ -390,7 +388,7 @@ describeBrowser('Dashboard pages /dashboard, /dashboard/comparison, /dashboard/s
       expect(await page.inputValue('#side-b')).toBe('season:2');
       expect(await page.isChecked('[data-filter="channel"] input[value="Online"]')).toBe(true);
       expect(await page.textContent('[data-kpi-label="b"]')).toContain('Summer 2025');
-      const changes = await page.$$eval('[data-breakdown="byMuseum"] tbody tr td:nth-child(4)', (cells) => cells.map((c) => c.textContent ?? ''));
+      const changes = await page.$$eval('[data-breakdown="byMuseum"] tbody tr td:nth-child(4)', (cells) => cells.map((c) => c.textContent));
       expect(changes).toHaveLength(6);
       for (const change of changes) expect(change).toMatch(/[+\-−]/);
     }));

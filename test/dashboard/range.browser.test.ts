@@ -97,7 +97,7 @@ describeBrowser('Dashboard dates and grouping on /dashboard in a browser', () =>
             const chart = (window as unknown as { Chart: { getChart(c: Element | null): { data: { datasets: { data: number[] }[] } } } }).Chart.getChart(document.querySelector('#trend-chart'));
             return chart.data.datasets[0].data;
           });
-          const firstWeek = await page.$eval('#trend-rows tr td', (td) => Number(td.textContent?.replace(/[^\d]/g, '')));
+          const firstWeek = await page.$eval('#trend-rows tr td', (td) => Number(td.textContent.replace(/[^\d]/g, '')));
           expect(drawn[0]).toBeCloseTo((firstWeek * 7) / (lang === 'ar' ? 4 : 5), 6);
           // The change card says which dates it was compared with; figures never break inside.
           expect(await page.textContent('[data-kpi-note="change"]')).toMatch(lang === 'en' ? /Against Dec 18, 2024\s*–\s*Mar 4, 2025/ : /مقارنة بـ/);
@@ -130,7 +130,7 @@ describeBrowser('Dashboard dates and grouping on /dashboard in a browser', () =>
         await figuresShown(page);
         expect(await page.inputValue('#compare-mode')).toBe('year');
         expect(await page.inputValue('[data-range-preset]')).toBe('yearToDate');
-        const heads = await page.$$eval('#metrics thead th', (cells) => cells.map((c) => c.textContent ?? ''));
+        const heads = await page.$$eval('#metrics thead th', (cells) => cells.map((c) => c.textContent));
         if (lang === 'en') expect(heads.slice(1, 3).map((h) => h.replace(/\s+/g, ' '))).toEqual(['Jan 1 – 14, 2025', 'Jan 1 – 14, 2026']);
         expect(await page.$$eval('#metrics tbody tr', (rows) => rows.length)).toBe(3);
         expect(await seriousViolations(page)).toEqual([]);

@@ -58,7 +58,7 @@ describeBrowser('Scheduled reports in a browser', () => {
           expect(await admin.textContent('[data-reports-list] li')).toContain('salma@museum.test');
 
           await admin.click('[data-reports-list] li .button-ghost');
-          await admin.waitForFunction(() => document.querySelector('[data-reports-status]')?.textContent?.includes('salma@museum.test'));
+          await admin.waitForFunction(() => document.querySelector('[data-reports-status]')?.textContent.includes('salma@museum.test'));
           expect(await seriousViolations(admin)).toEqual([]);
           await screenshot(admin, `dashboard-reports-admin-${lang}-${width}`);
 
@@ -105,7 +105,7 @@ describeBrowser('Scheduled reports in a browser', () => {
       await page.click('[data-report-add]');
       expect(await page.$('dialog[open] select[name="userId"]')).toBeNull();
       await page.click('dialog[open] button[type="submit"]');
-      await page.waitForFunction(() => document.querySelector('dialog[open]')?.textContent?.includes('administrator adds it in Settings'));
+      await page.waitForFunction(() => document.querySelector('dialog[open]')?.textContent.includes('administrator adds it in Settings'));
       await page.keyboard.press('Escape');
       await page.waitForSelector('[data-reports-empty]:not([hidden])');
     } finally {

@@ -83,7 +83,7 @@ describeBrowser('Saved views on the Dashboard and Comparison pages in a browser'
         const viewer = await signedInPage(held.browser, base, { width, lang, pin: VIEWER_PIN });
         try {
           await viewer.click('[data-views] summary');
-          const shared = await viewer.$$eval('[data-views-shared] li', (lis) => lis.map((li) => li.textContent?.replace(/\s+/g, ' ').trim()));
+          const shared = await viewer.$$eval('[data-views-shared] li', (lis) => lis.map((li) => li.textContent.replace(/\s+/g, ' ').trim()));
           expect(shared).toEqual([expect.stringMatching(/^National 2025.*Admin$/)]);
           expect(await viewer.isHidden('[data-view-edit]')).toBe(true);
           await Promise.all([viewer.waitForURL(/[?&]view=\d+/), viewer.click('[data-views-shared] a')]);

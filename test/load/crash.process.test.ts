@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../support/app';
 import { filesUnder, image, pdf } from '../support/files';

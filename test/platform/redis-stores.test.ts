@@ -1,3 +1,4 @@
+import { Cookie } from 'express-session';
 import { expect, it, onTestFinished } from 'vitest';
 import { RedisSessionStore } from '../../src/dashboard/auth/redis-session-store';
 import { SESSION_MAX_AGE_MS } from '../../src/dashboard/auth/service';
@@ -154,7 +155,7 @@ describeRedis('RedisCookieSessions', () => {
   it('when a user\'s sessions are ended but one, then only that one is left, on every instance', async () => {
     const { url } = await freshRedis();
     const [a, b] = [new RedisCookieSessions((await connected(url)).client), new RedisCookieSessions((await connected(url)).client)];
-    const cookie = { originalMaxAge: 60_000, expires: new Date(Date.now() + 60_000), httpOnly: true, path: '/' };
+    const cookie = Object.assign(new Cookie(), { maxAge: 60_000 });
     for (const sid of ['s1', 's2', 's3']) await a.set(sid, { cookie, userId: 4, userKey: 'k', passwordStamp: 's' });
     await b.set('other', { cookie, userId: 5, userKey: 'k5', passwordStamp: 's' });
     await b.endUserSessions(4, 's2');

@@ -18,6 +18,7 @@ import {
   renameBody,
   SECRET,
   send,
+  textOf,
   type Route,
   type World,
 } from './world';
@@ -260,7 +261,7 @@ describe("another user's data", () => {
       const label = `GET ${route.path}`;
       expect(res.status, label).toBeLessThan(500);
       // Stored files come back as bytes, not text: they are the uploads themselves.
-      const text = res.text ?? '';
+      const text = textOf(res);
       expect(text, label).not.toMatch(/\$2[aby]\$\d\d\$/);
       // A value under such a name; the API description names these fields with their schemas (objects).
       expect(text, label).not.toMatch(/"(pin|PIN|password|passwordHash|password_hash|jwtSecret|sessionSecret)"\s*:\s*["\d[]/);

@@ -39,7 +39,7 @@ const text = {
 };
 
 /** Each page, the address it is opened at (a shared link's query, where the default period holds no seeded visit), and the stored text it shows once its data has loaded. */
-const PAGES: Record<string, { shows: (keyof typeof text)[]; query?: string; at?: (ids: Seeded) => string }> = {
+const PAGES: Partial<Record<string, { shows: (keyof typeof text)[]; query?: string; at?: (ids: Seeded) => string }>> = {
   '/dashboard': { shows: ['dashboardAdmin', 'museum'] },
   '/dashboard/comparison': { shows: ['dashboardAdmin', 'museum'], query: 'against=year&from=2025-02-01&to=2025-02-28' },
   '/dashboard/settings': { shows: ['viewer', 'season'] },
@@ -156,8 +156,8 @@ describeBrowser('stored XSS: hostile names, titles and file names on every page'
         const visits = [...Object.keys(PAGES).map((path) => [path, 'en']), ['/workspace', 'ar'], ['/dashboard', 'ar']];
         for (const [route, lang] of visits) {
           const { page, dialogs } = await watchedPage(context);
-          const query = PAGES[route]?.query;
-          const path = PAGES[route]?.at?.(seeded) ?? route;
+          const { shows, query, at } = PAGES[route]!;
+          const path = at?.(seeded) ?? route;
           await page.goto(`${server.url}${path}?lang=${lang}${query ? `&${query}` : ''}`);
           await settled(page);
           const where = `${path} (${lang})`;
@@ -173,7 +173,7 @@ describeBrowser('stored XSS: hostile names, titles and file names on every page'
           expect(found.csp, where).toEqual([]);
           expect(found.injected, where).toEqual([]);
           expect(found.scripts, where).toEqual([]);
-          for (const name of PAGES[route].shows) expect(found.text, `${where}: ${name}`).toContain(text[name]);
+          for (const name of shows) expect(found.text, `${where}: ${name}`).toContain(text[name]);
           expect(dialogs, where).toEqual([]);
           await page.close();
         }

@@ -76,7 +76,10 @@ function readBody(req: http.IncomingMessage): Promise<unknown> {
     req.on('error', reject);
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
-      if (text === '') return resolve(undefined);
+      if (text === '') {
+        resolve(undefined);
+        return;
+      }
       try {
         resolve(JSON.parse(text));
       } catch {
@@ -213,7 +216,9 @@ export class AirtableEmulator {
     }
     if (!url.pathname.startsWith(`${prefix}/`)) throw notFound('NOT_FOUND', 'Could not find what you are looking for');
 
-    const [, tableName, recordId, extra] = path.split('/');
+    // at(), not indexing: a short path has no part there, though indexing would type one as a string.
+    const parts = path.split('/');
+    const [tableName, recordId, extra] = [parts.at(1), parts.at(2), parts.at(3)];
     if (!tableName || extra !== undefined) throw notFound('NOT_FOUND', 'Could not find what you are looking for');
     const table = this.table(tableName);
     const method = req.method ?? 'GET';
@@ -250,7 +255,7 @@ export class AirtableEmulator {
       if (start < 0) throw unprocessable('LIST_RECORDS_ITERATOR_NOT_AVAILABLE', 'The offset is no longer valid');
     }
     const records = table.records.slice(start, start + pageSize);
-    const following = table.records[start + pageSize];
+    const following = table.records.at(start + pageSize);
     return following ? { records, offset: `itr${randomBytes(4).toString('hex')}/${following.id}` } : { records };
   }
 

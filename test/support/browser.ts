@@ -153,7 +153,8 @@ export async function seriousViolations(page: Page, opts: { tick?: () => Promise
     return axe.run(document, { resultTypes: ['violations'] });
   });
   if (opts.tick) {
-    let done = false;
+    // Widened: TypeScript does not see the callback set it, and would take the loop for endless.
+    let done = false as boolean;
     void running.finally(() => {
       done = true;
     });
@@ -179,7 +180,8 @@ export function observeLayoutShifts() {
       record.total += entry.value;
       for (const source of entry.sources) {
         const node = source.node instanceof Element ? source.node : source.node?.parentElement;
-        const name = node ? `${node.tagName.toLowerCase()}${node.className ? `.${String(node.className).split(' ').join('.')}` : ''}` : '?';
+        // classList, not className: an SVG element's className is an object, whatever Element's type says.
+        const name = node ? `${node.tagName.toLowerCase()}${[...node.classList].map((c) => `.${c}`).join('')}` : '?';
         record.moved.push(`${entry.value.toFixed(4)} ${name} ${Math.round(source.previousRect.y)}→${Math.round(source.currentRect.y)} h${Math.round(source.previousRect.height)}→${Math.round(source.currentRect.height)}`);
       }
     }

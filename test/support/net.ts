@@ -59,8 +59,8 @@ export function postFrom(
 }
 
 /** Counts answers by status: `{401: 10, 429: 40}`. */
-export function statusCounts(answers: { status: number }[]): Record<number, number> {
-  const counts: Record<number, number> = {};
+export function statusCounts(answers: { status: number }[]): Partial<Record<number, number>> {
+  const counts: Partial<Record<number, number>> = {};
   for (const { status } of answers) counts[status] = (counts[status] ?? 0) + 1;
   return counts;
 }

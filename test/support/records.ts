@@ -34,7 +34,8 @@ export async function testRecords(kind: EngineKind): Promise<Records> {
 export async function rowCount<T>(records: RecordsDb<T>, table: keyof T & string): Promise<number> {
   const db = records.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
   const name: string = table;
-  const row = await db.selectFrom(name).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+  // Postgres answers count(*), a bigint, as a string; SQLite as a number.
+  const row = await db.selectFrom(name).select(sql<number | string>`count(*)`.as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

@@ -58,7 +58,7 @@ export async function freshRedis(opts: { persistent?: boolean } = {}): Promise<R
     previousExit = new Promise((resolve) => started.once('exit', resolve));
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('redis-server did not start within 5 s')), 5_000);
-      started.stdout?.on('data', (chunk: Buffer) => {
+      started.stdout.on('data', (chunk: Buffer) => {
         if (chunk.toString().includes('Ready to accept connections')) {
           clearTimeout(timer);
           resolve();

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { onTestFinished } from 'vitest';
+import { toError } from '../../src/platform/errors';
 
 /** A mail as the test SMTP server received it, parsed, with the envelope it came in. */
 export interface Received {
@@ -49,7 +50,7 @@ export class TestSmtpServer {
               this.arrivals.emit('mail');
               callback();
             })
-            .catch((err: Error) => callback(err));
+            .catch((err: unknown) => callback(toError(err)));
         });
       },
     });

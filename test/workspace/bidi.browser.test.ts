@@ -1,4 +1,4 @@
-import { expect, it } from 'vitest';
+import { assert, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
 import { describeBrowser } from '../support/browser';
 import { checkAndShoot, runAs, settled, useBrowser } from './browser-helpers';
@@ -32,7 +32,7 @@ function drawn(sentence: Locator, characters: string[]) {
     return {
       direction: getComputedStyle(root).direction,
       box: box(root.getBoundingClientRect()),
-      isolated: Object.fromEntries([...root.querySelectorAll('bdi')].map((b) => [b.textContent ?? '', box(b.getBoundingClientRect())])),
+      isolated: Object.fromEntries<Box | undefined>([...root.querySelectorAll('bdi')].map((b) => [b.textContent, box(b.getBoundingClientRect())])),
       characters: Object.fromEntries(wanted.map((c) => [c, characterBox(c)])),
     };
   }, characters);
@@ -53,12 +53,12 @@ describeBrowser('Titles and names in the other script, inside toasts and notific
         await settled(page);
         await page.selectOption(`#task-status-${data.id}`, 'doing');
         const toast = page.locator('#ws-toast');
-        await page.waitForFunction(() => document.querySelector('#ws-toast')?.textContent?.includes('is now'));
+        await page.waitForFunction(() => document.querySelector('#ws-toast')?.textContent.includes('is now'));
         expect(await toast.textContent()).toBe('“عرض 2026!” is now In progress.');
         const { direction, isolated, characters } = await drawn(toast, ['“', '”', '!']);
         expect(direction).toBe('ltr');
         const title = isolated['عرض 2026!'];
-        expect(title).toBeDefined();
+        assert.isDefined(title);
         expect(characters['“']!.right).toBeLessThanOrEqual(title.left + 1);
         expect(characters['”']!.left).toBeGreaterThanOrEqual(title.right - 1);
         // Read right to left, the title ends on its left.
@@ -89,7 +89,7 @@ describeBrowser('Titles and names in the other script, inside toasts and notific
         expect(direction).toBe('rtl');
         const title = isolated['Poster (v2)!'];
         const actor = isolated['Omar Khalil'];
-        expect(title && actor).toBeTruthy();
+        assert(title && actor, 'the title and the colleague are each in a <bdi>');
         // Right to left: the verb, then the colleague, then the quoted title further left.
         expect(actor.right).toBeLessThan(box.right);
         expect(title.right).toBeLessThanOrEqual(actor.left);
@@ -121,8 +121,8 @@ describeBrowser('Titles and names in the other script, inside toasts and notific
         expect(await sentence.textContent()).toBe('عمر خليل assigned you “Opening poster”');
         const { direction, box, isolated } = await drawn(sentence, []);
         expect(direction).toBe('ltr');
-        expect(Math.abs(isolated['عمر خليل'].left - box.left)).toBeLessThanOrEqual(1);
-        expect(isolated['Opening poster'].left).toBeGreaterThan(isolated['عمر خليل'].right);
+        expect(Math.abs(isolated['عمر خليل']!.left - box.left)).toBeLessThanOrEqual(1);
+        expect(isolated['Opening poster']!.left).toBeGreaterThan(isolated['عمر خليل']!.right);
       },
     ));
 });

@@ -123,7 +123,7 @@ describeBrowser('Board /workspace in a browser', () => {
       await checkAndShoot(page, 'workspace-board-publish-error-en-1440');
       await modal.locator('input[name="publicationUrl"]').fill('');
       await modal.locator('button[type="submit"]').click();
-      await page.waitForFunction(() => document.querySelector('dialog.modal[open] .field-error:not([hidden])')?.textContent?.includes('needs the link'));
+      await page.waitForFunction(() => document.querySelector('dialog.modal[open] .field-error:not([hidden])')?.textContent.includes('needs the link'));
       await modal.locator('input[name="publicationUrl"]').fill('https://www.instagram.com/p/opening-night');
       await modal.locator('button[type="submit"]').click();
       await modal.waitFor({ state: 'detached' });

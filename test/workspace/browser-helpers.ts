@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect } from 'vitest';
+import { beforeAll, expect } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Role } from '../../src/workspace/domain';
 import { launchBrowser, networkQuiet, screenshotStretched, serve, seriousViolations } from '../support/browser';
@@ -110,9 +110,8 @@ export function useBrowser(): () => Browser {
   let browser: Browser;
   beforeAll(async () => {
     browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
+    // Registered once launched: afterAll would also run after a launch that failed.
+    return () => browser.close();
   });
   return () => browser;
 }

@@ -135,7 +135,7 @@ describeBrowser('Calendar /workspace/calendar in a browser', () => {
       await settled(page);
       await drag(page, poster.id, '2026-06-17');
       await day(page, '2026-06-17').locator('.cal-card', { hasText: 'Opening night poster' }).waitFor();
-      await page.waitForFunction(() => document.querySelector('#ws-toast')?.textContent?.includes('moved to'));
+      await page.waitForFunction(() => document.querySelector('#ws-toast')?.textContent.includes('moved to'));
       expect(await page.textContent('#ws-toast')).toBe('“Opening night poster” moved to Wednesday, June 17.');
       expect(new Date((await stored(app, poster.id)).scheduledAt!).getTime()).toBe(daysLater(poster.scheduledAt!, 7));
 
@@ -158,7 +158,7 @@ describeBrowser('Calendar /workspace/calendar in a browser', () => {
           : route.fallback(),
       );
       await drag(page, letter.id, '2026-06-25');
-      await page.waitForFunction(() => document.querySelector('#ws-toast')?.textContent?.includes('no longer exists'));
+      await page.waitForFunction(() => document.querySelector('#ws-toast')?.textContent.includes('no longer exists'));
       await day(page, '2026-06-12').locator('.cal-card', { hasText: 'Letter to schools' }).waitFor();
       expect(await day(page, '2026-06-25').locator('.cal-card').count()).toBe(0);
 
@@ -172,7 +172,7 @@ describeBrowser('Calendar /workspace/calendar in a browser', () => {
       await page.keyboard.press('Space');
       await page.keyboard.press('ArrowRight');
       await page.keyboard.press('Enter');
-      await page.waitForFunction(() => document.querySelector('#ws-toast')?.textContent?.includes('not valid'));
+      await page.waitForFunction(() => document.querySelector('#ws-toast')?.textContent.includes('not valid'));
       await day(page, '2026-06-12').locator('.cal-card', { hasText: 'Behind the scenes reel' }).waitFor();
       expect(await day(page, '2026-06-13').locator('.cal-card').count()).toBe(0);
       expect(await page.evaluate(() => document.activeElement?.closest('.cal-card')?.textContent)).toContain('Behind the scenes reel');
@@ -193,7 +193,7 @@ describeBrowser('Calendar /workspace/calendar in a browser', () => {
       expect(await page.textContent('#ws-toast')).toBe('“Behind the scenes reel” over Sunday, June 21.');
       expect(await day(page, '2026-06-21').locator('.cal-card.is-held').count()).toBe(1);
       await page.keyboard.press('Enter');
-      await page.waitForFunction(() => document.querySelector('#ws-toast')?.textContent?.includes('moved to'));
+      await page.waitForFunction(() => document.querySelector('#ws-toast')?.textContent.includes('moved to'));
       expect(new Date((await stored(app, reel.id)).scheduledAt!).getTime()).toBe(daysLater(reel.scheduledAt!, 9));
       expect(await page.evaluate(() => document.activeElement?.closest('.cal-day')?.getAttribute('data-day'))).toBe('2026-06-21');
       expect(page.url()).toContain('/workspace/calendar');
@@ -348,7 +348,7 @@ describeBrowser('Calendar /workspace/calendar in a browser', () => {
         await page.goto(`${app.url}${JUNE}`);
         await settled(page);
         await drag(page, dated.id, '2026-06-18');
-        await page.waitForFunction(() => document.querySelector('#ws-toast')?.textContent?.includes('scheduled for'));
+        await page.waitForFunction(() => document.querySelector('#ws-toast')?.textContent.includes('scheduled for'));
         expect(await page.textContent('#ws-toast')).toBe('“Approved teaser” scheduled for Thursday, June 18.');
         expect(await stored(app, dated.id)).toMatchObject({ status: 'scheduled' });
         expect(new Date((await stored(app, dated.id)).scheduledAt!).getTime()).toBe(daysLater(dated.scheduledAt!, 3));
@@ -374,11 +374,11 @@ describeBrowser('Calendar /workspace/calendar in a browser', () => {
         await page.goto(`${app.url}${JUNE}`);
         await settled(page);
         await drag(page, draft.id, '2026-06-16');
-        await page.waitForFunction(() => document.querySelector('#ws-toast')?.textContent?.includes('moved to'));
+        await page.waitForFunction(() => document.querySelector('#ws-toast')?.textContent.includes('moved to'));
         expect(await stored(app, draft.id)).toMatchObject({ status: 'draft', scheduledAt: expect.any(String) });
 
         await drag(page, approved.id, '2026-06-17');
-        await page.waitForFunction(() => document.querySelector('#ws-toast')?.textContent?.includes('back in review'));
+        await page.waitForFunction(() => document.querySelector('#ws-toast')?.textContent.includes('back in review'));
         expect(await page.textContent('#ws-toast')).toBe('“My approved post” moved to Wednesday, June 17; it is back in review for a manager’s approval.');
         expect(await stored(app, approved.id)).toMatchObject({ status: 'review' });
         expect(await card(page, 'My approved post').getAttribute('data-status')).toBe('review');

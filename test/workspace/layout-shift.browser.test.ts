@@ -1,4 +1,4 @@
-import { afterEach, expect, it } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { describeBrowser, layoutShiftOfLoad, observeLayoutShifts } from '../support/browser';
 import type { TestUser } from '../support/workspace';
 import { seed, signedIn, settled, useBrowser, type Lang, type Seeded } from './browser-helpers';
@@ -41,10 +41,6 @@ const LIMIT = 0.02;
 
 describeBrowser('the layout shift of loading each workspace page, in a browser', () => {
   const browser = useBrowser();
-  let app: Seeded;
-  afterEach(async () => {
-    await app?.close();
-  });
 
   const cases: [Lang, number][] = [
     ['en', 412],
@@ -55,7 +51,8 @@ describeBrowser('the layout shift of loading each workspace page, in a browser',
   for (const [lang, width] of cases) {
     for (const which of ['with records', 'empty'] as const) {
       it(`when every page loads ${which} in ${lang} at ${width} px, its records arriving after the first paint, then nothing on it shifts by more than ${LIMIT}`, { timeout: 120_000 }, async () => {
-        app = await seed();
+        const app = await seed();
+        onTestFinished(() => app.close());
         const data = which === 'empty' ? null : await inUse(app);
         const { context, page } = await signedIn(browser(), app, app.admin, { lang, width });
         try {

@@ -17,7 +17,7 @@ async function openLive(page: Page, url: string) {
   await settled(page);
 }
 
-const toastSays = (page: Page, text: string) => page.waitForFunction((wanted) => document.querySelector('#ws-toast')?.textContent?.includes(wanted), text);
+const toastSays = (page: Page, text: string) => page.waitForFunction((wanted) => document.querySelector('#ws-toast')?.textContent.includes(wanted), text);
 const marked = async (page: Page, selector: string) => expect(await page.locator(selector).getAttribute('class')).toContain('is-live-change');
 
 async function picture(): Promise<Buffer> {

@@ -80,7 +80,7 @@ describeBrowser('Colleagues working side by side: live pages in a browser', () =
         expect(await moved.getAttribute('class')).toContain('is-live-change');
         await mine.clock.runFor(500);
         // Said with the notification the approval brought her.
-        await mine.waitForFunction((text) => document.querySelector('#ws-toast')?.textContent?.includes(text), say(lang, 'live.postMoved', { title: post.title, status: say(lang, 'status.approved') }));
+        await mine.waitForFunction((text) => document.querySelector('#ws-toast')?.textContent.includes(text), say(lang, 'live.postMoved', { title: post.title, status: say(lang, 'status.approved') }));
         expect(await mine.locator('#ws-toast').textContent()).toContain(say(lang, 'notifications.kinds.approved', { actor: 'Omar Khalil', title: post.title }));
         const one = await figure(mine, 1);
         await expect.poll(() => count.textContent()).toBe(one);

@@ -1,6 +1,6 @@
 import { request } from '../support/http';
 import sharp from 'sharp';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it, onTestFinished } from 'vitest';
 import type { Page } from 'playwright-core';
 import { describeBrowser } from '../support/browser';
 import type { TestUser } from '../support/workspace';
@@ -90,10 +90,8 @@ describeBrowser('every workspace page, in both languages and at 390 and 1440 px,
   let exhibitionId: number;
   beforeEach(async () => {
     app = await seed();
+    onTestFinished(() => app.close());
     exhibitionId = (await workspaceInUse(app)).exhibition.id;
-  });
-  afterEach(async () => {
-    await app?.close();
   });
 
   for (const lang of ['en', 'ar'] as Lang[]) {

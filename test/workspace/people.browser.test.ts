@@ -21,7 +21,7 @@ describeBrowser('Team /workspace/team and Users /workspace/users in a browser', 
       expect(await modal.locator('.field-error:not([hidden])').textContent()).toContain('at least 10 characters');
       await modal.locator('input[name="password"]').fill('Welcome-To-The-Team-1');
       await modal.locator('button[type="submit"]').click();
-      await page.waitForFunction(() => document.querySelector('dialog.modal[open] .field-error:not([hidden])')?.textContent?.includes('already in use'));
+      await page.waitForFunction(() => document.querySelector('dialog.modal[open] .field-error:not([hidden])')?.textContent.includes('already in use'));
       await checkAndShoot(page, 'workspace-team-add-member-en-1440');
       await modal.locator('input[name="email"]').fill('huda@example.test');
       await modal.locator('button[type="submit"]').click();

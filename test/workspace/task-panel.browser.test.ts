@@ -29,7 +29,7 @@ const field = (panel: Locator, label: string) => panel.getByLabel(label, { exact
 
 /** Waits for the toast that says the task was saved, then clears it for the next change. */
 async function savedToast(page: Page) {
-  await page.waitForFunction(() => document.querySelector('#ws-toast')?.textContent?.includes('saved'));
+  await page.waitForFunction(() => document.querySelector('#ws-toast')?.textContent.includes('saved'));
   await page.evaluate(() => document.querySelector('#ws-toast')!.replaceChildren());
 }
 
@@ -103,7 +103,7 @@ describeBrowser('A task opened in its panel, in a browser', () => {
       const panel = page.locator('dialog.modal[open] .task-panel');
       await panel.waitFor();
       await field(panel, 'الحالة').selectOption('done');
-      await page.waitForFunction(() => document.querySelector('#ws-toast')?.textContent?.includes('Proofread the guide'));
+      await page.waitForFunction(() => document.querySelector('#ws-toast')?.textContent.includes('Proofread the guide'));
       expect(await stored(app, data.mine.id)).toMatchObject({ status: 'done' });
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow).toBeLessThanOrEqual(0);

@@ -82,7 +82,7 @@ function squeezable(page: Page, selector: string): Promise<string[]> {
     for (const node of document.querySelectorAll<HTMLElement>(sel)) {
       if (!node.checkVisibility()) continue;
       const longest = Math.max(
-        ...(node.textContent ?? '').split(/\s+/).filter(Boolean).map((word) => {
+        ...node.textContent.split(/\s+/).filter(Boolean).map((word) => {
           const probe = document.createElement('span');
           probe.style.whiteSpace = 'nowrap';
           probe.textContent = word;

@@ -18,7 +18,7 @@ async function workbookAt(t: App, path: string, cookie: string) {
   expect(res.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
   const book = new ExcelJS.Workbook();
   await book.xlsx.load(res.body as ArrayBuffer);
-  return { book, disposition: String(res.headers['content-disposition']) };
+  return { book, disposition: res.headers['content-disposition'] };
 }
 
 /** A sheet's rows as the CSV file writes them: dates as YYYY-MM-DD, numbers as written, nothing as empty. */
@@ -66,7 +66,7 @@ describe('GET /api/dashboard/export.xlsx and compare.xlsx', { timeout: 60_000 },
       expect(rows.name).toBe('Visits');
       expect(summary.name).toBe('Summary');
       expect(asCsvRows(rows)).toEqual(csvLines(csv.text));
-      expect(disposition).toBe(String(csv.headers['content-disposition']).replace('.csv', '.xlsx'));
+      expect(disposition).toBe(csv.headers['content-disposition'].replace('.csv', '.xlsx'));
       if (asCsvRows(rows).length > 1) {
         expect(rows.getCell('A2').value).toBeInstanceOf(Date);
         expect(typeof rows.getCell('E2').value).toBe('number');
@@ -93,7 +93,7 @@ describe('GET /api/dashboard/export.xlsx and compare.xlsx', { timeout: 60_000 },
       const csv = await t.get(`/api/dashboard/compare.csv?${asked}`, cookie);
       const { book, disposition } = await workbookAt(t, `/api/dashboard/compare.xlsx?${asked}`, cookie);
       expect(asCsvRows(book.worksheets[0])).toEqual(csvLines(csv.text));
-      expect(disposition).toBe(String(csv.headers['content-disposition']).replace('.csv', '.xlsx'));
+      expect(disposition).toBe(csv.headers['content-disposition'].replace('.csv', '.xlsx'));
       const compared = (await t.get(`/api/dashboard/compare?${asked}`, cookie)).body;
       const summary = asCsvRows(book.worksheets[1]);
       expect(summary.filter(([label]) => label === 'Visitors').map(([, value]) => value)).toEqual([String(compared.a.totals.visitors), String(compared.b.totals.visitors)]);

@@ -41,7 +41,8 @@ function losableLocks() {
 }
 
 async function countOf(db: Awaited<ReturnType<typeof store>>['db'], table: 'visits' | 'visits_import'): Promise<number> {
-  const row = await db.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  // Postgres answers count(*), a bigint, as a string; SQLite as a number.
+  const row = await db.db.selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -139,7 +140,7 @@ describeEngines('prepareDashboard', (kind) => {
     const sum = async (db: typeof a.db) => {
       const { n, v, r } = await db.db
         .selectFrom('visits')
-        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('visitors').as('v'), eb.fn.sum<number>('revenue').as('r')])
+        .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.sum<number | string>('visitors').as('v'), eb.fn.sum<number | string>('revenue').as('r')])
         .executeTakeFirstOrThrow();
       return { n, v, cents: Math.round(Number(r) * 100) };
     };

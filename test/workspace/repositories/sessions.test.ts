@@ -1,4 +1,4 @@
-import type { SessionData } from 'express-session';
+import { Cookie, type SessionData } from 'express-session';
 import { toError } from '../../../src/platform/errors';
 import { expect, it } from 'vitest';
 import { ManualClock } from '../../../src/platform/clock';
@@ -13,10 +13,10 @@ function promised(store: SqlSessionStore) {
     new Promise<T | undefined>((resolve, reject) => fn((err, value) => (err ? reject(toError(err)) : resolve(value))));
   return {
     get: (sid: string) => call<SessionData | null>((cb) => store.get(sid, cb)),
-    set: (sid: string, data: Partial<SessionData>) => call<void>((cb) => store.set(sid, { cookie: {}, ...data } as SessionData, cb)),
-    destroy: (sid: string) => call<void>((cb) => store.destroy(sid, cb)),
+    set: (sid: string, data: Partial<SessionData>) => call<undefined>((cb) => store.set(sid, { cookie: new Cookie(), ...data } as SessionData, cb)),
+    destroy: (sid: string) => call<undefined>((cb) => store.destroy(sid, cb)),
     length: () => call<number>((cb) => store.length(cb)),
-    clear: () => call<void>((cb) => store.clear(cb)),
+    clear: () => call<undefined>((cb) => store.clear(cb)),
   };
 }
 
