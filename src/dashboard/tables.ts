@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely';
 import type { Language } from '../platform/i18n';
 import type { OutboxTables } from '../platform/mail/outbox';
+import type { VisitRow } from './analytics/store';
 import type { AuditAction, Frequency, ViewPage } from './domain';
 
 /**
@@ -22,9 +23,9 @@ export interface DashboardTables {
     /** Where scheduled reports go (the Airtable table's Email). */
     email: Generated<string | null>;
   };
-  visits: VisitTable;
+  visits: VisitRow;
   /** Rows of an import in progress, moved into visits in one transaction at its end. */
-  visits_import: VisitTable;
+  visits_import: VisitRow;
   /** One row (id 1) whose version goes up with every write to visits. */
   visits_version: { id: number; version: number };
   seasons: {
@@ -89,13 +90,4 @@ export interface DashboardTables {
   };
   /** The dashboard's own outbox, so a report's mail is written in the transaction that claims its period. */
   mail_outbox: OutboxTables['mail_outbox'];
-}
-
-interface VisitTable {
-  date: string;
-  museum: string;
-  channel: string;
-  district: string;
-  visitors: number;
-  revenue: number;
 }

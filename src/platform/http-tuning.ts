@@ -30,6 +30,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import express from 'express';
 import type { Logger } from 'pino';
+import { routeName } from './route-table';
 
 export const BASE_LOGGER = Symbol('base logger');
 export const CHILD_LOGGER = Symbol('child logger');
@@ -163,12 +164,13 @@ Object.defineProperty(express.request, 'route', {
  * The pattern of the route that matched `req`, under the path its router is mounted at
  * (`/api/posts` and `/:id` make `/api/posts/:id`); undefined when no route matched. The
  * mount path is as the address spelled it, which the routers match whatever its case: in
- * lower case it is the path as registered, always literal here.
+ * lower case it is the path as registered, always literal here. A pattern is named as the
+ * route table names it (route-table.ts), so a label and the table agree.
  */
 export function matchedRouteOf(req: IncomingMessage): string | undefined {
   const { [MATCHED_ROUTE]: route, [MATCHED_MOUNT]: mount = '' } = req as MatchedRequest;
   if (route === undefined) return undefined;
-  const path = String(route.path);
+  const path = routeName(route.path);
   const base = mount.toLowerCase();
   return path === '/' && base !== '' ? base : base + path;
 }

@@ -1,84 +1,14 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { isApiPath } from './errors';
-import { schemasOf, type Schemas } from './validate';
-
-/** One route the app answers: its method, its Express path and the schemas its handler checks. */
-export interface RouteEntry {
-  method: string;
-  path: string;
-  schemas: Schemas | undefined;
-}
-
-// Express keeps its route table in the router's `stack`, which its types leave out. These are
-// the fields of router 2's Layer and Route that a walk needs.
-interface Layer {
-  rawPath?: unknown;
-  route?: { path: unknown; methods: Record<string, boolean>; stack: { handle: unknown }[] };
-  handle: unknown;
-}
-
-const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
-
-function stackOf(handle: unknown): Layer[] | undefined {
-  const stack = (handle as { stack?: unknown } | null)?.stack;
-  return Array.isArray(stack) ? (stack as Layer[]) : undefined;
-}
+import { routesOf, type RouteEntry } from './route-table';
 
 /**
- * A route's path as the description writes it. A route on a regular expression (which Express
- * matches without decoding any part of the path) is named by `describedAs`; without one it
- * is written as the expression itself, so that the README check names it rather than losing it.
+ * Whether the description lists `route`: an API route on one method. A route on every method
+ * is a guard (the stored files' refusal of writes), not an operation a client calls.
  */
-function nameOf(path: unknown): string {
-  if (path instanceof RegExp) {
-    const { describedAs } = path as DescribedRegExp;
-    return typeof describedAs === 'string' ? describedAs : `/${path.source}`;
-  }
-  return String(path);
-}
-
-type DescribedRegExp = RegExp & { describedAs?: string };
-
-/** `pattern`, named `path` in the API description (`/:key`): a route on it still matches by the expression alone. */
-export function describedAs(pattern: RegExp, path: string): RegExp {
-  return Object.assign(pattern, { describedAs: path });
-}
-
-function joined(prefix: string, part: string): string {
-  const path = `${prefix}/${part}`.replace(/\/+/g, '/');
-  return path.length > 1 ? path.replace(/\/$/, '') : path;
-}
-
-/** Every route reachable from `router`, in the order Express tries them, with the schemas of the first handler that checks input. */
-export function routesOf(router: Router): RouteEntry[] {
-  const found: RouteEntry[] = [];
-  const walk = (stack: Layer[], prefix: string) => {
-    for (const layer of stack) {
-      if (layer.route) {
-        const path = joined(prefix, nameOf(layer.route.path));
-        const schemas = layer.route.stack.map((l) => schemasOf(l.handle)).find((s) => s !== undefined);
-        for (const method of METHODS) if (layer.route.methods[method]) found.push({ method, path, schemas });
-        continue;
-      }
-      const inner = stackOf(layer.handle);
-      if (inner && typeof layer.rawPath === 'string') walk(inner, joined(prefix, layer.rawPath));
-    }
-  };
-  walk(stackOf(router) ?? [], '/');
-  return dedupe(found);
-}
-
-// A path served by two routers (a page and its API share a mount) is one operation.
-function dedupe(routes: RouteEntry[]): RouteEntry[] {
-  const seen = new Map<string, RouteEntry>();
-  for (const route of routes) {
-    const key = `${route.method} ${route.path}`;
-    const before = seen.get(key);
-    if (!before) seen.set(key, route);
-    else if (!before.schemas && route.schemas) before.schemas = route.schemas;
-  }
-  return [...seen.values()];
+export function isOperation(route: RouteEntry): boolean {
+  return isApiPath(route.path) && route.method !== 'all';
 }
 
 /** `/api/posts/:id` as OpenAPI writes it: `/api/posts/{id}`. */
@@ -144,7 +74,7 @@ function tagOf(path: string): string {
 /** The OpenAPI 3.1 description of the API routes of `router`, written from their own schemas. */
 export function describeApi(router: Router, info: { title: string; version: string }) {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of routesOf(router).filter((r) => isApiPath(r.path))) {
+  for (const route of routesOf(router).filter(isOperation)) {
     const key = openApiPath(route.path);
     paths[key] ??= {};
     paths[key][route.method] = operation(route, tagOf(route.path));

@@ -5,6 +5,7 @@ import { assert, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createHttpServer } from '../../src/platform/http-server';
 import { bodyBytesOf, DeclaredRequest, matchedRouteOf, REQUEST_FIELDS } from '../../src/platform/http-tuning';
 import { createLogger, requestLog } from '../../src/platform/logger';
+import { describedAs, routesOf } from '../../src/platform/route-table';
 import { helmetFor, securityHeaders } from '../../src/platform/security';
 
 /** Accessors along Express's request prototype chain, by name. */
@@ -172,5 +173,26 @@ describe('what http-tuning.ts relies on', () => {
     await request(served).get('/api/things/42');
     await request(served).get('/api/things');
     await vi.waitFor(() => expect(answered).toEqual(['/api/things/:id', '/api/things']));
+  });
+
+  it('when a route on a regular expression answers, then its pattern is the name the route table gives it, never the expression or the address', async () => {
+    const app = express();
+    const inner = express.Router();
+    inner.get(describedAs(/^\/[^/]+$/, '/:key'), (_req, res) => res.end());
+    inner.all(/.*/, (_req, res) => res.status(405).end());
+    app.use('/api/files', inner);
+    const answered: (string | undefined)[] = [];
+    const outer = express();
+    outer.use((req, res, next) => {
+      res.on('finish', () => answered.push(matchedRouteOf(req)));
+      next();
+    });
+    outer.use(app);
+    const server = createHttpServer(outer);
+    expect((await request(server).get('/api/files/secret-name.pdf')).status).toBe(200);
+    expect((await request(server).post('/api/files/secret-name.pdf')).status).toBe(405);
+    await vi.waitFor(() => expect(answered).toHaveLength(2));
+    expect(answered).toEqual(['/api/files/:key', '/api/files/.*']);
+    expect(routesOf(app.router).map((r) => `${r.method} ${r.path}`)).toEqual(['get /api/files/:key', 'all /api/files/.*']);
   });
 });

@@ -3,7 +3,8 @@ import path from 'node:path';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isApiPath } from '../../src/platform/errors';
-import { openApiPath, routesOf } from '../../src/platform/openapi';
+import { isOperation, openApiPath } from '../../src/platform/openapi';
+import { routesOf } from '../../src/platform/route-table';
 import { buildApp, type TestDashboard } from '../support/app';
 
 const README = path.join(__dirname, '..', '..', 'README.md');
@@ -58,7 +59,7 @@ describe('the API description', () => {
   it('when it is asked for, then it is OpenAPI 3.1 naming every API route the app answers, and nothing else', () => {
     expect(api.openapi).toBe('3.1.0');
     const answered = routesOf(t.app.router)
-      .filter((r) => isApiPath(r.path))
+      .filter(isOperation)
       .map((r) => `${r.method.toUpperCase()} ${openApiPath(r.path)}`)
       .sort();
     expect(operationsOf(api)).toEqual(answered);

@@ -4,44 +4,25 @@ import type { IncomingMessage, Server } from 'node:http';
 import { expect } from 'vitest';
 import { isApiPath } from '../../src/platform/errors';
 import { createHttpServer } from '../../src/platform/http-server';
+import { routesOf as routeTable } from '../../src/platform/route-table';
 import { cookieFrom } from '../support/app';
 import { image, pdf } from '../support/files';
 import { buildWorkspace, type TestUser, type TestWorkspace } from '../support/workspace';
 
 /**
- * Every route both applications serve, read from the Express router stacks, so that a route
- * added later is covered by every check of this suite without being listed anywhere.
+ * Every route both applications serve, read from the app's route table (the one the API
+ * description uses), so that a route added later is covered by every check of this suite
+ * without being listed anywhere.
  */
 export interface Route {
   /** Upper case; 'ALL' for a route that answers every method. */
   method: string;
-  /** As declared, mount paths included, e.g. `/api/posts/:id`; a RegExp route as its source. */
+  /** As declared, mount paths included, e.g. `/api/posts/:id`; a RegExp route by its `describedAs` name. */
   path: string;
 }
 
-interface Layer {
-  rawPath?: string | RegExp | (string | RegExp)[];
-  route?: { methods: Record<string, boolean> };
-  handle?: { stack?: Layer[] };
-}
-
 export function routesOf(app: Express): Route[] {
-  const routes: Route[] = [];
-  const walk = (stack: Layer[], prefix: string) => {
-    for (const layer of stack) {
-      const raw = layer.rawPath;
-      const path = raw instanceof RegExp ? `${prefix}/(${raw.source})` : typeof raw === 'string' && raw !== '/' ? `${prefix}${raw}` : prefix;
-      if (layer.route) {
-        for (const [method, on] of Object.entries(layer.route.methods)) {
-          if (on) routes.push({ method: method === '_all' ? 'ALL' : method.toUpperCase(), path: path || '/' });
-        }
-      } else if (layer.handle?.stack) {
-        walk(layer.handle.stack, path);
-      }
-    }
-  };
-  walk((app as unknown as { router: { stack: Layer[] } }).router.stack, '');
-  return routes;
+  return routeTable(app.router).map((r) => ({ method: r.method.toUpperCase(), path: r.path }));
 }
 
 export const key = (r: Route) => `${r.method} ${r.path}`;
@@ -100,7 +81,7 @@ export const PUBLIC: Partial<Record<string, number>> = {
 };
 
 /** Uploaded files are read-only: any other method answers 405 whoever asks. */
-export const READ_ONLY_UPLOADS = 'ALL /api/uploads/(.*)';
+export const READ_ONLY_UPLOADS = 'ALL /api/uploads/*path';
 
 /** The ids a route's parameters are filled with. */
 export interface Ids {

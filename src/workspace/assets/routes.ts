@@ -5,7 +5,7 @@ import { requestedRange } from '../../platform/byte-ranges';
 import { HttpError, MethodNotAllowed, NotFound } from '../../platform/errors';
 import type { FileStore } from '../../platform/file-store';
 import { idParam, validated } from '../../platform/validate';
-import { describedAs } from '../../platform/openapi';
+import { describedAs } from '../../platform/route-table';
 import { actorOf, requireSignedIn } from '../request';
 import { id, NAME_MAX, pageQuery, queryId } from '../schemas';
 import { ASSET_TYPES, BULK_DELETE_MAX, newFileKey, type AssetsService, type ServedFile } from './service';
@@ -167,6 +167,6 @@ export function uploadsRoutes(assets: AssetsService) {
     await sendStored(req, res, assets, await assets.fileAt(actorOf(req), req.path.slice(1)), 'as-type');
   });
 
-  router.all(/.*/, readOnly);
+  router.all(describedAs(/.*/, '/*path'), readOnly);
   return router;
 }
