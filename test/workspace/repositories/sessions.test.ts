@@ -13,7 +13,7 @@ function promised(store: SqlSessionStore) {
     new Promise<T | undefined>((resolve, reject) => fn((err, value) => (err ? reject(toError(err)) : resolve(value))));
   return {
     get: (sid: string) => call<SessionData | null>((cb) => store.get(sid, cb)),
-    set: (sid: string, data: Partial<SessionData>) => call<undefined>((cb) => store.set(sid, { cookie: new Cookie(), ...data } as SessionData, cb)),
+    set: (sid: string, data: Partial<SessionData>) => call<undefined>((cb) => store.set(sid, { cookie: new Cookie(), ...data }, cb)),
     destroy: (sid: string) => call<undefined>((cb) => store.destroy(sid, cb)),
     length: () => call<number>((cb) => store.length(cb)),
     clear: () => call<undefined>((cb) => store.clear(cb)),
