@@ -118,7 +118,7 @@ async function prepare(config: Config, stores: Stores, logger: Logger) {
   const secrets = await stores.records.secrets.resolve({ jwtSecret: config.jwtSecret, sessionSecret: config.sessionSecret });
   const { dashboard, workspace } = stores.records;
   await stores.records.exclusively('start-up', async () => {
-    await prepareDashboard(dashboard, logger);
+    await prepareDashboard(dashboard, logger, config.dashboardTimeZone);
     await prepareWorkspace(workspace, config.defaultAdmin, logger);
   });
   // Only this instance writes its own disk; a shared bucket is swept while the server runs.

@@ -1,5 +1,5 @@
 import type { VisitRow } from '../analytics/store';
-import { dayOf, formatDay, knownDay, yearOf, yearRange, type Day } from '../dates';
+import { formatDay, knownDay, yearOf, yearRange, type Day } from '../dates';
 import type { NewSeason } from '../seasons/repository';
 
 /**
@@ -83,10 +83,9 @@ function random(seed: number): () => number {
   };
 }
 
-/** Three full years before `today`'s year, then the current year up to yesterday. */
-export function demoPeriod(today: Date): { from: Day; to: Day } {
-  const year = today.getUTCFullYear();
-  return { from: yearRange(year - 3).from, to: dayOf(today) - 1 };
+/** Three full years before `today`'s year, then the current year up to yesterday (`today` as the dashboard's time zone counts it). */
+export function demoPeriod(today: Day): { from: Day; to: Day } {
+  return { from: yearRange(yearOf(today) - 3).from, to: today - 1 };
 }
 
 function dayFactor(day: Day, firstYear: number): number {
@@ -108,7 +107,7 @@ function schoolDay(day: Day): boolean {
   return weekday <= 4 && month !== 6 && month !== 7 && !inRamadan;
 }
 
-export function* demoVisits(today: Date): Generator<VisitRow> {
+export function* demoVisits(today: Day): Generator<VisitRow> {
   const { from, to } = demoPeriod(today);
   const firstYear = yearOf(from);
   const next = random(20_230_101);
@@ -134,9 +133,9 @@ export function* demoVisits(today: Date): Generator<VisitRow> {
 }
 
 /** Named periods within the demo data, ready to compare: two summers, the winter season, each Ramadan. */
-export function demoSeasons(today: Date): NewSeason[] {
+export function demoSeasons(today: Day): NewSeason[] {
   const { from, to } = demoPeriod(today);
-  const year = today.getUTCFullYear();
+  const year = yearOf(today);
   const seasons: NewSeason[] = [
     { name: `Summer ${year - 2}`, startDate: `${year - 2}-06-01`, endDate: `${year - 2}-08-31` },
     { name: `Summer ${year - 1}`, startDate: `${year - 1}-06-01`, endDate: `${year - 1}-08-31` },

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { expect, it } from 'vitest';
 import { prepareDashboard } from '../../../src/dashboard/bootstrap';
+import { todayIn } from '../../../src/dashboard/dates';
 import { demoPeriod } from '../../../src/dashboard/visits/demo';
 import { AnalyticsService } from '../../../src/dashboard/analytics/service';
 import { AuditTrail } from '../../../src/dashboard/audit/service';
@@ -99,11 +100,13 @@ describeEngines('the figures and the imports', (kind) => {
 const DEMO_DATA_MS = 90_000;
 
 describeEngines('prepareDashboard', (kind) => {
-  const today = new Date('2026-11-21T10:00:00Z');
+  // Late in the evening in UTC, when it is already the 22nd in Doha.
+  const now = Date.parse('2026-11-21T22:30:00Z');
+  const prepare = (db: Parameters<typeof prepareDashboard>[0]) => prepareDashboard(db, createLogger('silent'), 'Asia/Qatar', now);
 
-  it('when the store is empty, then three full years and the current year to yesterday are generated, with seasons', async () => {
+  it("when the store is empty, then three full years and the current year to yesterday in the Dashboard's time zone are generated, with seasons", async () => {
     const { db, figures } = await store(kind);
-    await prepareDashboard(db, createLogger('silent'), today);
+    await prepare(db);
     const filters = await figures.filters(ADMIN);
     expect(filters.museums).toHaveLength(6);
     expect(filters.channels).toEqual(['Box office', 'Online', 'Partner', 'School groups']);
@@ -111,13 +114,13 @@ describeEngines('prepareDashboard', (kind) => {
     expect(filters.districts.length).toBeGreaterThanOrEqual(5);
     expect(filters.seasons.map((s) => s.name)).toEqual(expect.arrayContaining(['Summer 2025', 'Ramadan 2026']));
     const summary = await figures.summary(ADMIN, NONE);
-    expect(summary.range).toEqual({ start: '2023-01-01', end: '2026-11-20' });
-    expect(demoPeriod(today)).toEqual({ from: Date.UTC(2023, 0, 1) / 86_400_000, to: Date.UTC(2026, 10, 20) / 86_400_000 });
+    expect(summary.range).toEqual({ start: '2023-01-01', end: '2026-11-21' });
+    expect(demoPeriod(todayIn('Asia/Qatar', now))).toEqual({ from: Date.UTC(2023, 0, 1) / 86_400_000, to: Date.UTC(2026, 10, 21) / 86_400_000 });
   });
 
   it('when the demo data is generated, then weekends are busier than weekdays and summer is quieter than winter', async () => {
     const { db, figures } = await store(kind);
-    await prepareDashboard(db, createLogger('silent'), today);
+    await prepare(db);
     const totals = new Map<number, number>();
     for (const r of await db.db.selectFrom('visits').select(['date', 'visitors']).execute()) {
       const weekday = new Date(`${r.date}T00:00:00Z`).getUTCDay();
@@ -133,9 +136,9 @@ describeEngines('prepareDashboard', (kind) => {
   it('when it runs twice on the same dates, then the data is the same (deterministic) and not doubled', async () => {
     const a = await store(kind);
     const b = await store(kind);
-    await prepareDashboard(a.db, createLogger('silent'), today);
-    await prepareDashboard(b.db, createLogger('silent'), today);
-    await prepareDashboard(b.db, createLogger('silent'), today);
+    await prepare(a.db);
+    await prepare(b.db);
+    await prepare(b.db);
     // Revenue is summed in cents: a floating-point sum may differ in its last bits with the order the engine reads rows in.
     const sum = async (db: typeof a.db) => {
       const { n, v, r } = await db.db
@@ -151,7 +154,7 @@ describeEngines('prepareDashboard', (kind) => {
   it('when the store already holds visits, then nothing is added and users are left alone', async () => {
     const { db, visits } = await store(kind);
     await visits.upsert(ROWS);
-    await prepareDashboard(db, createLogger('silent'), today);
+    await prepare(db);
     expect(await visits.count()).toBe(ROWS.length);
     expect(await new SqlUserRecordStore(db).list()).toEqual([]);
   });
