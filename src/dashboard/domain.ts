@@ -33,3 +33,13 @@ export const AUDIT_ACTIONS = [
   'dataExported',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** One visit row as stored: revenue in currency units with at most two decimals. */
+export interface VisitRow {
+  date: string;
+  museum: string;
+  channel: string;
+  district: string;
+  visitors: number;
+  revenue: number;
+}

@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
 import type { Language } from '../platform/i18n';
 import type { OutboxTables } from '../platform/mail/outbox';
-import type { VisitRow } from './analytics/store';
+import type { VisitRow } from './domain';
 import type { AuditAction, Frequency, ViewPage } from './domain';
 
 /**

@@ -30,7 +30,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import express from 'express';
 import type { Logger } from 'pino';
-import { routeName } from './route-table';
+import { routeName } from './route-names';
 
 export const BASE_LOGGER = Symbol('base logger');
 export const CHILD_LOGGER = Symbol('child logger');
@@ -165,7 +165,7 @@ Object.defineProperty(express.request, 'route', {
  * (`/api/posts` and `/:id` make `/api/posts/:id`); undefined when no route matched. The
  * mount path is as the address spelled it, which the routers match whatever its case: in
  * lower case it is the path as registered, always literal here. A pattern is named as the
- * route table names it (route-table.ts), so a label and the table agree.
+ * route table names it (route-names.ts), so a label and the table agree.
  */
 export function matchedRouteOf(req: IncomingMessage): string | undefined {
   const { [MATCHED_ROUTE]: route, [MATCHED_MOUNT]: mount = '' } = req as MatchedRequest;

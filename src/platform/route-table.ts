@@ -1,4 +1,5 @@
 import type { Router } from 'express';
+import { routeName } from './route-names';
 import { schemasOf, type Schemas } from './validate';
 
 /**
@@ -24,24 +25,6 @@ interface Layer {
 function stackOf(handle: unknown): Layer[] | undefined {
   const stack = (handle as { stack?: unknown } | null)?.stack;
   return Array.isArray(stack) ? (stack as Layer[]) : undefined;
-}
-
-type DescribedRegExp = RegExp & { describedAs?: string };
-
-/** `pattern`, named `path` wherever routes are named (`/:key`): a route on it still matches by the expression alone. */
-export function describedAs(pattern: RegExp, path: string): RegExp {
-  return Object.assign(pattern, { describedAs: path });
-}
-
-/**
- * A route's path as declared. A route on a regular expression (which Express matches without
- * decoding any part of the path) is named by `describedAs`; without one it is written as the
- * expression itself, so that whatever lists routes names it rather than losing it.
- */
-export function routeName(path: unknown): string {
-  if (!(path instanceof RegExp)) return String(path);
-  const { describedAs: name } = path as DescribedRegExp;
-  return name ?? `/${path.source}`;
 }
 
 function joined(prefix: string, part: string): string {

@@ -1,5 +1,5 @@
 import { request } from '../support/http';
-import type { VisitRow } from '../../src/dashboard/analytics/store';
+import type { VisitRow } from '../../src/dashboard/domain';
 import { ColumnsBuilder } from '../../src/dashboard/analytics/builder';
 import type { VisitColumns } from '../../src/dashboard/analytics/store';
 import { SqlVisitRepository } from '../../src/dashboard/visits/repository';

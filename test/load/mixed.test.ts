@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SqlVisitRepository } from '../../src/dashboard/visits/repository';
-import type { VisitRow } from '../../src/dashboard/analytics/store';
+import type { VisitRow } from '../../src/dashboard/domain';
 import { serve } from '../support/browser';
 import { image, pdf } from '../support/files';
 import { buildWorkspace, PASSWORD, type TestUser } from '../support/workspace';

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { SqlVisitRepository } from '../../src/dashboard/visits/repository';
-import type { VisitRow } from '../../src/dashboard/analytics/store';
+import type { VisitRow } from '../../src/dashboard/domain';
 import { describeEngines, testRecords } from '../support/records';
 
 const visit = (date: string, museum: string, visitors: number, more: Partial<VisitRow> = {}): VisitRow => ({ date, museum, channel: 'Online', district: 'North', visitors, revenue: visitors * 2.5, ...more });

@@ -5,7 +5,8 @@ import { assert, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createHttpServer } from '../../src/platform/http-server';
 import { bodyBytesOf, DeclaredRequest, matchedRouteOf, REQUEST_FIELDS } from '../../src/platform/http-tuning';
 import { createLogger, requestLog } from '../../src/platform/logger';
-import { describedAs, routesOf } from '../../src/platform/route-table';
+import { describedAs } from '../../src/platform/route-names';
+import { routesOf } from '../../src/platform/route-table';
 import { helmetFor, securityHeaders } from '../../src/platform/security';
 
 /** Accessors along Express's request prototype chain, by name. */

@@ -1,4 +1,5 @@
-import type { Aggregate, DailySums, NameSet, VisitColumns, VisitRow } from './store';
+import type { Aggregate, DailySums, NameSet, VisitColumns } from './store';
+import type { VisitRow } from '../domain';
 import {
   autoGranularity,
   bucketLabel,

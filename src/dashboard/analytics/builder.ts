@@ -1,7 +1,8 @@
 import { parseDay } from '../dates';
 import { dailyGrid } from './grid';
 import { monthlyRollup } from './rollup';
-import { Dictionary, VisitColumns, type VisitRow } from './store';
+import { Dictionary, VisitColumns } from './store';
+import type { VisitRow } from '../domain';
 
 /** Grows typed arrays as rows arrive, then freezes them into a VisitColumns. */
 export class ColumnsBuilder {

@@ -19,7 +19,8 @@ import {
   type SummaryOptions,
 } from './aggregate';
 import { ColumnsBuilder } from './builder';
-import type { VisitColumns, VisitRow } from './store';
+import type { VisitColumns } from './store';
+import type { VisitRow } from '../domain';
 import { formatDay, presetRanges, todayIn, yearRange, earlierRange, type Against, type Day, type DayRange, type Preset } from '../dates';
 import { accessOf, isRestricted, type Access } from './permissions';
 import type { Season } from '../seasons/repository';

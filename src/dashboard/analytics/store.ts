@@ -1,16 +1,7 @@
 import { firstDayOfMonth, formatDay, monthIndexOf, yearOf, yearRange, type Day, type DayRange } from '../dates';
 import { addFromGrid, type DailyGrid } from './grid';
 import { addRollupMonth, type MonthlyRollup } from './rollup';
-
-/** One visit row as stored: revenue in currency units with at most two decimals. */
-export interface VisitRow {
-  date: string;
-  museum: string;
-  channel: string;
-  district: string;
-  visitors: number;
-  revenue: number;
-}
+import type { VisitRow } from '../domain';
 
 /** Which values of one dimension pass: every one, or exactly these. */
 export type NameSet = 'all' | ReadonlySet<string>;

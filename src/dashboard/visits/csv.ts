@@ -3,7 +3,7 @@ import { CsvError, parse } from 'csv-parse';
 import { csvLine } from '../../platform/csv';
 import { BadRequest, PayloadTooLarge } from '../../platform/errors';
 import { isSingleLineText } from '../../platform/text';
-import type { VisitRow } from '../analytics/store';
+import type { VisitRow } from '../domain';
 import { formatDay, parseDay, MAX_YEAR, MIN_YEAR, type Day } from '../dates';
 
 export const CSV_COLUMNS = ['date', 'museum', 'channel', 'district', 'visitors', 'revenue'] as const;

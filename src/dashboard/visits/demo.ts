@@ -1,4 +1,4 @@
-import type { VisitRow } from '../analytics/store';
+import type { VisitRow } from '../domain';
 import { formatDay, knownDay, yearOf, yearRange, type Day } from '../dates';
 import type { NewSeason } from '../seasons/repository';
 

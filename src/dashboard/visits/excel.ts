@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import ExcelJS from 'exceljs';
 import type { TFunction } from 'i18next';
-import type { VisitRow } from '../analytics/store';
+import type { VisitRow } from '../domain';
 import { CSV_COLUMNS } from './csv';
 import type { Comparison, Summary } from '../analytics/aggregate';
 import type { ComparisonTable } from './service';

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { Conflict } from '../../platform/errors';
 import type { Lease } from '../../platform/locks';
-import type { VisitRow } from '../analytics/store';
+import type { VisitRow } from '../domain';
 import type { Day } from '../dates';
 import { readVisitsCsv } from './csv';
 import type { VisitRepository } from './repository';

@@ -1,6 +1,6 @@
 import type { RecordsDb } from '../../platform/db/engine';
 import type { DashboardTables } from '../tables';
-import type { VisitRow } from '../analytics/store';
+import type { VisitRow } from '../domain';
 
 /**
  * Visit rows. The store of record; aggregations run on an in-memory copy built from `scan`.

@@ -5,7 +5,7 @@ import { requestedRange } from '../../platform/byte-ranges';
 import { HttpError, MethodNotAllowed, NotFound } from '../../platform/errors';
 import type { FileStore } from '../../platform/file-store';
 import { idParam, validated } from '../../platform/validate';
-import { describedAs } from '../../platform/route-table';
+import { describedAs } from '../../platform/route-names';
 import { actorOf, requireSignedIn } from '../request';
 import { id, NAME_MAX, pageQuery, queryId } from '../schemas';
 import { ASSET_TYPES, BULK_DELETE_MAX, newFileKey, type AssetsService, type ServedFile } from './service';

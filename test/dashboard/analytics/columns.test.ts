@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ColumnsBuilder } from '../../../src/dashboard/analytics/builder';
-import type { Aggregate, VisitColumns, VisitRow } from '../../../src/dashboard/analytics/store';
+import type { Aggregate, VisitColumns } from '../../../src/dashboard/analytics/store';
+import type { VisitRow } from '../../../src/dashboard/domain';
 import { formatDay, parseDay, unionRanges } from '../../../src/dashboard/dates';
 import { ROWS, columnsOf } from '../fixtures';
 

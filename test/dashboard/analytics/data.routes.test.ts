@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { VisitRow } from '../../../src/dashboard/analytics/store';
+import type { VisitRow } from '../../../src/dashboard/domain';
 import { ALPHA, BETA, EMPTY_SUMMARY, GAMMA, ROWS, dataApp, expectedTotals, exportedRows } from '../fixtures';
 
 const q = encodeURIComponent;

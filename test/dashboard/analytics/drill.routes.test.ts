@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { VisitRow } from '../../../src/dashboard/analytics/store';
+import type { VisitRow } from '../../../src/dashboard/domain';
 import { dataApp, expectedTotals } from '../fixtures';
 
 /** The page's drill-down, as the browser runs it (public/js/dashboard/drill.js), loaded as it is. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { VisitRow } from '../../../src/dashboard/analytics/store';
+import type { VisitRow } from '../../../src/dashboard/domain';
 import { rowCount } from '../../support/records';
 import { ALPHA, BETA, dataApp } from '../fixtures';
 

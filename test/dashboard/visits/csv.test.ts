@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { VisitRow } from '../../../src/dashboard/analytics/store';
+import type { VisitRow } from '../../../src/dashboard/domain';
 import { csvCell, MAX_REPORTED_ERRORS, readVisitsCsv, visitsCsv } from '../../../src/dashboard/visits/csv';
 import { BadRequest, PayloadTooLarge } from '../../../src/platform/errors';
 import { parseDay } from '../../../src/dashboard/dates';
