@@ -203,6 +203,9 @@ function renderPeriod() {
   return days;
 }
 
+/** What the list of undated posts was last drawn from. @type {{ posts: Post[] | null, held: { post: Post, day: string } | null }} */
+let sideDrawn = { posts: null, held: null };
+
 /** @param {number} [focusPostId] the post whose card takes the focus */
 function render(focusPostId) {
   const days = renderPeriod();
@@ -241,8 +244,13 @@ function render(focusPostId) {
     }),
   );
   empty.hidden = shownCount > 0;
-  sideCount.textContent = String(unscheduled.length);
-  side.replaceChildren(...(unscheduled.length ? unscheduled.map((post) => card(post)) : [element('li', { className: 'kanban-empty', text: t('calendar.noUnscheduled') })]));
+  // The undated posts do not change with the period shown: a step to the next month leaves
+  // their list as it is, which with a thousand of them is most of a redraw's work.
+  if (sideDrawn.posts !== posts || sideDrawn.held !== held) {
+    sideCount.textContent = String(unscheduled.length);
+    side.replaceChildren(...(unscheduled.length ? unscheduled.map((post) => card(post)) : [element('li', { className: 'kanban-empty', text: t('calendar.noUnscheduled') })]));
+    sideDrawn = { posts, held };
+  }
   const { brandId, campaignId } = currentFilters();
   clearButton.hidden = !(brandId || campaignId);
   state.textContent = '';
