@@ -76,3 +76,21 @@ export async function figuresShown(page: Page): Promise<void> {
   expect(problem, 'the page shows an error or empty state instead of figures').toBe('');
   await page.waitForSelector('#results[aria-busy="false"]');
 }
+
+type ChartLookup = { Chart: { getChart(c: Element): { id: number } | undefined } };
+
+/**
+ * Scrolls to each canvas `selector` finds, one after the other (a chart below the first screen
+ * is drawn only as it comes near), and answers the id Chart.js gave the chart drawn on each.
+ */
+export async function chartsDrawn(page: Page, selector: string): Promise<number[]> {
+  const canvases = await page.$$(selector);
+  const ids: number[] = [];
+  for (const canvas of canvases) {
+    await canvas.scrollIntoViewIfNeeded();
+    // Chart.js counts from 0, which waitForFunction would take for "not yet".
+    const id = await page.waitForFunction((c) => String((window as unknown as ChartLookup).Chart.getChart(c)?.id ?? ''), canvas);
+    ids.push(Number(await id.jsonValue()));
+  }
+  return ids;
+}

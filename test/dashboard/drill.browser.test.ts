@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { describeBrowser, screenshot, seriousViolations } from '../support/browser';
-import { browserAndFreshApp, figuresShown, servedWithVisits, signedInPage } from './browser-helpers';
+import { browserAndFreshApp, chartsDrawn, figuresShown, servedWithVisits, signedInPage } from './browser-helpers';
 
 const TODAY = Date.UTC(2026, 10, 25, 12);
 /** Twelve museums, so the breakdown shows ten and "Other"; the second has an Arabic name. */
@@ -166,6 +166,7 @@ describeBrowser('Drill-down, sorting and chart choices on /dashboard in a browse
     try {
       await page.goto(`${held.app.server.url}/dashboard?year=2025`);
       await figuresShown(page);
+      await chartsDrawn(page, '[data-breakdown="byMuseum"] canvas');
       const point = async (index: number) =>
         page.evaluate((i) => {
           const canvas = document.querySelector('[data-breakdown="byMuseum"] canvas')!;

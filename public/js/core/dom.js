@@ -83,3 +83,15 @@ export function dropTarget(target, { accepts, onDrop }) {
     onDrop(event.dataTransfer?.getData('text/plain') ?? '');
   });
 }
+
+/**
+ * Resolves in a task of its own, after the browser has had the chance to paint and to handle
+ * input: work split at these points never holds the page for longer than one of its parts.
+ * Chromium's scheduler.yield() keeps the work's place ahead of other tasks; elsewhere a timer.
+ * @returns {Promise<void>}
+ */
+export function nextTask() {
+  const scheduler = /** @type {{ scheduler?: { yield?: () => Promise<void> } }} */ (globalThis).scheduler;
+  if (scheduler?.yield) return scheduler.yield();
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}

@@ -4,6 +4,7 @@
 import { Chart, direction } from '../core/chart.js';
 import { formatCompact, formatCompactCurrency, formatMoney, formatNumber } from '../core/format.js';
 import { isRtl } from '../core/page.js';
+import { nextTask } from '../core/dom.js';
 
 /**
  * @template {import('chart.js').ChartType} T
@@ -109,7 +110,52 @@ function draw(canvas, config) {
     return chart;
   }
   existing?.destroy();
+  // A chart's first drawing is not animated: growing from nothing tells the reader nothing, and
+  // its frames took the phone's main thread for a second after the figures came. Changes to
+  // figures already shown still move, which shows what changed.
+  const firstDrawing = /** @type {{ options?: Record<string, unknown> }} */ (config);
+  firstDrawing.options = { ...firstDrawing.options, animation: false };
   return new Chart(canvas, config);
+}
+
+/** What each canvas still waiting to come near the screen will draw. @type {Map<Element, () => void>} */
+const waiting = new Map();
+/** @type {IntersectionObserver | undefined} */
+let nearScreen;
+
+/** @param {IntersectionObserverEntry[]} entries */
+async function drawNear(entries) {
+  let first = true;
+  for (const { target, isIntersecting } of entries) {
+    if (!isIntersecting) continue;
+    // Charts that come near together are drawn one per task, so input is never kept waiting.
+    if (!first) await nextTask();
+    first = false;
+    const drawIt = waiting.get(target);
+    waiting.delete(target);
+    nearScreen?.unobserve(target);
+    drawIt?.();
+  }
+}
+
+/**
+ * Runs `drawIt` now when `canvas` already shows a chart (new figures update it in place), and
+ * otherwise once the canvas comes within a quarter of a screen of the view. A chart further down
+ * the page costs nothing until the reader scrolls towards it: on a phone, drawing every chart as
+ * the page loaded held its main thread for most of a second. A newer `drawIt` for the same
+ * canvas replaces one still waiting.
+ * @param {HTMLCanvasElement} canvas
+ * @param {() => void} drawIt
+ */
+export function drawWhenNear(canvas, drawIt) {
+  if (Chart.getChart(canvas)) {
+    waiting.delete(canvas);
+    drawIt();
+    return;
+  }
+  nearScreen ??= new IntersectionObserver((entries) => void drawNear(entries), { rootMargin: '25% 0px' });
+  waiting.set(canvas, drawIt);
+  nearScreen.observe(canvas);
 }
 
 /**
@@ -241,10 +287,16 @@ export function drawTrend(canvas, points, options) {
       pointRadius: partial.map((isPartial) => (isPartial ? 4 : points.length <= 60 ? 2 : 0)),
       pointBackgroundColor: partial.map((isPartial) => (isPartial ? '#fff' : colour)),
       pointBorderColor: partial.map((isPartial) => (isPartial ? pale : colour)),
-      segment: {
-        borderDash: (/** @type {Segment} */ ctx) => (touchesPartial(ctx) ? [3, 4] : undefined),
-        borderColor: (/** @type {Segment} */ ctx) => (touchesPartial(ctx) ? pale : undefined),
-      },
+      // Styles worked out segment by segment cost Chart.js a call per segment for each option:
+      // only a series with a partial bucket asks for them.
+      ...(partial.includes(true)
+        ? {
+            segment: {
+              borderDash: (/** @type {Segment} */ ctx) => (touchesPartial(ctx) ? [3, 4] : undefined),
+              borderColor: (/** @type {Segment} */ ctx) => (touchesPartial(ctx) ? pale : undefined),
+            },
+          }
+        : {}),
     },
   ];
   if (options.earlier) {

@@ -6,7 +6,7 @@ import { element, requireElement } from '../core/dom.js';
 import { formatChange, formatDate, formatDateRange, formatMoney, formatNumber, formatSigned, formatYear } from '../core/format.js';
 import { t, tn } from '../core/i18n.js';
 import { isRtl, lang } from '../core/page.js';
-import { drawGrouped, fitRows } from './charts.js';
+import { drawGrouped, drawWhenNear, fitRows } from './charts.js';
 import { cell, currency, deltaNode, money, fillRows, resultsView, syncAddress } from './common.js';
 import { createFilterBar, loadFilters, readFilters } from './filters.js';
 import { createRangePicker } from './range.js';
@@ -166,15 +166,12 @@ function renderBreakdown(section, name, rows) {
   const ranked = [...figures].sort((x, y) => y.b - x.b || y.a - x.a || x.key.localeCompare(y.key));
   const box = requireElement('[data-chart-box]', HTMLElement, section);
   fitRows(box, ranked.length, 46);
-  drawGrouped(
-    requireElement('canvas', HTMLCanvasElement, box),
-    ranked.map((r) => r.key),
-    [
-      { label: labelOf('a'), data: ranked.map((r) => r.a) },
-      { label: labelOf('b'), data: ranked.map((r) => r.b) },
-    ],
-    revenue ? currency : undefined,
-  );
+  const canvas = requireElement('canvas', HTMLCanvasElement, box);
+  const sides = [
+    { label: labelOf('a'), data: ranked.map((r) => r.a) },
+    { label: labelOf('b'), data: ranked.map((r) => r.b) },
+  ];
+  drawWhenNear(canvas, () => drawGrouped(canvas, ranked.map((r) => r.key), sides, revenue ? currency : undefined));
   requireElement('[data-chart-note]', HTMLElement, section).textContent = t(revenue ? 'comparison.chartNoteRevenue' : 'comparison.chartNote');
   for (const side of SIDES) nameHeader(requireElement(`[data-side-head="${side}"]`, HTMLElement, section), labelOf(side));
   fillRows(requireElement('tbody', HTMLTableSectionElement, section), sortRows(figures, orders[name]), (row) =>

@@ -9,7 +9,7 @@ import { element, requireElement } from '../core/dom.js';
 import { formatChange, formatDate, formatDateRange, formatDayMonth, formatDecimal, formatMonth, formatNumber, formatShare } from '../core/format.js';
 import { t, tn } from '../core/i18n.js';
 import { lang } from '../core/page.js';
-import { drawBars, drawDoughnut, drawTrend, fitRows } from './charts.js';
+import { drawBars, drawDoughnut, drawTrend, drawWhenNear, fitRows } from './charts.js';
 import { cell, currency, deltaNode, money, fillRows, percentChange, resultsView, syncAddress } from './common.js';
 import { baseOf, effective, periodStep, readSteps, withSteps } from './drill.js';
 import { createFilterBar, loadFilters, readFilters } from './filters.js';
@@ -282,10 +282,10 @@ function renderBreakdown(section, name, rows, total) {
   const options = { currency: chosen === 'revenue' ? currency : undefined, onPick: pick };
   if (name === 'byChannel') {
     box.classList.add('chart-box-round');
-    drawDoughnut(canvas, labels, values, t(`charts.${chosen}`), options);
+    drawWhenNear(canvas, () => drawDoughnut(canvas, labels, values, t(`charts.${chosen}`), options));
   } else {
     fitRows(box, drawn.length);
-    drawBars(canvas, labels, values, t(`charts.${chosen}`), options);
+    drawWhenNear(canvas, () => drawBars(canvas, labels, values, t(`charts.${chosen}`), options));
   }
   const withShare = (/** @type {Breakdown} */ r) => ({ ...r, share: total > 0 ? r.visitors / total : 0 });
   const ordered = sortRows(top.map(withShare), orders[name]);

@@ -10,6 +10,7 @@ import { board, changed, clearButton, columnPosts, columns, currentFilters, post
 import { avatar, callAll, errorMessage } from './common.js';
 import { icon, iconButton } from './icons.js';
 import { keepingFocus } from './live.js';
+import { lazyLists } from './lazy-lists.js';
 import { menuButton } from './menu.js';
 
 /** @typedef {import('./board-state.js').Post} Post */
@@ -107,119 +108,29 @@ board.addEventListener('dragend', (event) => {
 
 // ## Drawing a little at a time
 
-/**
- * Cards drawn at once in each column: a screenful. The rest follow when the page nears the
- * last card drawn, or while the browser is idle, so that a board of a thousand posts shows
- * its first screen without building every card first.
- */
-const FIRST_CARDS = 12;
-/** Cards added to a column when its end comes near, and at a time in idle moments. */
-const MORE_CARDS = 25;
-const IDLE_CARDS = 5;
-/**
- * The most one idle moment draws, in ms. The browser offers up to 50 ms, but a task that long
- * on a desktop is four times that on a slow phone, where it would hold up a tap.
- */
-const IDLE_SLICE_MS = 8;
-
-/** Each column's cards still to draw, in order. @type {Map<HTMLElement, Post[]>} */
-const undrawn = new Map();
-
-/**
- * Watches a column's last card drawn: each column scrolls on its own, so its list is the root,
- * and the next cards are drawn while the last is still a few screens away.
- * @type {Map<HTMLElement, IntersectionObserver>}
- */
-const nearEnd = new Map();
-
-/** @param {HTMLElement} list */
-function watchEnd(list) {
-  let observer = nearEnd.get(list);
-  if (!observer) {
-    observer = new IntersectionObserver(
-      (entries) => {
-        if (!entries.some((entry) => entry.isIntersecting)) return;
-        nearEnd.get(list)?.disconnect();
-        drawMore(list, MORE_CARDS);
-      },
-      { root: list, rootMargin: '0px 0px 150% 0px' },
-    );
-    nearEnd.set(list, observer);
-  }
-  observer.disconnect();
-  if (list.lastElementChild) observer.observe(list.lastElementChild);
-}
-
-/**
- * @param {HTMLElement} list a column's cards
- * @param {number} count
- */
-function drawMore(list, count) {
-  const rest = undrawn.get(list);
-  if (!rest) return;
-  list.append(...rest.splice(0, count).map(card));
-  if (rest.length) watchEnd(list);
-  else undrawn.delete(list);
-  changed.show();
-}
-
-/** A browser without requestIdleCallback gets a few milliseconds after each frame instead. */
-const idle = 'requestIdleCallback' in window
-  ? (/** @type {IdleRequestCallback} */ job) => window.requestIdleCallback(job, { timeout: 1000 })
-  : (/** @type {IdleRequestCallback} */ job) => {
-      window.setTimeout(() => {
-        const end = performance.now() + 8;
-        job({ didTimeout: false, timeRemaining: () => Math.max(0, end - performance.now()) });
-      }, 16);
-    };
-let idleQueued = false;
-
-function drawWhenIdle() {
-  if (idleQueued || undrawn.size === 0) return;
-  idleQueued = true;
-  idle((deadline) => {
-    idleQueued = false;
-    const stop = performance.now() + IDLE_SLICE_MS;
-    do {
-      for (const list of [...undrawn.keys()]) drawMore(list, IDLE_CARDS);
-    } while (undrawn.size && deadline.timeRemaining() > 2 && performance.now() < stop);
-    drawWhenIdle();
-  });
-}
+/** Columns of a thousand posts show their first screen without building every card first. */
+const lists = lazyLists({ make: card, drawnSelector: '.post-card', onDrawn: () => changed.show() });
 
 /**
  * Draws the column of post `id` down to its card, when it is not drawn yet.
  * @param {number} id
  */
 export function drawUpTo(id) {
-  for (const [list, rest] of undrawn) {
-    const at = rest.findIndex((p) => p.id === id);
-    if (at >= 0) drawMore(list, at + 1);
-  }
+  lists.drawUpTo((post) => post.id === id);
 }
 
 /** @param {number} [focusPostId] the post whose card takes the focus */
 export function render(focusPostId) {
   const shown = visiblePosts();
   const focused = document.activeElement instanceof HTMLElement && board.contains(document.activeElement) ? document.activeElement.closest('[data-post-id]') : null;
-  for (const observer of nearEnd.values()) observer.disconnect();
-  undrawn.clear();
   drawnPosts.clear();
   for (const [status, column] of columns) {
     const inColumn = columnPosts(status, shown);
     requireElement('[data-count]', HTMLElement, column).textContent = String(inColumn.length);
-    const list = requireElement('[data-cards]', HTMLElement, column);
-    // What was drawn stays drawn, so that a redraw keeps the page where it was scrolled to.
-    const first = Math.max(FIRST_CARDS, list.querySelectorAll('.post-card').length);
-    list.replaceChildren(...(inColumn.length ? inColumn.slice(0, first).map(card) : [element('li', { className: 'kanban-empty', text: t('board.emptyColumn') })]));
-    if (inColumn.length > first) {
-      undrawn.set(list, inColumn.slice(first));
-      watchEnd(list);
-    }
+    lists.fill(requireElement('[data-cards]', HTMLElement, column), inColumn, element('li', { className: 'kanban-empty', text: t('board.emptyColumn') }));
   }
   // The card that has the focus is drawn wherever it went, so that the focus can stay on it.
   if (focused instanceof HTMLElement) drawUpTo(Number(focused.dataset.postId));
-  drawWhenIdle();
   const shownIds = new Set(shown.map((p) => p.id));
   for (const id of selected) if (!shownIds.has(id)) selected.delete(id);
   showSelection();

@@ -14,6 +14,7 @@ import { t, tIsolated, tn } from '../core/i18n.js';
 import { isRtl, lang } from '../core/page.js';
 import { addDays, dayKey, momentOf, movedTo, parseDay, PUBLISHED, startOfWeek, today } from './calendar-days.js';
 import { announce, call, callAll, errorMessage, options } from './common.js';
+import { lazyLists } from './lazy-lists.js';
 import { byOther, highlights, keepingFocus, subscribe, tell } from './live.js';
 
 /** @typedef {import('../../../src/workspace/domain').PostStatus} PostStatus */
@@ -203,6 +204,9 @@ function renderPeriod() {
   return days;
 }
 
+/** The undated posts, a screenful at once and the rest as the tray scrolls or the browser idles. */
+const undatedList = lazyLists({ make: (/** @type {Post} */ post) => card(post), drawnSelector: '.cal-card', onDrawn: () => changed.show() });
+
 /** What the list of undated posts was last drawn from. @type {{ posts: Post[] | null, held: { post: Post, day: string } | null }} */
 let sideDrawn = { posts: null, held: null };
 
@@ -248,14 +252,16 @@ function render(focusPostId) {
   // their list as it is, which with a thousand of them is most of a redraw's work.
   if (sideDrawn.posts !== posts || sideDrawn.held !== held) {
     sideCount.textContent = String(unscheduled.length);
-    side.replaceChildren(...(unscheduled.length ? unscheduled.map((post) => card(post)) : [element('li', { className: 'kanban-empty', text: t('calendar.noUnscheduled') })]));
+    undatedList.fill(side, unscheduled, element('li', { className: 'kanban-empty', text: t('calendar.noUnscheduled') }));
     sideDrawn = { posts, held };
   }
   const { brandId, campaignId } = currentFilters();
   clearButton.hidden = !(brandId || campaignId);
   state.textContent = '';
   changed.show();
-  if (focusPostId !== undefined) findElement(`[data-post-id="${focusPostId}"] .cal-card-link`, HTMLElement)?.focus();
+  if (focusPostId === undefined) return;
+  undatedList.drawUpTo((post) => post.id === focusPostId);
+  findElement(`[data-post-id="${focusPostId}"] .cal-card-link`, HTMLElement)?.focus();
 }
 
 // ## Filters, period and the address

@@ -1,0 +1,116 @@
+// Long lists of cards drawn a screenful at a time: the rest follow when a list's end comes near,
+// and a few at a time while the browser is idle. A board column or the calendar's tray of a
+// thousand posts then shows its first screen without building every card first.
+
+/**
+ * The most one idle moment draws, in ms. The browser offers up to 50 ms, but a task that long
+ * on a desktop is four times that on a slow phone, where it would hold up a tap.
+ */
+const IDLE_SLICE_MS = 8;
+
+/** A browser without requestIdleCallback gets a few milliseconds after each frame instead. */
+const idle = 'requestIdleCallback' in window
+  ? (/** @type {IdleRequestCallback} */ job) => window.requestIdleCallback(job, { timeout: 1000 })
+  : (/** @type {IdleRequestCallback} */ job) => {
+      window.setTimeout(() => {
+        const end = performance.now() + IDLE_SLICE_MS;
+        job({ didTimeout: false, timeRemaining: () => Math.max(0, end - performance.now()) });
+      }, 16);
+    };
+
+/**
+ * @template T
+ * @typedef {object} LazyLists
+ * @property {(list: HTMLElement, items: T[], empty: HTMLElement) => void} fill draws `items` into
+ *   `list` (or `empty` when there are none): at least a screenful now, as many as were drawn
+ *   before if more, so that a redraw keeps the list where it was scrolled to
+ * @property {(found: (item: T) => boolean) => void} drawUpTo draws each list down to the item `found` picks
+ */
+
+/**
+ * Lists drawn lazily with `make`, each list its own scroller (a board column, the tray).
+ * @template T
+ * @param {object} options
+ * @param {(item: T) => HTMLElement} options.make draws one item
+ * @param {string} options.drawnSelector what a drawn item matches in its list
+ * @param {() => void} [options.onDrawn] after items were added to a list
+ * @param {number} [options.first] items drawn at once: a screenful
+ * @param {number} [options.more] items added when a list's end comes near
+ * @param {number} [options.idleBatch] items added to each list at a time while idle
+ * @returns {LazyLists<T>}
+ */
+export function lazyLists({ make, drawnSelector, onDrawn = () => undefined, first = 12, more = 25, idleBatch = 5 }) {
+  /** Each list's items still to draw, in order. @type {Map<HTMLElement, T[]>} */
+  const undrawn = new Map();
+  /**
+   * Watches a list's last item drawn, with the list as the root: the next items are drawn while
+   * the last is still a screen and a half away.
+   * @type {Map<HTMLElement, IntersectionObserver>}
+   */
+  const nearEnd = new Map();
+  let idleQueued = false;
+
+  /** @param {HTMLElement} list */
+  function watchEnd(list) {
+    let observer = nearEnd.get(list);
+    if (!observer) {
+      observer = new IntersectionObserver(
+        (entries) => {
+          if (!entries.some((entry) => entry.isIntersecting)) return;
+          nearEnd.get(list)?.disconnect();
+          drawMore(list, more);
+        },
+        { root: list, rootMargin: '0px 0px 150% 0px' },
+      );
+      nearEnd.set(list, observer);
+    }
+    observer.disconnect();
+    if (list.lastElementChild) observer.observe(list.lastElementChild);
+  }
+
+  /**
+   * @param {HTMLElement} list
+   * @param {number} count
+   */
+  function drawMore(list, count) {
+    const rest = undrawn.get(list);
+    if (!rest) return;
+    list.append(...rest.splice(0, count).map(make));
+    if (rest.length) watchEnd(list);
+    else undrawn.delete(list);
+    onDrawn();
+  }
+
+  function drawWhenIdle() {
+    if (idleQueued || undrawn.size === 0) return;
+    idleQueued = true;
+    idle((deadline) => {
+      idleQueued = false;
+      const stop = performance.now() + IDLE_SLICE_MS;
+      do {
+        for (const list of [...undrawn.keys()]) drawMore(list, idleBatch);
+      } while (undrawn.size && deadline.timeRemaining() > 2 && performance.now() < stop);
+      drawWhenIdle();
+    });
+  }
+
+  return {
+    fill(list, items, empty) {
+      nearEnd.get(list)?.disconnect();
+      undrawn.delete(list);
+      const count = Math.max(first, list.querySelectorAll(drawnSelector).length);
+      list.replaceChildren(...(items.length ? items.slice(0, count).map(make) : [empty]));
+      if (items.length > count) {
+        undrawn.set(list, items.slice(count));
+        watchEnd(list);
+        drawWhenIdle();
+      }
+    },
+    drawUpTo(found) {
+      for (const [list, rest] of undrawn) {
+        const at = rest.findIndex(found);
+        if (at >= 0) drawMore(list, at + 1);
+      }
+    },
+  };
+}
