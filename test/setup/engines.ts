@@ -21,6 +21,8 @@ declare module 'vitest' {
     s3: { endpoint: string } | { missing: string };
     /** Names this run, so that the files that run the built server build it once between them. */
     runId: string;
+    /** A folder of both applications' SQLite records files, migrated once per run, for tests to copy. */
+    sqliteTemplate: string;
   }
 }
 
@@ -65,8 +67,19 @@ async function migratedTemplate(serverUrl: string): Promise<string> {
   return name;
 }
 
+/**
+ * Both applications' SQLite records files, migrated once per run in a folder the run removes:
+ * made in each test process instead, they were left behind whenever vitest ended a process
+ * without its exit handlers.
+ */
+async function migratedSqlite(): Promise<{ dir: string; stop: () => void }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'museum-sqlite-template-'));
+  await (await openRecords({ dataDir: dir, database: undefined }, createLogger('silent'))).close();
+  return { dir, stop: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
 interface Engines {
-  provided: { runId: string; s3: ProvidedContext['s3']; postgres: ProvidedContext['postgres'] };
+  provided: { runId: string; s3: ProvidedContext['s3']; postgres: ProvidedContext['postgres']; sqliteTemplate: string };
   stop(): Promise<void>;
 }
 
@@ -79,15 +92,18 @@ async function startEngines(): Promise<Engines> {
   const s3 = await startS3().catch((err: unknown) => ({ missing: `The S3-compatible test server (s3rver, from npm) could not start: ${String(err)}` }));
   const bin = postgresBinaries();
   const server: PostgresServer | undefined = bin ? await startPostgres(bin) : undefined;
+  const sqlite = await migratedSqlite();
   return {
     provided: {
       runId: randomUUID(),
+      sqliteTemplate: sqlite.dir,
       s3: 'endpoint' in s3 ? { endpoint: s3.endpoint } : s3,
       postgres: server
         ? { url: server.url, template: await migratedTemplate(server.url) }
         : { missing: "PostgreSQL is not installed: install Debian's package `postgresql` (apt-get install postgresql) to run these tests" },
     },
     async stop() {
+      sqlite.stop();
       server?.stop();
       if ('stop' in s3) await s3.stop();
     },
@@ -108,6 +124,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('runId', engines.provided.runId);
   project.provide('s3', engines.provided.s3);
   project.provide('postgres', engines.provided.postgres);
+  project.provide('sqliteTemplate', engines.provided.sqliteTemplate);
   return async () => {
     entry.users -= 1;
     if (entry.users > 0) return;

@@ -53,7 +53,7 @@ export async function buildApp(
 ): Promise<TestDashboard> {
   const engine = opts.engine ?? testEngine();
   const base = testConfig({ ...(engine === 'postgres' ? { DATABASE_URL: await migratedDatabase() } : {}), ...opts.env });
-  if (!base.database) await withMigratedSqlite(base.dataDir);
+  if (!base.database) withMigratedSqlite(base.dataDir);
   const config: AppConfig = Object.freeze({
     ...base,
     adminPin: opts.adminPin === undefined ? base.adminPin : (opts.adminPin ?? undefined),

@@ -37,7 +37,7 @@ export interface Instance {
  */
 export async function instance(env: Record<string, string>, adjust: (stores: Stores) => Stores = (s) => s): Promise<Instance> {
   const base = testConfig({ UPLOAD_DIR: path.join(tempDir(), 'uploads'), ...env });
-  if (!base.database) await withMigratedSqlite(base.dataDir);
+  if (!base.database) withMigratedSqlite(base.dataDir);
   const config: AppConfig = Object.freeze({ ...base, jwtSecret: base.jwtSecret!, sessionSecret: base.sessionSecret! });
   const logger = createLogger('silent');
   const built = await buildStores(config, { logger, clock: new ManualClock() });

@@ -24,7 +24,7 @@ export function describeEngines(name: string, suite: (kind: EngineKind) => void,
 export async function testRecords(kind: EngineKind): Promise<Records> {
   const dataDir = tempDir();
   const database = kind === 'postgres' ? { url: await migratedDatabase(), poolMax: 10 } : undefined;
-  if (!database) await withMigratedSqlite(path.join(dataDir, 'data'));
+  if (!database) withMigratedSqlite(path.join(dataDir, 'data'));
   const records = await openRecords({ dataDir: path.join(dataDir, 'data'), database }, createLogger('silent'));
   onTestFinished(() => records.close());
   return records;

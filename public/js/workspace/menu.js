@@ -69,8 +69,10 @@ export function menuButton({ content, ariaLabel, items, className = '' }) {
       if (openMenu && openMenu !== menu) openMenu.close(false);
       openMenu = menu;
       list.hidden = false;
-      menu.place();
+      // Expanded first: a card lets go of its containment for an open menu (workspace.css),
+      // and the list is placed in the frame it will show in.
       button.setAttribute('aria-expanded', 'true');
+      menu.place();
       entries.at(focusIndex)?.focus({ preventScroll: true });
     },
     place: () => place(list, button),
