@@ -476,7 +476,9 @@ describeBrowser('Calendar /workspace/calendar in a browser', () => {
       async ({ app, page }) => {
         await page.goto(`${app.url}${JUNE}`);
         await settled(page);
-        expect(await page.locator('.cal-unscheduled .cal-card').count()).toBe(1000);
+        expect(await page.textContent('[data-unscheduled-count]')).toBe('1000');
+        // The tray draws a screenful at once and the rest while the browser is idle.
+        await expect.poll(() => page.locator('.cal-unscheduled .cal-card').count(), { timeout: 30_000 }).toBe(1000);
         const sizes = await page.evaluate(() => {
           const list = document.querySelector('.cal-unscheduled')!;
           return { page: document.documentElement.scrollHeight, window: window.innerHeight, list: list.scrollHeight, shown: list.clientHeight };
