@@ -39,7 +39,7 @@ const idle = 'requestIdleCallback' in window
  * @param {number} [options.idleBatch] items added to each list at a time while idle
  * @returns {LazyLists<T>}
  */
-export function lazyLists({ make, drawnSelector, onDrawn = () => undefined, first = 12, more = 25, idleBatch = 5 }) {
+export function lazyLists({ make, drawnSelector, onDrawn = () => undefined, first = 12, more = 25, idleBatch = 3 }) {
   /** Each list's items still to draw, in order. @type {Map<HTMLElement, T[]>} */
   const undrawn = new Map();
   /**
@@ -87,9 +87,15 @@ export function lazyLists({ make, drawnSelector, onDrawn = () => undefined, firs
     idle((deadline) => {
       idleQueued = false;
       const stop = performance.now() + IDLE_SLICE_MS;
+      // The time is read after each list's few cards, not after a round of every list: six
+      // columns' worth took several slices' time on a busy machine.
+      const goOn = () => undrawn.size > 0 && deadline.timeRemaining() > 2 && performance.now() < stop;
       do {
-        for (const list of [...undrawn.keys()]) drawMore(list, idleBatch);
-      } while (undrawn.size && deadline.timeRemaining() > 2 && performance.now() < stop);
+        for (const list of [...undrawn.keys()]) {
+          drawMore(list, idleBatch);
+          if (!goOn()) break;
+        }
+      } while (goOn());
       drawWhenIdle();
     });
   }
