@@ -22,8 +22,8 @@ const idle = 'requestIdleCallback' in window
  * @template T
  * @typedef {object} LazyLists
  * @property {(list: HTMLElement, items: T[], empty: HTMLElement) => void} fill draws `items` into
- *   `list` (or `empty` when there are none): at least a screenful now, as many as were drawn
- *   before if more, so that a redraw keeps the list where it was scrolled to
+ *   `list` (or `empty` when there are none): at least a screenful now, and down to where the
+ *   list was scrolled if further, so that a redraw keeps the list where it was
  * @property {(found: (item: T) => boolean) => void} drawUpTo draws each list down to the item `found` picks
  */
 
@@ -100,11 +100,31 @@ export function lazyLists({ make, drawnSelector, onDrawn = () => undefined, firs
     });
   }
 
+  /**
+   * How many of a list's drawn items reach down to two of its screens below where it is scrolled
+   * to: a redraw draws as many again, which keeps the list where it was, and leaves the rest of
+   * a list the idle drawing had completed to be drawn again later (redrawing a thousand cards
+   * after each move took seconds). Items are in order down the list, so a binary search finds it.
+   * @param {HTMLElement} list
+   */
+  function shownDown(list) {
+    const drawn = list.querySelectorAll(drawnSelector);
+    const bottom = list.getBoundingClientRect().top + 2 * list.clientHeight;
+    let low = 0;
+    let high = drawn.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (drawn[middle].getBoundingClientRect().top > bottom) high = middle;
+      else low = middle + 1;
+    }
+    return low;
+  }
+
   return {
     fill(list, items, empty) {
       nearEnd.get(list)?.disconnect();
       undrawn.delete(list);
-      const count = Math.max(first, list.querySelectorAll(drawnSelector).length);
+      const count = Math.max(first, shownDown(list));
       list.replaceChildren(...(items.length ? items.slice(0, count).map(make) : [empty]));
       if (items.length > count) {
         undrawn.set(list, items.slice(count));
