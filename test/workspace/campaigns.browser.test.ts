@@ -89,6 +89,8 @@ describeBrowser('Campaigns /workspace/campaigns in a browser', () => {
       await page.goto(`${app.url}/workspace/campaigns`);
       await settled(page);
       await page.getByRole('button', { name: 'Delete Autumn lectures' }).click();
+      // The confirmation opens once the campaign's content is counted: the demotion comes after.
+      await page.locator('dialog.modal-danger[open]').waitFor();
       expect((await app.ws.as(app.admin).patch(`/api/members/${app.manager.id}`).send({ role: 'contributor' })).status).toBe(200);
       // The open dialog is not taken away: it says the page reloads once it closes.
       await page.locator('dialog.modal-danger[open] .live-notice[role="alert"]').waitFor();
