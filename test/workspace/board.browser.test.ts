@@ -282,7 +282,14 @@ describeBrowser('Board /workspace in a browser', () => {
         for (const status of POST_STATUSES) {
           const title = `${owner} ${status}`;
           const shown = card(page, title);
-          const offered = (await shown.locator('[role="menuitem"]').allTextContents()).map((label) => STATUS_OF[label.replace('Move to ', '')]);
+          // A card's move menu is built as it opens: open it to read what it offers.
+          let labels: string[] = [];
+          if ((await shown.locator('.post-move').count()) === 1) {
+            await shown.locator('.post-move').click();
+            labels = await page.locator('[role="menu"]:not([hidden]) [role="menuitem"]').allTextContents();
+            await page.keyboard.press('Escape');
+          }
+          const offered = labels.map((label) => STATUS_OF[label.replace('Move to ', '')]);
           expect(await shown.getAttribute('draggable'), title).toBe(offered.length ? 'true' : null);
           offers.set(title, { offered, editable: (await shown.locator('.post-select').count()) === 1, deletable: (await shown.locator('.icon-button-danger').count()) === 1 });
         }

@@ -33,7 +33,7 @@ export function card(post) {
           content: icon('move'),
           ariaLabel: t('board.moveNamed', { title: post.title }),
           className: 'post-move',
-          items: moves.map((s) => ({ label: t('board.moveTo', { status: statusName(s) }), onSelect: () => move(post, s) })),
+          items: () => moves.map((s) => ({ label: t('board.moveTo', { status: statusName(s) }), onSelect: () => move(post, s) })),
         })
       : null,
     post.can.delete ? iconButton({ label: t('post.deleteNamed', { title: post.title }), icon: 'trash', danger: true, onClick: () => deletePost(post) }) : null,

@@ -48,9 +48,11 @@ function place(list, button) {
 }
 
 /**
- * A button (showing `content`, named `ariaLabel`) opening a list of `items`
- * `[{label, onSelect}]`; returns the wrapper to place in the page.
- * @param {{ content: Node, ariaLabel: string, items: { label: string, onSelect: () => unknown }[], className?: string }} options
+ * A button (showing `content`, named `ariaLabel`) opening a list of what `items()` gives
+ * `[{label, onSelect}]`; returns the wrapper to place in the page. The list is built when the
+ * menu first opens: a board of a thousand cards has a menu on each, mostly never opened, and
+ * their items were a third of its elements.
+ * @param {{ content: Node, ariaLabel: string, items: () => { label: string, onSelect: () => unknown }[], className?: string }} options
  */
 export function menuButton({ content, ariaLabel, items, className = '' }) {
   const button = element(
@@ -68,6 +70,7 @@ export function menuButton({ content, ariaLabel, items, className = '' }) {
     open(focusIndex = 0) {
       if (openMenu && openMenu !== menu) openMenu.close(false);
       openMenu = menu;
+      entries ??= build();
       list.hidden = false;
       // Expanded first: a card lets go of its containment for an open menu (workspace.css),
       // and the list is placed in the frame it will show in.
@@ -84,15 +87,18 @@ export function menuButton({ content, ariaLabel, items, className = '' }) {
     },
   };
 
-  const entries = items.map((item) => {
-    const entry = element('button', { type: 'button', role: 'menuitem', tabindex: '-1', className: 'menu-item', text: item.label });
-    entry.addEventListener('click', () => {
-      menu.close(false);
-      void item.onSelect();
+  /** The items' buttons, once the menu has been opened. @type {HTMLButtonElement[] | null} */
+  let entries = null;
+  const build = () =>
+    items().map((item) => {
+      const entry = element('button', { type: 'button', role: 'menuitem', tabindex: '-1', className: 'menu-item', text: item.label });
+      entry.addEventListener('click', () => {
+        menu.close(false);
+        void item.onSelect();
+      });
+      list.append(element('li', { role: 'none' }, [entry]));
+      return entry;
     });
-    list.append(element('li', { role: 'none' }, [entry]));
-    return entry;
-  });
 
   button.addEventListener('click', () => (list.hidden ? menu.open() : menu.close()));
   button.addEventListener('keydown', (event) => {
@@ -105,8 +111,9 @@ export function menuButton({ content, ariaLabel, items, className = '' }) {
     }
   });
   list.addEventListener('keydown', (event) => {
-    const at = entries.findIndex((entry) => entry === document.activeElement);
-    const go = (/** @type {number} */ i) => entries.at(((i % entries.length) + entries.length) % entries.length)?.focus();
+    const shown = entries ?? [];
+    const at = shown.findIndex((entry) => entry === document.activeElement);
+    const go = (/** @type {number} */ i) => shown.at(((i % shown.length) + shown.length) % shown.length)?.focus();
     if (event.key === 'ArrowDown') go(at + 1);
     else if (event.key === 'ArrowUp') go(at - 1);
     else if (event.key === 'Home') go(0);

@@ -127,7 +127,7 @@ export function card(task, ctx) {
                 content: icon('move'),
                 ariaLabel: t('tasks.moveNamed', { title: task.title }),
                 className: 'task-move',
-                items: moves.map((s) => ({ label: t('tasks.moveTo', { status: statusName(s) }), onSelect: () => ctx.move(task, s) })),
+                items: () => moves.map((s) => ({ label: t('tasks.moveTo', { status: statusName(s) }), onSelect: () => ctx.move(task, s) })),
               })
             : null,
         ]),
