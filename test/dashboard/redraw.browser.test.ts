@@ -72,6 +72,21 @@ describeBrowser('Dashboard charts redrawn in place, and the comparison change as
     }
   }, 60_000);
 
+  it('when the Dashboard is printed before the reader scrolled, then every chart is drawn for the print', async () => {
+    const page = await signedInPage(held.browser, held.app.server.url, { width: 390, lang: 'ar' });
+    try {
+      await page.goto(`${held.app.server.url}/dashboard?range=last90`);
+      await figuresShown(page);
+      const drawn = () =>
+        page.$$eval('#results canvas', (canvases) => canvases.map((canvas) => (window as unknown as { Chart: { getChart(c: Element): unknown } }).Chart.getChart(canvas) !== undefined));
+      expect(await drawn()).toContain(false);
+      await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+      expect(await drawn()).not.toContain(false);
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
   it.each([['en', 1440], ['ar', 390]] as const)('when the server answers a change in percent (%s, %i px), then the Comparison page shows that value, never one worked out again from the totals', async (lang, width) => {
     const page = await signedInPage(held.browser, held.app.server.url, { width, lang });
     try {

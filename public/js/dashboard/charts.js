@@ -138,6 +138,15 @@ async function drawNear(entries) {
   }
 }
 
+// A printed page shows every chart, those the reader never scrolled near included.
+window.addEventListener('beforeprint', () => {
+  for (const [canvas, drawIt] of waiting) {
+    nearScreen?.unobserve(canvas);
+    drawIt();
+  }
+  waiting.clear();
+});
+
 /**
  * Runs `drawIt` now when `canvas` already shows a chart (new figures update it in place), and
  * otherwise once the canvas comes within a quarter of a screen of the view. A chart further down
