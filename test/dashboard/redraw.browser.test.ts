@@ -21,6 +21,10 @@ const setup = () => servedWithVisits(TODAY, dailyCsv());
 /** The id Chart.js gave the chart on each canvas of the results: a new chart gets a new id. */
 const chartIds = (page: Page) => chartsDrawn(page, '#results canvas');
 
+/** Whether each canvas `selector` finds shows a chart now, without scrolling to it. */
+const drawnNow = (page: Page, selector: string) =>
+  page.$$eval(selector, (canvases) => canvases.map((canvas) => (window as unknown as { Chart: { getChart(c: Element): unknown } }).Chart.getChart(canvas) !== undefined));
+
 const COMBINATIONS = (['en', 'ar'] as const).flatMap((lang) => [390, 1440].map((width) => [lang, width] as const));
 
 describeBrowser('Dashboard charts redrawn in place, and the comparison change as the server gives it', () => {
@@ -54,18 +58,22 @@ describeBrowser('Dashboard charts redrawn in place, and the comparison change as
     }
   }, 60_000);
 
+  /** The Dashboard of the last 90 days on a phone, its figures shown and nothing scrolled. */
+  async function onPhone(lang: string): Promise<Page> {
+    const page = await signedInPage(held.browser, held.app.server.url, { width: 390, lang });
+    await page.goto(`${held.app.server.url}/dashboard?range=last90`);
+    await figuresShown(page);
+    return page;
+  }
+
   it('when the Dashboard opens on a phone, then a chart below the first screen is drawn only as the reader scrolls near it, and the totals and trend at once', async () => {
-    const page = await signedInPage(held.browser, held.app.server.url, { width: 390, lang: 'en' });
+    const page = await onPhone('en');
     try {
-      await page.goto(`${held.app.server.url}/dashboard?range=last90`);
-      await figuresShown(page);
-      const drawn = (selector: string) =>
-        page.$eval(selector, (canvas) => (window as unknown as { Chart: { getChart(c: Element): unknown } }).Chart.getChart(canvas) !== undefined);
-      expect(await drawn('#trend-chart')).toBe(true);
+      expect(await drawnNow(page, '#trend-chart')).toEqual([true]);
       const last = '[data-breakdown="byDistrict"] canvas';
       // Its table is filled with the figures; only the drawing waits.
       expect(await page.$$eval('[data-breakdown="byDistrict"] tbody tr', (rows) => rows.length)).toBeGreaterThan(0);
-      expect(await drawn(last)).toBe(false);
+      expect(await drawnNow(page, last)).toEqual([false]);
       expect(await chartsDrawn(page, last)).toHaveLength(1);
     } finally {
       await page.close();
@@ -73,15 +81,11 @@ describeBrowser('Dashboard charts redrawn in place, and the comparison change as
   }, 60_000);
 
   it('when the Dashboard is printed before the reader scrolled, then every chart is drawn for the print', async () => {
-    const page = await signedInPage(held.browser, held.app.server.url, { width: 390, lang: 'ar' });
+    const page = await onPhone('ar');
     try {
-      await page.goto(`${held.app.server.url}/dashboard?range=last90`);
-      await figuresShown(page);
-      const drawn = () =>
-        page.$$eval('#results canvas', (canvases) => canvases.map((canvas) => (window as unknown as { Chart: { getChart(c: Element): unknown } }).Chart.getChart(canvas) !== undefined));
-      expect(await drawn()).toContain(false);
+      expect(await drawnNow(page, '#results canvas')).toContain(false);
       await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
-      expect(await drawn()).not.toContain(false);
+      expect(await drawnNow(page, '#results canvas')).not.toContain(false);
     } finally {
       await page.close();
     }
