@@ -129,7 +129,7 @@ export function createDashboard(deps: DashboardDeps) {
   router.use('/api/dashboard', dashboardAccess(auth, 'session'), analyticsRoutes(figures, views), visitsRoutes(visits, figures, views, deps.i18n));
   router.use('/api/seasons', dashboardAccess(auth, 'session'), seasonsRoutes(seasons));
   router.use('/api/audit', dashboardAccess(auth, 'admin'), auditRoutes(trail));
-  router.use('/dashboard', dashboardAccess(auth, 'anyone'), dashboardPages(deps.currency));
+  router.use('/dashboard', dashboardAccess(auth, 'anyone'), dashboardPages(deps.currency, figures));
   return { router };
 }
 

@@ -77,7 +77,8 @@ export async function figuresShown(page: Page): Promise<void> {
   await page.waitForSelector('#results[aria-busy="false"]');
 }
 
-type ChartLookup = { Chart: { getChart(c: Element): { id: number } | undefined } };
+/** Chart.js sets window.Chart once it has loaded, which it does when a page first draws a chart. */
+type ChartLookup = { Chart?: { getChart(c: Element): { id: number } | undefined } };
 
 /**
  * Scrolls to each canvas `selector` finds, one after the other (a chart below the first screen
@@ -89,7 +90,7 @@ export async function chartsDrawn(page: Page, selector: string): Promise<number[
   for (const canvas of canvases) {
     await canvas.scrollIntoViewIfNeeded();
     // Chart.js counts from 0, which waitForFunction would take for "not yet".
-    const id = await page.waitForFunction((c) => String((window as unknown as ChartLookup).Chart.getChart(c)?.id ?? ''), canvas);
+    const id = await page.waitForFunction((c) => String((window as unknown as ChartLookup).Chart?.getChart(c)?.id ?? ''), canvas);
     ids.push(Number(await id.jsonValue()));
   }
   return ids;

@@ -128,6 +128,7 @@ describeBrowser('Drill-down, sorting and chart choices on /dashboard in a browse
           await page.check('#trend-earlier');
           await page.waitForURL(/yearEarlier=1/);
           await figuresShown(page);
+          await chartsDrawn(page, '#trend-chart');
           const drawn = await page.evaluate(() => {
             const chart = (window as unknown as { Chart: { getChart(c: Element | null): { data: { datasets: { label: string; data: number[] }[] } } } }).Chart.getChart(document.querySelector('#trend-chart'));
             return chart.data.datasets.map((d) => d.label);

@@ -404,7 +404,8 @@ describeBrowser('Dashboard pages /dashboard, /dashboard/comparison, /dashboard/s
       for (let i = 0; i < 20; i += 1) {
         await page.goto(`${server.url}/dashboard?load=${i}`);
         await figuresShown(page);
-        expect(await page.evaluate(() => typeof (window as unknown as { Chart?: unknown }).Chart), `load ${i}`).toBe('function');
+        // Chart.js is loaded once the trend is to be drawn, after the figures.
+        await page.waitForFunction(() => typeof (window as unknown as { Chart?: unknown }).Chart === 'function', undefined, { timeout: 5_000 });
       }
       expect(failed).toEqual([]);
     }), 60_000);

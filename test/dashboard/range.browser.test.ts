@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { buildApp } from '../support/app';
 import { describeBrowser, screenshot, serve, seriousViolations } from '../support/browser';
-import { browserAndFreshApp, figuresShown, importVisits, signedInPage } from './browser-helpers';
+import { browserAndFreshApp, chartsDrawn, figuresShown, importVisits, signedInPage } from './browser-helpers';
 
 const MUSEUMS = ['National Museum', 'Maritime Museum'];
 
@@ -93,6 +93,7 @@ describeBrowser('Dashboard dates and grouping on /dashboard in a browser', () =>
           // covered from Wednesday 5 March: named by those days, and drawn at its daily pace, 7/5
           // of its five days (7/4 of four in Arabic), so that it does not read as a fall.
           if (lang === 'en') expect(weeks[0].text).toMatch(/^Mar 5\s*–\s*9, 2025 \(partial\)$/);
+          await chartsDrawn(page, '#trend-chart');
           const drawn = await page.evaluate(() => {
             const chart = (window as unknown as { Chart: { getChart(c: Element | null): { data: { datasets: { data: number[] }[] } } } }).Chart.getChart(document.querySelector('#trend-chart'));
             return chart.data.datasets[0].data;
@@ -157,6 +158,7 @@ describeBrowser('Dashboard dates and grouping on /dashboard in a browser', () =>
       // Axis ticks of a series across two years carry the year.
       await page.goto(`${held.app.server.url}/dashboard?from=2025-12-20&to=2026-01-10`);
       await figuresShown(page);
+      await chartsDrawn(page, '#trend-chart');
       const ticks = await page.evaluate(() => {
         const chart = (window as unknown as { Chart: { getChart(c: Element | null): { scales: { x: { ticks: { label: string | string[] }[] } } } } }).Chart.getChart(document.querySelector('#trend-chart'));
         return chart.scales.x.ticks.map((tick) => String(tick.label));

@@ -124,9 +124,9 @@ describeBrowser('Tasks, Projects, Budget and Settings in a browser', () => {
       expect(await page.textContent('[data-total="remaining"]')).toContain('225.50');
       expect(await page.getAttribute('[data-remaining-box]', 'class')).toContain('kpi-box-over');
       expect(await page.locator('[data-entries] tbody tr').count()).toBe(2);
-      type ChartJs = { getChart: (canvas: Element) => { data: { labels: string[] } } };
-      const labels = await page.evaluate(() => (window as unknown as { Chart: ChartJs }).Chart.getChart(document.querySelector('[data-chart]')!).data.labels);
-      expect(labels).toEqual(['Catering']);
+      // The chart is drawn once Chart.js has loaded, which the page does when it first draws one.
+      type ChartJs = { getChart: (canvas: Element) => { data: { labels: string[] } } | undefined };
+      await expect.poll(() => page.evaluate(() => (window as unknown as { Chart?: ChartJs }).Chart?.getChart(document.querySelector('[data-chart]')!)?.data.labels)).toEqual(['Catering']);
       const summary = (await app.ws.as(app.manager).get(`/api/budget-entries/summary?campaignId=${campaign.id}`)).body.summary;
       expect(summary).toMatchObject({ planned: 150_000, spent: 172_550 });
     }));

@@ -95,3 +95,19 @@ export function nextTask() {
   if (scheduler?.yield) return scheduler.yield();
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
+
+/**
+ * The most one idle moment should run, in ms. The browser offers up to 50 ms, but a task that
+ * long on a desktop is four times that on a slow phone, where it would hold up a tap.
+ */
+export const IDLE_SLICE_MS = 8;
+
+/** Runs `job` when the browser is idle; one without requestIdleCallback gives a few milliseconds after a frame instead. */
+export const whenIdle = 'requestIdleCallback' in window
+  ? (/** @type {IdleRequestCallback} */ job) => window.requestIdleCallback(job, { timeout: 1000 })
+  : (/** @type {IdleRequestCallback} */ job) => {
+      window.setTimeout(() => {
+        const end = performance.now() + IDLE_SLICE_MS;
+        job({ didTimeout: false, timeRemaining: () => Math.max(0, end - performance.now()) });
+      }, 16);
+    };

@@ -1,10 +1,10 @@
-// The dashboard's charts, on the Chart.js that core/chart.js sets up: the dashboard's colours
-// and type size, numbers in the page's language, and, in Arabic, axes mirrored so that time
-// and bars run from right to left.
-import { Chart, direction } from '../core/chart.js';
+// The dashboard's charts, on the Chart.js that core/chart.js loads and sets up: the dashboard's
+// colours and type size, numbers in the page's language, and, in Arabic, axes mirrored so that
+// time and bars run from right to left.
+import { direction, loadChart, loadedChart } from '../core/chart.js';
 import { formatCompact, formatCompactCurrency, formatMoney, formatNumber } from '../core/format.js';
 import { isRtl } from '../core/page.js';
-import { nextTask } from '../core/dom.js';
+import { nextTask, whenIdle } from '../core/dom.js';
 
 /**
  * @template {import('chart.js').ChartType} T
@@ -18,9 +18,24 @@ import { nextTask } from '../core/dom.js';
 export const PALETTE = ['#1f5fbf', '#0e9384', '#dc6803', '#7a5af8', '#c11574', '#15803d', '#4e5ba6', '#b54708', '#0086c9', '#667085'];
 const GRID = '#e8ebf0';
 
-Chart.defaults.font.size = 12;
-Chart.defaults.color = '#4a5262';
-Chart.defaults.borderColor = GRID;
+/** @type {Promise<void> | undefined} */
+let ready;
+
+/** Loads Chart.js, once, with the dashboard's type size and colours. */
+function chartsReady() {
+  ready ??= loadChart().then((Chart) => {
+    Chart.defaults.font.size = 12;
+    Chart.defaults.color = '#4a5262';
+    Chart.defaults.borderColor = GRID;
+  });
+  return ready;
+}
+
+/** Chart.js, for the drawings below: each runs only once `chartsReady` has loaded it. */
+function chartJs() {
+  if (!loadedChart) throw new Error('a chart was drawn before Chart.js loaded');
+  return loadedChart;
+}
 
 /** @returns {LegendOptions} */
 function legend(display = true) {
@@ -101,6 +116,7 @@ function categoryAxis({ ticks = {}, ...rest } = {}) {
  * @returns {import('chart.js').Chart<T>}
  */
 function draw(canvas, config) {
+  const Chart = chartJs();
   const existing = Chart.getChart(canvas);
   if (existing && /** @type {{ type?: string }} */ (existing.config).type === config.type) {
     const chart = /** @type {import('chart.js').Chart<T>} */ (/** @type {unknown} */ (existing));
@@ -131,6 +147,7 @@ async function drawNear(entries) {
     // Charts that come near together are drawn one per task, so input is never kept waiting.
     if (!first) await nextTask();
     first = false;
+    await chartsReady();
     const drawIt = waiting.get(target);
     waiting.delete(target);
     nearScreen?.unobserve(target);
@@ -138,8 +155,10 @@ async function drawNear(entries) {
   }
 }
 
-// A printed page shows every chart, those the reader never scrolled near included.
+// A printed page shows every chart, those the reader never scrolled near included (Chart.js has
+// loaded by then: see drawWhenNear).
 window.addEventListener('beforeprint', () => {
+  if (!loadedChart) return;
   for (const [canvas, drawIt] of waiting) {
     nearScreen?.unobserve(canvas);
     drawIt();
@@ -151,18 +170,26 @@ window.addEventListener('beforeprint', () => {
  * Runs `drawIt` now when `canvas` already shows a chart (new figures update it in place), and
  * otherwise once the canvas comes within a quarter of a screen of the view. A chart further down
  * the page costs nothing until the reader scrolls towards it: on a phone, drawing every chart as
- * the page loaded held its main thread for most of a second. A newer `drawIt` for the same
- * canvas replaces one still waiting.
+ * the page loaded held its main thread for most of a second. Even a chart on the first screen
+ * waits for the frame after the figures (the observer answers only after one), in a task of its
+ * own: a first chart is Chart.js's code running for the first time, a quarter of a second on a
+ * phone, and the totals and tables beside it paint first. A newer `drawIt` for the same canvas
+ * replaces one still waiting.
  * @param {HTMLCanvasElement} canvas
  * @param {() => void} drawIt
  */
 export function drawWhenNear(canvas, drawIt) {
-  if (Chart.getChart(canvas)) {
+  if (loadedChart?.getChart(canvas)) {
     waiting.delete(canvas);
     drawIt();
     return;
   }
-  nearScreen ??= new IntersectionObserver((entries) => void drawNear(entries), { rootMargin: '25% 0px' });
+  if (!nearScreen) {
+    nearScreen = new IntersectionObserver((entries) => void drawNear(entries), { rootMargin: '25% 0px' });
+    // Chart.js comes once the page is idle even when no chart is near yet, so that a chart
+    // scrolled to, or a page printed, finds it there.
+    whenIdle(() => void chartsReady());
+  }
   waiting.set(canvas, drawIt);
   nearScreen.observe(canvas);
 }
@@ -358,7 +385,7 @@ export function drawTrend(canvas, points, options) {
             ...chartLegend.labels,
             // A legend swatch takes its line's colour, never a hollow partial point's.
             generateLabels: (chart) =>
-              Chart.defaults.plugins.legend.labels.generateLabels(chart).map((item) => {
+              chartJs().defaults.plugins.legend.labels.generateLabels(chart).map((item) => {
                 const swatch = colours[item.datasetIndex ?? 0];
                 return { ...item, fillStyle: swatch, strokeStyle: swatch };
               }),

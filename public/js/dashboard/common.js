@@ -51,7 +51,7 @@ export function percentChange(before, after) {
 export function deltaNode(value, text) {
   const direction = value > 0 ? 'up' : value < 0 ? 'down' : 'flat';
   return element('span', { className: `delta delta-${direction}` }, [
-    element('span', { className: 'delta-arrow', 'aria-hidden': 'true', text: direction === 'up' ? '▲' : direction === 'down' ? '▼' : '●' }),
+    element('span', { className: 'delta-arrow', 'aria-hidden': 'true' }),
     element('span', { className: 'sr-only', text: `${t(`totals.${direction}`)}: ` }),
     element('bdi', { text }),
   ]);

@@ -4,6 +4,7 @@
 import { element, requireElement } from '../core/dom.js';
 import { formatDateRange, formatNumber, formatYear } from '../core/format.js';
 import { t, tn } from '../core/i18n.js';
+import { readJsonAttribute } from '../core/page.js';
 import { call } from './common.js';
 
 /** @typedef {{ id: number, name: string, startDate: string, endDate: string }} Season */
@@ -246,8 +247,16 @@ export function showAccess(notice, access) {
 }
 
 /**
- * Fetches what the filters may offer and tells a restricted user what they see. Resolves
- * with the answer, or with null when the page has nothing to show (after saying why).
+ * The filters the server sent with the page, which spare its first start a round trip before
+ * the figures can be asked for. Used once: a start again (after an error) asks afresh.
+ * @type {Filters | undefined}
+ */
+let sent = /** @type {{ filters?: Filters }} */ (readJsonAttribute('data-context')).filters;
+
+/**
+ * Takes what the filters may offer (sent with the page, or fetched) and tells a restricted
+ * user what they see. Resolves with the answer, or with null when the page has nothing to show
+ * (after saying why).
  * @param {ReturnType<typeof import('./common.js').resultsView>} view
  * @returns {Promise<Filters | null>}
  */
@@ -255,7 +264,8 @@ export async function loadFilters(view) {
   /** @type {Filters} */
   let filters;
   try {
-    filters = /** @type {Filters} */ (await call('GET', '/api/dashboard/filters'));
+    filters = sent ?? /** @type {Filters} */ (await call('GET', '/api/dashboard/filters'));
+    sent = undefined;
   } catch {
     view.showState('error');
     return null;

@@ -5,7 +5,7 @@
 // adds that filter or period as a step, the address keeps the steps, breadcrumbs lead back.
 // A saved view opens by its id (`view=<id>`): the server reads its address under the
 // reader's own access, until the reader changes something.
-import { element, requireElement } from '../core/dom.js';
+import { element, nextTask, requireElement } from '../core/dom.js';
 import { formatChange, formatDate, formatDateRange, formatDayMonth, formatDecimal, formatMonth, formatNumber, formatShare } from '../core/format.js';
 import { t, tn } from '../core/i18n.js';
 import { lang } from '../core/page.js';
@@ -330,17 +330,20 @@ function renderTrend() {
   requireElement('#trend-note', HTMLElement).textContent = t(chosen === 'revenue' ? 'charts.trendNoteRevenue' : 'charts.trendNoteVisitors', { unit: t(UNIT_KEYS[unit]) });
   requireElement('#trend-partial', HTMLElement).hidden = !summary.series.some((p) => p.partial);
   const pickPoint = (/** @type {number} */ i) => drill(periodStep(summary.series[i], summary.range));
-  trendChart = drawTrend(requireElement('#trend-chart', HTMLCanvasElement), points, {
-    metric: chosen,
-    label: t(`charts.${chosen}`),
-    currency,
-    earlier: earlier ? { label: t('charts.yearEarlier'), values: earlier.map((p) => p[chosen]) } : undefined,
-    average: average ? { label: t('charts.average7'), values: average } : undefined,
-    onPick: pickPoint,
-    notes: {
-      list: () => notes?.marks(summary.series) ?? [],
-      placed: (xOf, top) => notes?.place(notes.marks(summary.series), xOf, top),
-    },
+  const canvas = requireElement('#trend-chart', HTMLCanvasElement);
+  drawWhenNear(canvas, () => {
+    trendChart = drawTrend(canvas, points, {
+      metric: chosen,
+      label: t(`charts.${chosen}`),
+      currency,
+      earlier: earlier ? { label: t('charts.yearEarlier'), values: earlier.map((p) => p[chosen]) } : undefined,
+      average: average ? { label: t('charts.average7'), values: average } : undefined,
+      onPick: pickPoint,
+      notes: {
+        list: () => notes?.marks(summary.series) ?? [],
+        placed: (xOf, top) => notes?.place(notes.marks(summary.series), xOf, top),
+      },
+    });
   });
   requireElement('[data-earlier-column]', HTMLElement).hidden = !earlier;
   requireElement('#trend-rows', HTMLTableSectionElement).replaceChildren(
@@ -493,6 +496,9 @@ async function start() {
     excelLink.hidden = true;
     return;
   }
+  // The filters come with the page, so nothing else would end the task that evaluated its
+  // scripts: the bars are built in one of their own, and the figures asked for in a third.
+  await nextTask();
   rangePicker = createRangePicker(rangeRoot, filters, selectionChanged);
   filterBar = createFilterBar(filtersRoot, filters, selectionChanged);
   for (const section of view.results.querySelectorAll('[data-breakdown]')) {
@@ -552,6 +558,7 @@ async function start() {
     viewName: () => openView?.name ?? null,
   });
   window.addEventListener('popstate', () => void readAddress(new URLSearchParams(window.location.search)));
+  await nextTask();
   await readAddress(new URLSearchParams(window.location.search));
 }
 

@@ -3,12 +3,10 @@
 // figures from the largest and names from A, the next reverses. `aria-sort` on the header
 // says the order in force, so screen readers announce it.
 import { element } from '../core/dom.js';
-import { lang } from '../core/page.js';
+import { compareText } from '../core/format.js';
 
 /** @typedef {'ascending' | 'descending'} Direction */
 /** @typedef {{ key: string, direction: Direction }} SortOrder */
-
-const names = new Intl.Collator(lang);
 
 /**
  * Orders `rows` by `order`: names by the page's language, figures by value, an absent figure
@@ -26,7 +24,7 @@ export function sortRows(rows, { key, direction }) {
     if (a === null || a === undefined) return b === null || b === undefined ? 0 : 1;
     if (b === null || b === undefined) return -1;
     if (typeof a === 'number' && typeof b === 'number') return sign * (a - b);
-    return sign * names.compare(typeof a === 'string' ? a : '', typeof b === 'string' ? b : '');
+    return sign * compareText(typeof a === 'string' ? a : '', typeof b === 'string' ? b : '');
   });
 }
 

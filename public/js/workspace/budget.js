@@ -2,7 +2,7 @@
 // same figures in a table), and its entries. Amounts travel in minor units (cents, fils);
 // what each reader may change the server says with each entry.
 import { newestOnly } from '../core/api.js';
-import { Chart, direction } from '../core/chart.js';
+import { direction, loadChart } from '../core/chart.js';
 import { element, findElement, requireElement } from '../core/dom.js';
 import { formatCompactCurrency, formatCurrency, formatDay } from '../core/format.js';
 import { t, tIsolated } from '../core/i18n.js';
@@ -46,8 +46,13 @@ const currency = () => summary?.currency ?? entries.at(0)?.currency ?? DEFAULT_C
 /** @param {number} minor */
 const money = (minor) => formatCurrency(minor, currency());
 
-/** @param {Summary} figures */
-function drawChart(figures) {
+/**
+ * Draws the figures' chart; Chart.js is loaded the first time. Of two drawings on their way, the
+ * later ends up shown: it replaces the earlier once both have Chart.js.
+ * @param {Summary} figures
+ */
+async function drawChart(figures) {
+  const Chart = await loadChart();
   const rows = figures.byCategory;
   const data = {
     labels: rows.map((r) => r.category),
@@ -117,7 +122,7 @@ function render(figures) {
   entriesBody.replaceChildren(
     ...(entries.length ? entries.map(entryRow) : [element('tr', {}, [element('td', { colspan: '4', className: 'muted', text: t('budget.noEntries') })])]),
   );
-  drawChart(figures);
+  void drawChart(figures);
 }
 
 async function loadCampaign() {

@@ -3,9 +3,8 @@
 // put into their dialogs. A colleague's comment joins an open thread as it is written (the
 // list is a live region, so it is read out), and one deleted leaves it.
 import { element } from '../core/dom.js';
-import { formatMoment } from '../core/format.js';
+import { formatList, formatMoment } from '../core/format.js';
 import { t } from '../core/i18n.js';
-import { lang } from '../core/page.js';
 import { announce, avatar, call, domain, errorMessage } from './common.js';
 import { iconButton } from './icons.js';
 import { byOther, flash, subscribeWhileShown } from './live.js';
@@ -17,8 +16,6 @@ import { confirmDelete } from './records.js';
 
 let serial = 0;
 
-const fieldList = new Intl.ListFormat(lang, { type: 'conjunction' });
-
 /**
  * What a line of a post's history says: an edit names the fields it changed (older edits, recorded
  * without them, say only that the content changed).
@@ -26,7 +23,7 @@ const fieldList = new Intl.ListFormat(lang, { type: 'conjunction' });
  */
 function historyText(e) {
   const status = (/** @type {string | null} */ s) => (s ? t(`status.${s}`) : '');
-  const vars = { actor: e.actorName ?? t('comments.formerMember'), from: status(e.from), to: status(e.to), fields: fieldList.format(e.fields.map((f) => t(`activity.fields.${f}`))) };
+  const vars = { actor: e.actorName ?? t('comments.formerMember'), from: status(e.from), to: status(e.to), fields: formatList(e.fields.map((f) => t(`activity.fields.${f}`))) };
   if (e.kind === 'edited' && e.fields.length > 0) return t('activity.editedFields', vars);
   return t(`activity.kinds.${e.kind}`, vars);
 }

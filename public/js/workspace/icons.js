@@ -1,5 +1,5 @@
 // Line icons for markup built in the browser (the server-rendered ones are in
-// views/partials/workspace-icon.ejs), and the small buttons that carry them. An icon is
+// views/partials/icon.ejs), and the small buttons that carry them. An icon is
 // always decorative: the button or link carries the name.
 import { element } from '../core/dom.js';
 

@@ -1,22 +1,7 @@
 // Long lists of cards drawn a screenful at a time: the rest follow when a list's end comes near,
 // and a few at a time while the browser is idle. A board column or the calendar's tray of a
 // thousand posts then shows its first screen without building every card first.
-
-/**
- * The most one idle moment draws, in ms. The browser offers up to 50 ms, but a task that long
- * on a desktop is four times that on a slow phone, where it would hold up a tap.
- */
-const IDLE_SLICE_MS = 8;
-
-/** A browser without requestIdleCallback gets a few milliseconds after each frame instead. */
-const idle = 'requestIdleCallback' in window
-  ? (/** @type {IdleRequestCallback} */ job) => window.requestIdleCallback(job, { timeout: 1000 })
-  : (/** @type {IdleRequestCallback} */ job) => {
-      window.setTimeout(() => {
-        const end = performance.now() + IDLE_SLICE_MS;
-        job({ didTimeout: false, timeRemaining: () => Math.max(0, end - performance.now()) });
-      }, 16);
-    };
+import { IDLE_SLICE_MS, whenIdle } from '../core/dom.js';
 
 /**
  * @template T
@@ -84,7 +69,7 @@ export function lazyLists({ make, drawnSelector, onDrawn = () => undefined, firs
   function drawWhenIdle() {
     if (idleQueued || undrawn.size === 0) return;
     idleQueued = true;
-    idle((deadline) => {
+    whenIdle((deadline) => {
       idleQueued = false;
       const stop = performance.now() + IDLE_SLICE_MS;
       // The time is read after each list's few cards, not after a round of every list: six

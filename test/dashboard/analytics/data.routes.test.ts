@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { AnalyticsService } from '../../../src/dashboard/analytics/service';
 import type { VisitRow } from '../../../src/dashboard/domain';
 import { ALPHA, BETA, EMPTY_SUMMARY, GAMMA, ROWS, dataApp, expectedTotals, exportedRows } from '../fixtures';
 
@@ -66,6 +67,13 @@ function alpha(keep: (r: VisitRow) => boolean) {
 
 function mentionsOthers(text: string): boolean {
   return text.includes(BETA) || text.includes(GAMMA);
+}
+
+/** What a page hands its script in `data-context`, as the browser would read the attribute. */
+function contextOf(html: string): { filters?: unknown } {
+  const attribute = /data-context="([^"]*)"/.exec(html)?.[1] ?? '{}';
+  const text = attribute.replace(/&(#39|quot|lt|gt|amp);/g, (_, name: string) => ({ '#39': "'", quot: '"', lt: '<', gt: '>', amp: '&' })[name] ?? '');
+  return JSON.parse(text) as { filters?: unknown };
 }
 
 describe('GET /api/dashboard/summary', () => {
@@ -223,6 +231,28 @@ describe('a viewer restricted to one museum', () => {
       districts: ['North', 'South'],
       access: { museums: { visible: 1, total: 3 }, channels: { visible: 2, total: 3 }, restricted: true },
     });
+  });
+
+  it.each(['/dashboard', '/dashboard/comparison'])('when %s is served, then it carries the filters the API offers that viewer, and no other museum', async (page) => {
+    const t = await dataApp();
+    const viewer = await t.viewer(JSON.stringify([ALPHA]));
+    const res = await t.get(page, viewer);
+    expect(res.status).toBe(200);
+    expect(mentionsOthers(res.text)).toBe(false);
+    expect(contextOf(res.text).filters).toEqual((await t.get('/api/dashboard/filters', viewer)).body);
+  });
+
+  it('when the filters cannot be read as the page is served, then the page still opens, without them, for its script to ask', async () => {
+    const t = await dataApp();
+    const viewer = await t.viewer(JSON.stringify([ALPHA]));
+    const failing = vi.spyOn(AnalyticsService.prototype, 'filters').mockRejectedValueOnce(new Error('the records stopped answering'));
+    try {
+      const res = await t.get('/dashboard', viewer);
+      expect(res.status).toBe(200);
+      expect(contextOf(res.text).filters).toBeUndefined();
+    } finally {
+      failing.mockRestore();
+    }
   });
 
   it('when the administrator widens the viewer\'s access, then the next answer follows at once', async () => {
