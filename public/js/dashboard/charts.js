@@ -1,10 +1,9 @@
 // The dashboard's charts, on the Chart.js that core/chart.js loads and sets up: the dashboard's
 // colours and type size, numbers in the page's language, and, in Arabic, axes mirrored so that
 // time and bars run from right to left.
-import { direction, loadChart, loadedChart } from '../core/chart.js';
+import { GRID, direction, loadedChart } from '../core/chart.js';
 import { formatCompact, formatCompactCurrency, formatMoney, formatNumber } from '../core/format.js';
 import { isRtl } from '../core/page.js';
-import { nextTask, whenIdle } from '../core/dom.js';
 
 /**
  * @template {import('chart.js').ChartType} T
@@ -16,22 +15,7 @@ import { nextTask, whenIdle } from '../core/dom.js';
 /** @typedef {import('chart.js').ScaleOptions<'category'>} CategoryAxis */
 
 export const PALETTE = ['#1f5fbf', '#0e9384', '#dc6803', '#7a5af8', '#c11574', '#15803d', '#4e5ba6', '#b54708', '#0086c9', '#667085'];
-const GRID = '#e8ebf0';
-
-/** @type {Promise<void> | undefined} */
-let ready;
-
-/** Loads Chart.js, once, with the dashboard's type size and colours. */
-function chartsReady() {
-  ready ??= loadChart().then((Chart) => {
-    Chart.defaults.font.size = 12;
-    Chart.defaults.color = '#4a5262';
-    Chart.defaults.borderColor = GRID;
-  });
-  return ready;
-}
-
-/** Chart.js, for the drawings below: each runs only once `chartsReady` has loaded it. */
+/** Chart.js, for the drawings below: each runs in a drawWhenNear, once Chart.js has loaded. */
 function chartJs() {
   if (!loadedChart) throw new Error('a chart was drawn before Chart.js loaded');
   return loadedChart;
@@ -132,66 +116,6 @@ function draw(canvas, config) {
   const firstDrawing = /** @type {{ options?: Record<string, unknown> }} */ (config);
   firstDrawing.options = { ...firstDrawing.options, animation: false };
   return new Chart(canvas, config);
-}
-
-/** What each canvas still waiting to come near the screen will draw. @type {Map<Element, () => void>} */
-const waiting = new Map();
-/** @type {IntersectionObserver | undefined} */
-let nearScreen;
-
-/** @param {IntersectionObserverEntry[]} entries */
-async function drawNear(entries) {
-  let first = true;
-  for (const { target, isIntersecting } of entries) {
-    if (!isIntersecting) continue;
-    // Charts that come near together are drawn one per task, so input is never kept waiting.
-    if (!first) await nextTask();
-    first = false;
-    await chartsReady();
-    const drawIt = waiting.get(target);
-    waiting.delete(target);
-    nearScreen?.unobserve(target);
-    drawIt?.();
-  }
-}
-
-// A printed page shows every chart, those the reader never scrolled near included (Chart.js has
-// loaded by then: see drawWhenNear).
-window.addEventListener('beforeprint', () => {
-  if (!loadedChart) return;
-  for (const [canvas, drawIt] of waiting) {
-    nearScreen?.unobserve(canvas);
-    drawIt();
-  }
-  waiting.clear();
-});
-
-/**
- * Runs `drawIt` now when `canvas` already shows a chart (new figures update it in place), and
- * otherwise once the canvas comes within a quarter of a screen of the view. A chart further down
- * the page costs nothing until the reader scrolls towards it: on a phone, drawing every chart as
- * the page loaded held its main thread for most of a second. Even a chart on the first screen
- * waits for the frame after the figures (the observer answers only after one), in a task of its
- * own: a first chart is Chart.js's code running for the first time, a quarter of a second on a
- * phone, and the totals and tables beside it paint first. A newer `drawIt` for the same canvas
- * replaces one still waiting.
- * @param {HTMLCanvasElement} canvas
- * @param {() => void} drawIt
- */
-export function drawWhenNear(canvas, drawIt) {
-  if (loadedChart?.getChart(canvas)) {
-    waiting.delete(canvas);
-    drawIt();
-    return;
-  }
-  if (!nearScreen) {
-    nearScreen = new IntersectionObserver((entries) => void drawNear(entries), { rootMargin: '25% 0px' });
-    // Chart.js comes once the page is idle even when no chart is near yet, so that a chart
-    // scrolled to, or a page printed, finds it there.
-    whenIdle(() => void chartsReady());
-  }
-  waiting.set(canvas, drawIt);
-  nearScreen.observe(canvas);
 }
 
 /**

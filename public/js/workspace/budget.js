@@ -2,7 +2,7 @@
 // same figures in a table), and its entries. Amounts travel in minor units (cents, fils);
 // what each reader may change the server says with each entry.
 import { newestOnly } from '../core/api.js';
-import { direction, loadChart } from '../core/chart.js';
+import { direction, drawWhenNear } from '../core/chart.js';
 import { element, findElement, requireElement } from '../core/dom.js';
 import { formatCompactCurrency, formatCurrency, formatDay } from '../core/format.js';
 import { t, tIsolated } from '../core/i18n.js';
@@ -47,12 +47,11 @@ const currency = () => summary?.currency ?? entries.at(0)?.currency ?? DEFAULT_C
 const money = (minor) => formatCurrency(minor, currency());
 
 /**
- * Draws the figures' chart; Chart.js is loaded the first time. Of two drawings on their way, the
- * later ends up shown: it replaces the earlier once both have Chart.js.
+ * Draws the figures' chart once it comes near the screen (a chart already there at once).
  * @param {Summary} figures
+ * @param {typeof import('chart.js').Chart} Chart
  */
-async function drawChart(figures) {
-  const Chart = await loadChart();
+function drawChart(figures, Chart) {
   const rows = figures.byCategory;
   const data = {
     labels: rows.map((r) => r.category),
@@ -122,7 +121,7 @@ function render(figures) {
   entriesBody.replaceChildren(
     ...(entries.length ? entries.map(entryRow) : [element('tr', {}, [element('td', { colspan: '4', className: 'muted', text: t('budget.noEntries') })])]),
   );
-  void drawChart(figures);
+  drawWhenNear(canvas, (Chart) => drawChart(figures, Chart));
 }
 
 async function loadCampaign() {

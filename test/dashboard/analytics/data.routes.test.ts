@@ -72,7 +72,8 @@ function mentionsOthers(text: string): boolean {
 /** What a page hands its script in `data-context`, as the browser would read the attribute. */
 function contextOf(html: string): { filters?: unknown } {
   const attribute = /data-context="([^"]*)"/.exec(html)?.[1] ?? '{}';
-  const text = attribute.replace(/&(#39|quot|lt|gt|amp);/g, (_, name: string) => ({ '#39': "'", quot: '"', lt: '<', gt: '>', amp: '&' })[name] ?? '');
+  const named: Record<string, string> = { quot: '"', lt: '<', gt: '>', amp: '&' };
+  const text = attribute.replace(/&(?:#(\d+)|(\w+));/g, (_, code: string | undefined, name: string) => (code ? String.fromCharCode(Number(code)) : (named[name] ?? '')));
   return JSON.parse(text) as { filters?: unknown };
 }
 
