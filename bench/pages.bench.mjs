@@ -6,12 +6,15 @@
 // Runs on dist/ (built by `npm run bench`); alone: `npm run build && node bench/pages.bench.mjs`
 // (`--only board,dashboard` keeps the pages whose path contains one of the words;
 // `--baseline <checkout>` also runs the Dashboard, the board and the calendar, in English, on
-// that checkout's build, e.g. a worktree of the main branch, in the same run).
+// that checkout's build, e.g. a worktree of the main branch, in the same run; `--runs N`, 3
+// unless given, audits each page N times and keeps Lighthouse's own median run, the one nearest
+// the median first paint and time to interactive, as Lighthouse advises against single runs).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import lighthouse from 'lighthouse';
+import { computeMedianRun } from 'lighthouse/core/lib/median-run.js';
 import { chromium } from 'playwright-core';
 import { BIG_BOARD, CHROME, CHROMIUM_ARGS, dashboardCookie, freePort, importMillion, load, seedWorkspace, startServer } from './site.mjs';
 
@@ -24,11 +27,19 @@ const option = (name) => {
 };
 const only = option('--only')?.split(',');
 const baselineRoot = option('--baseline');
+const RUNS = Number(option('--runs') ?? 3);
 /** Tries of one page when Lighthouse's trace fails, which a busy machine makes happen now and then. */
 const TRIES = 3;
 
-/** One Lighthouse run of `url` with the cookies; the table's figures. */
+/** `RUNS` Lighthouse runs of `url` with the cookies; the table's figures, of the median run. */
 async function audit(port, url, cookie) {
+  const runs = [];
+  while (runs.length < RUNS) runs.push(await tried(port, url, cookie));
+  return figuresOf(computeMedianRun(runs));
+}
+
+/** One Lighthouse run, tried again when its trace fails. */
+async function tried(port, url, cookie) {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await auditOnce(port, url, cookie);
@@ -44,6 +55,10 @@ async function auditOnce(port, url, cookie) {
   if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.message}`);
   const finalUrl = lhr.finalDisplayedUrl ?? lhr.finalUrl;
   if (new URL(finalUrl).pathname !== new URL(url).pathname) throw new Error(`${url} ended at ${finalUrl}: not signed in?`);
+  return lhr;
+}
+
+function figuresOf(lhr) {
   /** @type {{ resourceType: string, transferSize: number }[]} */
   const requests = lhr.audits['network-requests'].details.items;
   const js = requests.filter((r) => r.resourceType === 'Script').reduce((sum, r) => sum + r.transferSize, 0);
@@ -137,7 +152,7 @@ async function main() {
     await browser.close();
     for (const server of servers) server.stop();
   }
-  console.log(`\nLighthouse ${JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/lighthouse/package.json'), 'utf8')).version}, mobile profile (simulated slow 4G, 4× CPU slowdown), ${CHROME}, Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'})`);
+  console.log(`\nLighthouse ${JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/lighthouse/package.json'), 'utf8')).version}, mobile profile (simulated slow 4G, 4× CPU slowdown), median of ${RUNS} runs per page, ${CHROME}, Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'})`);
   console.log(`Load average (1, 5, 15 min): ${loadBefore} before, ${load()} after`);
   console.log(`Goals: performance ≥ ${GOALS.performance}, LCP ≤ ${GOALS.lcpMs / 1000} s, TBT ≤ ${GOALS.tbtMs} ms, CLS ≤ ${GOALS.cls}, JavaScript ≤ ${GOALS.jsKiB} KiB compressed\n`);
   console.log('| page | lang | performance | FCP | LCP | TBT | CLS | JS (compressed) | requests | goals |');

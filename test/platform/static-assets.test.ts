@@ -64,12 +64,13 @@ describe('static files under hashed names', () => {
     }
   });
 
-  it('when a page loads a script, then every module that script imports, however deep, is preloaded beside it: nothing waits on a chain of imports', async () => {
+  it('when a page loads a script, then every module that script imports, however deep, is preloaded beside it, all behind the styles of the first paint: nothing waits on a chain of imports', async () => {
     const url = await served();
     const html = decoded(await raw(`${url}/dashboard/login`)).toString();
-    const preloaded = new Set([...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]));
-    const scripts = [...html.matchAll(/<script type="module" src="([^"]+)">/g)].map((m) => m[1]);
+    const preloaded = new Set([...html.matchAll(/<link rel="modulepreload" href="([^"]+)" fetchpriority="low">/g)].map((m) => m[1]));
+    const scripts = [...html.matchAll(/<script type="module" src="([^"]+)" fetchpriority="low">/g)].map((m) => m[1]);
     expect(scripts).toHaveLength(1);
+    expect(html.match(/<link rel="modulepreload"|<script type="module"/g)).toHaveLength(preloaded.size + 1);
     const seen = new Set<string>();
     const queue = [...scripts];
     while (queue.length > 0) {

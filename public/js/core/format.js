@@ -63,11 +63,19 @@ export const formatList = (items) => list().format(items);
 /** Orders two names as the page's language sorts them. @param {string} a @param {string} b */
 export const compareText = (a, b) => collator().compare(a, b);
 
-// The first formatter a page builds loads the language's number and date data (15 to 30 ms on a
-// laptop, four times that on a phone), whichever formatter it is. It is built here in a task of
-// its own as the page starts, while the page's first figures are still on their way, so that the
-// task that draws them does not carry it too.
-setTimeout(() => integer().format(0), 0);
+/**
+ * The first formatter a page builds loads the language's number and date data (15 to 30 ms on a
+ * laptop, four times that on a phone), whichever formatter it is. It is built here in a task of
+ * its own as the page starts, so that the task that draws the first figures does not carry it
+ * too; this resolves once it has been.
+ * @type {Promise<void>}
+ */
+export const formatsLoaded = new Promise((resolve) => {
+  setTimeout(() => {
+    integer().format(0);
+    resolve();
+  }, 0);
+});
 
 /** Calendar days travel as YYYY-MM-DD and are shown as that day wherever the reader is. */
 const utcDay = (/** @type {string} */ isoDay) => Date.parse(`${isoDay}T00:00:00Z`);

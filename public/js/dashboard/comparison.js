@@ -3,7 +3,7 @@
 // under the same filters; both date ranges printed, key figures and per-museum and
 // per-channel values with absolute and percent change, and grouped bar charts.
 import { element, nextTask, requireElement } from '../core/dom.js';
-import { formatChange, formatDate, formatDateRange, formatMoney, formatNumber, formatSigned, formatYear } from '../core/format.js';
+import { formatChange, formatDate, formatDateRange, formatMoney, formatNumber, formatSigned, formatYear, formatsLoaded } from '../core/format.js';
 import { t, tn } from '../core/i18n.js';
 import { isRtl, lang } from '../core/page.js';
 import { drawWhenNear } from '../core/chart.js';
@@ -332,7 +332,8 @@ async function start() {
     return;
   }
   // The filters come with the page: the bars are built in a task of their own, not in the one
-  // that evaluated the page's scripts.
+  // that evaluated the page's scripts nor in the one that loads the language's formats.
+  await formatsLoaded;
   await nextTask();
   lastDay = filters.presets.yearToDate.to;
   const address = new URLSearchParams(window.location.search);

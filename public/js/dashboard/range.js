@@ -90,7 +90,7 @@ export function createRangePicker(root, source, onChange) {
   }
   if (granularity instanceof HTMLSelectElement) granularity.addEventListener('change', () => onChange());
 
-  return {
+  const picker = {
     /** @param {URLSearchParams} params the page's address */
     restore(params) {
       const named = params.get('range') ?? '';
@@ -154,4 +154,8 @@ export function createRangePicker(root, source, onChange) {
       if (auto && unit) auto.textContent = t('range.auto', { unit: t(`range.${unit}`) });
     },
   };
+  // Up to when the data runs is known before the figures come: said at once, in the space the
+  // note keeps for itself, so the first screen is whole before the figures' answer.
+  picker.describe(null);
+  return picker;
 }
