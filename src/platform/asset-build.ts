@@ -73,6 +73,8 @@ export function buildAssets({ publicDir = PUBLIC_DIR, viewsDir = VIEWS_DIR } = {
   const files = new Map<string, Buffer>();
   const common: Esbuild.BuildOptions = {
     absWorkingDir: ROOT,
+    // A page script's packages (Chart.js) are the project's, wherever its sources are built from.
+    nodePaths: [path.join(ROOT, 'node_modules')],
     bundle: true,
     minify: true,
     sourcemap: 'linked',
