@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { request } from '../support/http';
 import { buildApp, cookieFrom } from '../support/app';
 import { describeBrowser, screenshot, serve, seriousViolations } from '../support/browser';
-import { ADMIN_PIN, browserAndFreshApp, figuresShown, importVisits, signedInPage } from './browser-helpers';
+import { ADMIN_PIN, browserAndFreshApp, chartsDrawn, figuresShown, importVisits, signedInPage } from './browser-helpers';
 
 const TODAY = Date.UTC(2026, 10, 25, 12);
 const VIEWER_PIN = '13572468';
@@ -44,6 +44,8 @@ describeBrowser('Notes on the trend in a browser', () => {
         try {
           await admin.goto(`${base}/dashboard?year=2025&granularity=week`);
           await figuresShown(admin);
+          // On a phone the trend, and its marks, are drawn as the reader scrolls near them.
+          await chartsDrawn(admin, '#trend-chart');
           await admin.waitForSelector('[data-marks] .trend-mark');
           expect(await pins(admin)).toHaveLength(1);
           await admin.click('[data-note-add]');
@@ -97,6 +99,8 @@ describeBrowser('Notes on the trend in a browser', () => {
         try {
           await viewer.goto(`${base}/dashboard?year=2025&granularity=week`);
           await figuresShown(viewer);
+          // On a phone the trend, and its marks, are drawn as the reader scrolls near them.
+          await chartsDrawn(viewer, '#trend-chart');
           await viewer.waitForSelector('[data-marks] .trend-mark');
           const texts = await viewer.$$eval('[data-notes-list] li', (lis) => lis.map((li) => li.textContent));
           expect(texts).toEqual([expect.stringContaining('Ramadan opening hours')]);
