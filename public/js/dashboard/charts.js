@@ -1,6 +1,6 @@
-// The dashboard's charts, on the Chart.js that core/chart.js loads and sets up: the dashboard's
-// colours and type size, numbers in the page's language, and, in Arabic, axes mirrored so that
-// time and bars run from right to left.
+// The dashboard's charts, on the Chart.js that core/chart.js loads and sets up: its palette,
+// numbers in the page's language, and, in Arabic, axes mirrored so that time and bars run from
+// right to left.
 import { GRID, direction, loadedChart } from '../core/chart.js';
 import { formatCompact, formatCompactCurrency, formatMoney, formatNumber } from '../core/format.js';
 import { isRtl } from '../core/page.js';

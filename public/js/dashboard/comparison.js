@@ -3,7 +3,7 @@
 // under the same filters; both date ranges printed, key figures and per-museum and
 // per-channel values with absolute and percent change, and grouped bar charts.
 import { element, nextTask, requireElement } from '../core/dom.js';
-import { formatChange, formatDate, formatDateRange, formatMoney, formatNumber, formatSigned, formatYear, formatsLoaded } from '../core/format.js';
+import { formatChange, formatDate, formatDateRange, formatMoney, formatNumber, formatSigned, formatYear, formatsLoaded, compareText } from '../core/format.js';
 import { t, tn } from '../core/i18n.js';
 import { isRtl, lang } from '../core/page.js';
 import { drawWhenNear } from '../core/chart.js';
@@ -164,7 +164,7 @@ function comparedCells(m, format, formatDifference) {
 function renderBreakdown(section, name, rows) {
   const revenue = metric() === 'revenue';
   const figures = rows.map((row) => ({ key: row.key, ...(revenue ? row.revenue : { a: row.a, b: row.b, change: row.change, changePct: row.changePct }) }));
-  const ranked = [...figures].sort((x, y) => y.b - x.b || y.a - x.a || x.key.localeCompare(y.key));
+  const ranked = [...figures].sort((x, y) => y.b - x.b || y.a - x.a || compareText(x.key, y.key));
   const box = requireElement('[data-chart-box]', HTMLElement, section);
   fitRows(box, ranked.length, 46);
   const canvas = requireElement('canvas', HTMLCanvasElement, box);

@@ -6,7 +6,7 @@
 // A saved view opens by its id (`view=<id>`): the server reads its address under the
 // reader's own access, until the reader changes something.
 import { element, nextTask, requireElement } from '../core/dom.js';
-import { formatChange, formatDate, formatDateRange, formatDayMonth, formatDecimal, formatMonth, formatNumber, formatShare, formatsLoaded } from '../core/format.js';
+import { formatChange, formatDate, formatDateRange, formatDayMonth, formatDecimal, formatMonth, formatNumber, compareText, formatShare, formatsLoaded } from '../core/format.js';
 import { t, tn } from '../core/i18n.js';
 import { lang } from '../core/page.js';
 import { drawWhenNear } from '../core/chart.js';
@@ -267,7 +267,7 @@ function rollingAverage(values) {
 function renderBreakdown(section, name, rows, total) {
   const chosen = metric();
   const dimension = DIMENSION_OF[name];
-  const ranked = [...rows].sort((a, b) => b[chosen] - a[chosen] || a.key.localeCompare(b.key));
+  const ranked = [...rows].sort((a, b) => b[chosen] - a[chosen] || compareText(a.key, b.key));
   const whole = expanded.has(name) || ranked.length <= TOP;
   const top = whole ? ranked : ranked.slice(0, TOP);
   const rest = whole ? [] : ranked.slice(TOP);
