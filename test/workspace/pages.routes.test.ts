@@ -138,7 +138,7 @@ describe('GET /workspace/calendar', () => {
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.text).toContain('data-calendar');
-    expect(res.text).toMatch(/<script type="module" src="\/static\/js\/workspace\/calendar-[A-Z0-9]+\.js"><\/script>/);
+    expect(res.text).toMatch(/<script type="module" src="\/static\/js\/workspace\/calendar-[A-Z0-9]+\.js" fetchpriority="low"><\/script>/);
     expect(res.text).toMatch(/data-nav="board"[\s\S]*data-nav="calendar" aria-current="page"[\s\S]*data-nav="campaigns"/);
     expect(res.text).toContain('<label for="filter-campaign">Campaign</label>');
   });
