@@ -2,8 +2,8 @@
 // default year to date against the same days of last year), or two chosen years or seasons,
 // under the same filters; both date ranges printed, key figures and per-museum and
 // per-channel values with absolute and percent change, and grouped bar charts.
-import { element, nextTask, requireElement } from '../core/dom.js';
-import { formatChange, formatDate, formatDateRange, formatMoney, formatNumber, formatSigned, formatYear, formatsLoaded, compareText } from '../core/format.js';
+import { element, requireElement } from '../core/dom.js';
+import { formatChange, formatDate, formatDateRange, formatMoney, formatNumber, formatSigned, formatYear, compareText } from '../core/format.js';
 import { t, tn } from '../core/i18n.js';
 import { isRtl, lang } from '../core/page.js';
 import { drawWhenNear } from '../core/chart.js';
@@ -331,10 +331,6 @@ async function start() {
     excelLink.hidden = true;
     return;
   }
-  // The filters come with the page: the bars are built in a task of their own, not in the one
-  // that evaluated the page's scripts nor in the one that loads the language's formats.
-  await formatsLoaded;
-  await nextTask();
   lastDay = filters.presets.yearToDate.to;
   const address = new URLSearchParams(window.location.search);
   const saved = address.has('view') ? await viewOfAddress(address).catch(() => null) : null;

@@ -6,7 +6,7 @@
 // A saved view opens by its id (`view=<id>`): the server reads its address under the
 // reader's own access, until the reader changes something.
 import { element, nextTask, requireElement } from '../core/dom.js';
-import { formatChange, formatDate, formatDateRange, formatDayMonth, formatDecimal, formatMonth, formatNumber, compareText, formatShare, formatsLoaded } from '../core/format.js';
+import { formatChange, formatDate, formatDateRange, formatDayMonth, formatDecimal, formatMonth, formatNumber, compareText, formatShare } from '../core/format.js';
 import { t, tn } from '../core/i18n.js';
 import { lang } from '../core/page.js';
 import { drawWhenNear } from '../core/chart.js';
@@ -497,11 +497,6 @@ async function start() {
     excelLink.hidden = true;
     return;
   }
-  // The filters come with the page, so nothing else would end the task that evaluated its
-  // scripts: the bars are built in a task of their own, after the one that loads the language's
-  // formats, and the figures asked for in another.
-  await formatsLoaded;
-  await nextTask();
   rangePicker = createRangePicker(rangeRoot, filters, selectionChanged);
   filterBar = createFilterBar(filtersRoot, filters, selectionChanged);
   for (const section of view.results.querySelectorAll('[data-breakdown]')) {
@@ -561,6 +556,7 @@ async function start() {
     viewName: () => openView?.name ?? null,
   });
   window.addEventListener('popstate', () => void readAddress(new URLSearchParams(window.location.search)));
+  // The figures are asked for in a task of their own, after the one that built the bars.
   await nextTask();
   await readAddress(new URLSearchParams(window.location.search));
 }

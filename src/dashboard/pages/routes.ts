@@ -61,7 +61,7 @@ const DATA_STRINGS = ['filters', 'range', 'access', 'totals', 'charts', 'state',
 /**
  * The filters a page's script would otherwise ask /api/dashboard/filters for before anything
  * else, read with the page under the reader's own access: its figures no longer wait for that
- * round trip (on a phone's network, a third of a second before the first figure). When they
+ * round trip. When they
  * cannot be read, the page goes without them; its script then asks, and shows its error state
  * with a retry if that fails too.
  */
