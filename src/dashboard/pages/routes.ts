@@ -61,9 +61,8 @@ const DATA_STRINGS = ['filters', 'range', 'access', 'totals', 'charts', 'state',
 /**
  * The filters a page's script would otherwise ask /api/dashboard/filters for before anything
  * else, read with the page under the reader's own access: its figures no longer wait for that
- * round trip. When they
- * cannot be read, the page goes without them; its script then asks, and shows its error state
- * with a retry if that fails too.
+ * round trip. When they cannot be read, the page goes without them; its script then asks, and
+ * shows its error state with a retry if that fails too.
  */
 async function filtersSent(figures: Pick<AnalyticsService, 'filters'>, session: DashboardSession) {
   try {
