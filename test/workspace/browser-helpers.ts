@@ -91,6 +91,33 @@ export async function settled(page: Page) {
   await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
 }
 
+/** The cards a page's long lists draw while the browser is idle (IDLE_UP_TO in public/js/workspace/lazy-lists.js). */
+export const IDLE_UP_TO = 300;
+
+/** Waits until the drawing while idle has stopped, at `count` cards matching `cards`. */
+export async function idleDrawingStopped(page: Page, cards: string, count = IDLE_UP_TO) {
+  await expect.poll(() => page.locator(cards).count(), { timeout: 30_000 }).toBe(count);
+  // Two more idle periods: had the lists more to draw while idle, they would have drawn it in these.
+  await page.evaluate(() => new Promise((resolve) => requestIdleCallback(() => requestIdleCallback(resolve))));
+  expect(await page.locator(cards).count(), 'cards drawn while idle').toBe(count);
+}
+
+/** Scrolls the list `list` to its end until `count` items matching `cards` are drawn in it. */
+export async function scrollUntilDrawn(page: Page, list: string, cards: string, count: number) {
+  await expect
+    .poll(
+      async () => {
+        await page.evaluate((selector) => {
+          const node = document.querySelector(selector)!;
+          node.scrollTop = node.scrollHeight;
+        }, list);
+        return page.locator(`${list} ${cards}`).count();
+      },
+      { timeout: 60_000 },
+    )
+    .toBe(count);
+}
+
 /**
  * Checks the page with axe-core and writes a screenshot (screenshotStretched).
  * `opts.tick` moves a page clock held still on while axe runs (see seriousViolations).

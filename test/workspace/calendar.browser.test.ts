@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { describeBrowser } from '../support/browser';
 import type { PostStatus } from '../../src/workspace/domain';
 import type { TestUser } from '../support/workspace';
-import { checkAndShoot, runAs, settled, useBrowser, type Seeded } from './browser-helpers';
+import { checkAndShoot, idleDrawingStopped, runAs, scrollUntilDrawn, settled, useBrowser, type Seeded } from './browser-helpers';
 
 /** Two campaigns with posts in June 2026, one published and one without a date. */
 async function calendarData(app: Seeded) {
@@ -477,8 +477,10 @@ describeBrowser('Calendar /workspace/calendar in a browser', () => {
         await page.goto(`${app.url}${JUNE}`);
         await settled(page);
         expect(await page.textContent('[data-unscheduled-count]')).toBe('1000');
-        // The tray draws a screenful at once and the rest while the browser is idle.
-        await expect.poll(() => page.locator('.cal-unscheduled .cal-card').count(), { timeout: 30_000 }).toBe(1000);
+        // The tray draws a screenful at once, more while the browser is idle up to the page's
+        // few hundred cards, and the rest as it is scrolled.
+        await idleDrawingStopped(page, '.cal-unscheduled .cal-card');
+        await scrollUntilDrawn(page, '.cal-unscheduled', '.cal-card', 1000);
         const sizes = await page.evaluate(() => {
           const list = document.querySelector('.cal-unscheduled')!;
           return { page: document.documentElement.scrollHeight, window: window.innerHeight, list: list.scrollHeight, shown: list.clientHeight };

@@ -5,23 +5,25 @@ import { element } from '../core/dom.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
-/** @type {Record<string, string[]>} */
+// Each icon is one path of several strokes (an element per icon, not one per stroke: a board
+// of a thousand cards carries three icons on each).
+/** @type {Record<string, string>} */
 const SHAPES = {
-  move: ['M7 8h13', 'm16 4 4 4-4 4', 'M17 16H4', 'm8 20-4-4 4-4'],
-  trash: ['M4 7h16', 'M9 7V4h6v3', 'M6 7l1 13h10l1-13', 'M10 11v6', 'M14 11v6'],
-  edit: ['M4 20h4L19 9l-4-4L4 16z', 'm13.5 6.5 4 4'],
-  download: ['M12 4v12', 'm7 11 5 5 5-5', 'M4 20h16'],
-  file: ['M6 3h8l4 4v14H6z', 'M14 3v4h4'],
-  calendar: ['M4 6h16v14H4z', 'M4 10h16', 'M8 3v4', 'M16 3v4'],
-  plus: ['M12 5v14', 'M5 12h14'],
-  comment: ['M4 5h16v11H9l-5 4z', 'M8 9h8', 'M8 12h5'],
-  tasks: ['M4 4h16v16H4z', 'm8 12 3 3 5-6'],
-  prev: ['m15 6-6 6 6 6'],
-  next: ['m9 6 6 6-6 6'],
-  refresh: ['M20 11a8 8 0 0 0-14.7-4.4', 'M4 4v4h4', 'M4 13a8 8 0 0 0 14.7 4.4', 'M20 20v-4h-4'],
-  external: ['M14 4h6v6', 'M20 4 11 13', 'M18 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h5'],
-  send: ['M4 6h16v12H4z', 'm4 7 8 6 8-6'],
-  cancel: ['M6 6l12 12', 'M18 6 6 18'],
+  move: 'M7 8h13M16 4l4 4-4 4M17 16H4M8 20l-4-4 4-4',
+  trash: 'M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13M10 11v6M14 11v6',
+  edit: 'M4 20h4L19 9l-4-4L4 16zM13.5 6.5l4 4',
+  download: 'M12 4v12M7 11l5 5 5-5M4 20h16',
+  file: 'M6 3h8l4 4v14H6zM14 3v4h4',
+  calendar: 'M4 6h16v14H4zM4 10h16M8 3v4M16 3v4',
+  plus: 'M12 5v14M5 12h14',
+  comment: 'M4 5h16v11H9l-5 4zM8 9h8M8 12h5',
+  tasks: 'M4 4h16v16H4zM8 12l3 3 5-6',
+  prev: 'M15 6l-6 6 6 6',
+  next: 'M9 6l6 6-6 6',
+  refresh: 'M20 11a8 8 0 0 0-14.7-4.4M4 4v4h4M4 13a8 8 0 0 0 14.7 4.4M20 20v-4h-4',
+  external: 'M14 4h6v6M20 4 11 13M18 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h5',
+  send: 'M4 6h16v12H4zM4 7l8 6 8-6',
+  cancel: 'M6 6l12 12M18 6 6 18',
 };
 
 /**
@@ -35,9 +37,10 @@ export function icon(name, { flip = false } = {}) {
   svg.setAttribute('viewBox', '0 0 24 24');
   svg.setAttribute('aria-hidden', 'true');
   svg.setAttribute('focusable', 'false');
-  for (const d of SHAPES[name] ?? []) {
+  const shape = SHAPES[name];
+  if (shape) {
     const path = document.createElementNS(SVG, 'path');
-    path.setAttribute('d', d);
+    path.setAttribute('d', shape);
     svg.append(path);
   }
   return svg;

@@ -1,7 +1,13 @@
 // Long lists of cards drawn a screenful at a time: the rest follow when a list's end comes near,
-// and a few at a time while the browser is idle. A board column or the calendar's tray of a
-// thousand posts then shows its first screen without building every card first.
+// and a few at a time while the browser is idle, until the page holds a few hundred cards. A
+// board column or the calendar's tray of a thousand posts then shows its first screen without
+// building every card first, and the page stays light: opening a modal dialog (a post's panel)
+// costs time in proportion to the elements in the page (on a thousand-post board, 80 ms with
+// every card drawn and 40 ms with 300, unthrottled).
 import { IDLE_SLICE_MS, whenIdle } from '../core/dom.js';
+
+/** Cards in the page past which the idle drawing stops: a board of a few hundred posts is still drawn whole. */
+export const IDLE_UP_TO = 300;
 
 /**
  * @template T
@@ -22,11 +28,19 @@ import { IDLE_SLICE_MS, whenIdle } from '../core/dom.js';
  * @param {number} [options.first] items drawn at once: a screenful
  * @param {number} [options.more] items added when a list's end comes near
  * @param {number} [options.idleBatch] items added to each list at a time while idle
+ * @param {number} [options.idleUpTo] items in all the lists together past which only scrolling draws more
  * @returns {LazyLists<T>}
  */
-export function lazyLists({ make, drawnSelector, onDrawn = () => undefined, first = 12, more = 25, idleBatch = 3 }) {
+export function lazyLists({ make, drawnSelector, onDrawn = () => undefined, first = 12, more = 25, idleBatch = 3, idleUpTo = IDLE_UP_TO }) {
   /** Each list's items still to draw, in order. @type {Map<HTMLElement, T[]>} */
   const undrawn = new Map();
+  /** Each list's items drawn. @type {Map<HTMLElement, number>} */
+  const drawnCounts = new Map();
+  const drawnInAll = () => {
+    let sum = 0;
+    for (const count of drawnCounts.values()) sum += count;
+    return sum;
+  };
   /**
    * Watches a list's last item drawn, with the list as the root: the next items are drawn while
    * the last is still a screen and a half away.
@@ -60,24 +74,26 @@ export function lazyLists({ make, drawnSelector, onDrawn = () => undefined, firs
   function drawMore(list, count) {
     const rest = undrawn.get(list);
     if (!rest) return;
-    list.append(...rest.splice(0, count).map(make));
+    const items = rest.splice(0, count);
+    list.append(...items.map(make));
+    drawnCounts.set(list, (drawnCounts.get(list) ?? 0) + items.length);
     if (rest.length) watchEnd(list);
     else undrawn.delete(list);
     onDrawn();
   }
 
   function drawWhenIdle() {
-    if (idleQueued || undrawn.size === 0) return;
+    if (idleQueued || undrawn.size === 0 || drawnInAll() >= idleUpTo) return;
     idleQueued = true;
     whenIdle((deadline) => {
       idleQueued = false;
       const stop = performance.now() + IDLE_SLICE_MS;
       // The time is read after each list's few cards, not after a round of every list: six
       // columns' worth took several slices' time on a busy machine.
-      const goOn = () => undrawn.size > 0 && deadline.timeRemaining() > 2 && performance.now() < stop;
+      const goOn = () => undrawn.size > 0 && drawnInAll() < idleUpTo && deadline.timeRemaining() > 2 && performance.now() < stop;
       do {
         for (const list of [...undrawn.keys()]) {
-          drawMore(list, idleBatch);
+          drawMore(list, Math.min(idleBatch, idleUpTo - drawnInAll()));
           if (!goOn()) break;
         }
       } while (goOn());
@@ -111,6 +127,7 @@ export function lazyLists({ make, drawnSelector, onDrawn = () => undefined, firs
       undrawn.delete(list);
       const count = Math.max(first, shownDown(list));
       list.replaceChildren(...(items.length ? items.slice(0, count).map(make) : [empty]));
+      drawnCounts.set(list, Math.min(count, items.length));
       if (items.length > count) {
         undrawn.set(list, items.slice(count));
         watchEnd(list);
