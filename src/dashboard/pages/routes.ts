@@ -61,14 +61,24 @@ const DATA_STRINGS = ['filters', 'range', 'access', 'totals', 'charts', 'state',
 /**
  * The filters a page's script would otherwise ask /api/dashboard/filters for before anything
  * else, read with the page under the reader's own access: its figures no longer wait for that
- * round trip. When they cannot be read, the page goes without them; its script then asks, and
- * shows its error state with a retry if that fails too.
+ * round trip. When they cannot be read, or not within FILTERS_WAIT_MS (an engine that stopped
+ * answering would hold the page until its deadline), the page goes without them; its script
+ * then asks, and shows its error state with a retry if that fails too.
  */
+const FILTERS_WAIT_MS = 250;
+
 async function filtersSent(figures: Pick<AnalyticsService, 'filters'>, session: DashboardSession) {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(resolve, FILTERS_WAIT_MS, undefined);
+  });
   try {
-    return { filters: await figures.filters(session) };
+    const filters = await Promise.race([figures.filters(session), late]);
+    return filters ? { filters } : {};
   } catch {
     return {};
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -256,6 +256,20 @@ describe('a viewer restricted to one museum', () => {
     }
   });
 
+  it('when the filters do not come as the page is served (an engine that stopped answering), then the page opens without them, after no more than a moment', async () => {
+    const t = await dataApp();
+    const viewer = await t.viewer(JSON.stringify([ALPHA]));
+    const frozen = vi.spyOn(AnalyticsService.prototype, 'filters').mockReturnValueOnce(new Promise(() => undefined));
+    try {
+      // The read never answers: without the page's own short wait, this request would never end.
+      const res = await t.get('/dashboard/comparison', viewer);
+      expect(res.status).toBe(200);
+      expect(contextOf(res.text).filters).toBeUndefined();
+    } finally {
+      frozen.mockRestore();
+    }
+  });
+
   it('when the administrator widens the viewer\'s access, then the next answer follows at once', async () => {
     const t = await dataApp();
     const viewer = await t.viewer(JSON.stringify([ALPHA]));
