@@ -106,6 +106,10 @@ describeBrowser('The Comparison page /dashboard/comparison in a browser', () => 
           expect(await page.isVisible('#partial-note')).toBe(true);
           if (lang === 'en') expect(note).toBe('2026 holds data to Nov 24, 2026 only: 328 days against 365');
           else expect(note).toMatch(/^بيانات 2026 .*328.*365/);
+          // The change is from the first side to the second: read so, with an arrow drawn along the reading direction.
+          expect((await page.innerText('[data-kpi-note="change"]')).replace(/\s+/g, ' ')).toBe(lang === 'en' ? '2025 to 2026' : '2025 إلى 2026');
+          const arrow = page.locator('[data-kpi-note="change"] .arrow-mark');
+          expect(await arrow.evaluate((node) => getComputedStyle(node).transform)).toBe(lang === 'ar' ? 'matrix(-1, 0, 0, 1, 0, 0)' : 'none');
 
           const answer = await page.evaluate(async () => (await fetch('/api/dashboard/compare?a=2025&b=2026')).json());
           const change = (answer as { metrics: { revenue: { change: number } } }).metrics.revenue.change;

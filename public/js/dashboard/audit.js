@@ -3,7 +3,7 @@
 import { element, requireElement } from '../core/dom.js';
 import { formatDate, formatMoment, formatNumber } from '../core/format.js';
 import { has, t } from '../core/i18n.js';
-import { call, cell } from './common.js';
+import { call, cell, fromTo } from './common.js';
 
 /** @typedef {{ id: number, at: string, actor: string, action: string, target: string | null, targetName?: string, before?: unknown, after?: unknown, ip: string | null }} AuditEvent */
 
@@ -63,13 +63,12 @@ function isolated(value, field) {
 }
 
 /**
- * A change from one value to the other; each side is isolated so that the arrow keeps the
- * page's direction between a Latin name and an Arabic one.
+ * A change from one value to the other.
  * @param {unknown} before
  * @param {unknown} after
  * @param {string} [field]
  */
-const fromTo = (before, after, field) => [...isolated(before, field), ` ${t('audit.arrow')} `, ...isolated(after, field)];
+const change = (before, after, field) => fromTo(isolated(before, field), isolated(after, field), t('audit.towards'));
 
 /** @param {string} field */
 const fieldName = (field) => (has(`audit.fields.${field}`) ? t(`audit.fields.${field}`) : field);
@@ -84,7 +83,7 @@ function changeOf(e) {
   const before = isRecord(e.before) ? /** @type {Record<string, unknown>} */ (e.before) : null;
   const after = isRecord(e.after) ? /** @type {Record<string, unknown>} */ (e.after) : null;
   if ((e.before !== undefined && !before) || (e.after !== undefined && !after)) {
-    return element('span', { className: 'audit-change' }, fromTo(e.before, e.after));
+    return element('span', { className: 'audit-change' }, change(e.before, e.after));
   }
   const fields = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])].filter(
     (f) => f !== 'id' && JSON.stringify(before?.[f]) !== JSON.stringify(after?.[f]),
@@ -95,7 +94,7 @@ function changeOf(e) {
     fields.map((f) =>
       element('li', {}, [
         element('span', { className: 'audit-field', text: `${fieldName(f)}: ` }),
-        ...(before && after ? fromTo(before[f], after[f], f) : isolated((after ?? before)?.[f], f)),
+        ...(before && after ? change(before[f], after[f], f) : isolated((after ?? before)?.[f], f)),
       ]),
     ),
   );

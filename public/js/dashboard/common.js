@@ -58,6 +58,19 @@ export function deltaNode(value, text) {
 }
 
 /**
+ * "A → B": a change from one side to the other, with the arrow drawn along the reading
+ * direction (no font the pages use carries "→", and looking for one slowed the first layout)
+ * and read out as `towards` ("to"). Isolate each side (<bdi>) for the arrow to keep the page's
+ * direction between a Latin name and an Arabic one.
+ * @param {(Node | string)[]} from
+ * @param {(Node | string)[]} to
+ * @param {string} towards
+ */
+export function fromTo(from, to, towards) {
+  return [...from, ' ', element('span', { className: 'arrow-mark', 'aria-hidden': 'true' }), element('span', { className: 'sr-only', text: ` ${towards} ` }), ' ', ...to];
+}
+
+/**
  * @param {import('../core/dom.js').Child | import('../core/dom.js').Child[]} content
  * @param {string} [className]
  */

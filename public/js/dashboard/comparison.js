@@ -5,10 +5,10 @@
 import { element, requireElement } from '../core/dom.js';
 import { formatChange, formatDate, formatDateRange, formatMoney, formatNumber, formatSigned, formatYear, compareText } from '../core/format.js';
 import { t, tn } from '../core/i18n.js';
-import { isRtl, lang } from '../core/page.js';
+import { lang } from '../core/page.js';
 import { drawWhenNear } from '../core/chart.js';
 import { drawGrouped, fitRows } from './charts.js';
-import { cell, currency, deltaNode, money, fillRows, resultsView, syncAddress } from './common.js';
+import { cell, currency, deltaNode, fromTo, money, fillRows, resultsView, syncAddress } from './common.js';
 import { createFilterBar, loadFilters, readFilters } from './filters.js';
 import { createRangePicker } from './range.js';
 import { nameHeader, sortRows, sortableTable } from './sortable.js';
@@ -250,7 +250,7 @@ function render(answer) {
   describeCoverage(result);
   // The change as the server worked it out, never again here: one rule, one rounding.
   const { change, changePct: pct } = result.metrics.visitors;
-  view.setKpi('change', deltaNode(change, formatSigned(change)), `${labelOf('a')} ${isRtl ? '←' : '→'} ${labelOf('b')}`);
+  view.setKpi('change', deltaNode(change, formatSigned(change)), fromTo([element('bdi', { text: labelOf('a') })], [element('bdi', { text: labelOf('b') })], t('comparison.towards')));
   view.setKpi('changePct', pct === null ? t('comparison.notAvailable') : pctNode(pct), pct === null ? t('comparison.notAvailableLong') : '');
   shown = result;
   renderBreakdowns();

@@ -171,7 +171,7 @@ export function createNotes({ root, layer, canWrite, museums, onChanged }) {
           if (!note) return '';
           const tipId = `note-tip-${note.id}`;
           const x = (xOf(mark.from) + xOf(mark.to)) / 2;
-          const pin = element('button', { type: 'button', className: 'trend-mark', 'aria-describedby': tipId, 'aria-label': t('notes.mark', { date: whenOf(note) }), 'data-note': String(note.id) }, element('span', { 'aria-hidden': 'true', text: '✎' }));
+          const pin = element('button', { type: 'button', className: 'trend-mark', 'aria-describedby': tipId, 'aria-label': t('notes.mark', { date: whenOf(note) }), 'data-note': String(note.id) });
           const tip = element('span', { role: 'tooltip', id: tipId, className: 'trend-tip' }, [element('strong', { text: whenOf(note) }), ' ', element('bdi', { text: note.text })]);
           const holder = element('span', { className: 'trend-mark-holder' }, [pin, tip]);
           // The chart measures from its canvas's left edge in either direction, so the pin does too.

@@ -29,8 +29,8 @@ describeBrowser('the audit trail in Settings in a browser', () => {
   const held = browserAndFreshApp(setup);
 
   const said = {
-    en: { newPin: 'New PIN: Chosen by the administrator', role: 'Role: Viewer → Administrator', anonymous: 'Not signed in', oldUser: 'User #77' },
-    ar: { newPin: 'الرمز السري الجديد: اختاره المسؤول', role: 'الدور: مشاهد ← مسؤول', anonymous: 'غير مسجّل الدخول', oldUser: /المستخدم رقم (77|٧٧)/ },
+    en: { newPin: 'New PIN: Chosen by the administrator', role: 'Role: Viewer to Administrator', anonymous: 'Not signed in', oldUser: 'User #77' },
+    ar: { newPin: 'الرمز السري الجديد: اختاره المسؤول', role: 'الدور: مشاهد إلى مسؤول', anonymous: 'غير مسجّل الدخول', oldUser: /المستخدم رقم (77|٧٧)/ },
   } as const;
 
   for (const lang of ['en', 'ar'] as const) {
@@ -52,6 +52,10 @@ describeBrowser('the audit trail in Settings in a browser', () => {
           expect(text).toContain(said[lang].anonymous);
           expect(text).toMatch(said[lang].oldUser);
           expect(text).not.toContain('86420975');
+          // A change is read "from to after", and shown with an arrow drawn along the reading direction.
+          const arrow = page.locator('#audit-rows .arrow-mark').first();
+          expect(await arrow.getAttribute('aria-hidden')).toBe('true');
+          expect(await arrow.evaluate((node) => getComputedStyle(node).transform)).toBe(lang === 'ar' ? 'matrix(-1, 0, 0, 1, 0, 0)' : 'none');
 
           const layout = await page.evaluate(() => {
             const wrap = document.querySelector('#audit .table-wrap') as HTMLElement;
