@@ -144,6 +144,21 @@ describe('building the static files', () => {
     }
   });
 
+  it('when the page scripts are bundled, then the modules an application\'s pages share come in one file every page loads, and a page\'s scripts come in a handful of files', () => {
+    const { names, imports } = buildAssets().manifest;
+    const filesOf = (scripts: string[]) => new Set(scripts.flatMap((s) => [names[s], ...imports[names[s]]]));
+    for (const app of ['dashboard', 'workspace']) {
+      const scripts = Object.keys(names).filter((name) => name.startsWith(`js/${app}/`) && name.endsWith('.js'));
+      const everyPage = scripts.map((s) => new Set(imports[names[s]])).reduce((all, some) => new Set([...all].filter((file) => some.has(file))));
+      expect(everyPage.size, `a file every ${app} script imports`).toBe(1);
+    }
+    // Split by the set of pages using each module, the board's scripts came in 20 files, and
+    // the Dashboard's settings in 8.
+    expect(filesOf(['js/workspace/shell.js', 'js/workspace/search.js', 'js/workspace/board.js']).size).toBeLessThanOrEqual(10);
+    expect(filesOf(['js/workspace/shell.js', 'js/workspace/search.js', 'js/workspace/assets.js']).size).toBeLessThanOrEqual(8);
+    expect(filesOf(['js/dashboard/shell.js', 'js/dashboard/settings.js', 'js/dashboard/audit.js']).size).toBeLessThanOrEqual(4);
+  });
+
   it('when a module shared by several pages changes, then every page script that imports it gets a new name', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'museum-assets-test-'));
     onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
