@@ -124,11 +124,9 @@ export function render(focusPostId) {
   const shown = visiblePosts();
   const focused = document.activeElement instanceof HTMLElement && board.contains(document.activeElement) ? document.activeElement.closest('[data-post-id]') : null;
   drawnPosts.clear();
-  for (const [status, column] of columns) {
-    const inColumn = columnPosts(status, shown);
-    requireElement('[data-count]', HTMLElement, column).textContent = String(inColumn.length);
-    lists.fill(requireElement('[data-cards]', HTMLElement, column), inColumn, element('li', { className: 'kanban-empty', text: t('board.emptyColumn') }));
-  }
+  const filled = [...columns].map(([status, column]) => ({ column, list: requireElement('[data-cards]', HTMLElement, column), items: columnPosts(status, shown), empty: element('li', { className: 'kanban-empty', text: t('board.emptyColumn') }) }));
+  lists.fill(filled);
+  for (const { column, items } of filled) requireElement('[data-count]', HTMLElement, column).textContent = String(items.length);
   // The card that has the focus is drawn wherever it went, so that the focus can stay on it.
   if (focused instanceof HTMLElement) drawUpTo(Number(focused.dataset.postId));
   const shownIds = new Set(shown.map((p) => p.id));

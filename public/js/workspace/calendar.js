@@ -252,7 +252,7 @@ function render(focusPostId) {
   // their list as it is, which with a thousand of them is most of a redraw's work.
   if (sideDrawn.posts !== posts || sideDrawn.held !== held) {
     sideCount.textContent = String(unscheduled.length);
-    undatedList.fill(side, unscheduled, element('li', { className: 'kanban-empty', text: t('calendar.noUnscheduled') }));
+    undatedList.fill([{ list: side, items: unscheduled, empty: element('li', { className: 'kanban-empty', text: t('calendar.noUnscheduled') }) }]);
     sideDrawn = { posts, held };
   }
   const { brandId, campaignId } = currentFilters();

@@ -6,16 +6,25 @@
 // every card drawn and 40 ms with 300, unthrottled).
 import { IDLE_SLICE_MS, whenIdle } from '../core/dom.js';
 
+/** A board card's least height (its `contain-intrinsic-size`): what a screenful is counted in. */
+const CARD_PX = 120;
+
 /** Cards in the page past which the idle drawing stops: a board of a few hundred posts is still drawn whole. */
 export const IDLE_UP_TO = 300;
 
 /**
  * @template T
  * @typedef {object} LazyLists
- * @property {(list: HTMLElement, items: T[], empty: HTMLElement) => void} fill draws `items` into
- *   `list` (or `empty` when there are none): at least a screenful now, and down to where the
- *   list was scrolled if further, so that a redraw keeps the list where it was
+ * @property {(lists: Filling<T>[]) => void} fill draws each list's `items` into it (or `empty`
+ *   when there are none): at least a screenful now, and down to where the list was scrolled if
+ *   further, so that a redraw keeps the list where it was. Every list is measured before any is
+ *   drawn: measured after another list was drawn, each would lay the page out again.
  * @property {(found: (item: T) => boolean) => void} drawUpTo draws each list down to the item `found` picks
+ */
+
+/**
+ * @template T
+ * @typedef {{ list: HTMLElement, items: T[], empty: HTMLElement }} Filling
  */
 
 /**
@@ -25,13 +34,14 @@ export const IDLE_UP_TO = 300;
  * @param {(item: T) => HTMLElement} options.make draws one item
  * @param {string} options.drawnSelector what a drawn item matches in its list
  * @param {() => void} [options.onDrawn] after items were added to a list
- * @param {number} [options.first] items drawn at once: a screenful
+ * @param {number} [options.first] items drawn at once: as many as the window is tall in cards,
+ *   a few more than a list shows (a column is shorter than the window)
  * @param {number} [options.more] items added when a list's end comes near
  * @param {number} [options.idleBatch] items added to each list at a time while idle
  * @param {number} [options.idleUpTo] items in all the lists together past which only scrolling draws more
  * @returns {LazyLists<T>}
  */
-export function lazyLists({ make, drawnSelector, onDrawn = () => undefined, first = 12, more = 25, idleBatch = 3, idleUpTo = IDLE_UP_TO }) {
+export function lazyLists({ make, drawnSelector, onDrawn = () => undefined, first = Math.max(4, Math.ceil(innerHeight / CARD_PX)), more = 25, idleBatch = 3, idleUpTo = IDLE_UP_TO }) {
   /** Each list's items still to draw, in order. @type {Map<HTMLElement, T[]>} */
   const undrawn = new Map();
   /** Each list's items drawn. @type {Map<HTMLElement, number>} */
@@ -110,6 +120,7 @@ export function lazyLists({ make, drawnSelector, onDrawn = () => undefined, firs
    */
   function shownDown(list) {
     const drawn = list.querySelectorAll(drawnSelector);
+    if (drawn.length === 0) return 0;
     const bottom = list.getBoundingClientRect().top + 2 * list.clientHeight;
     let low = 0;
     let high = drawn.length;
@@ -122,17 +133,20 @@ export function lazyLists({ make, drawnSelector, onDrawn = () => undefined, firs
   }
 
   return {
-    fill(list, items, empty) {
-      nearEnd.get(list)?.disconnect();
-      undrawn.delete(list);
-      const count = Math.max(first, shownDown(list));
-      list.replaceChildren(...(items.length ? items.slice(0, count).map(make) : [empty]));
-      drawnCounts.set(list, Math.min(count, items.length));
-      if (items.length > count) {
-        undrawn.set(list, items.slice(count));
-        watchEnd(list);
-        drawWhenIdle();
-      }
+    fill(lists) {
+      const counts = lists.map(({ list }) => Math.max(first, shownDown(list)));
+      lists.forEach(({ list, items, empty }, i) => {
+        const count = counts[i];
+        nearEnd.get(list)?.disconnect();
+        undrawn.delete(list);
+        list.replaceChildren(...(items.length ? items.slice(0, count).map(make) : [empty]));
+        drawnCounts.set(list, Math.min(count, items.length));
+        if (items.length > count) {
+          undrawn.set(list, items.slice(count));
+          watchEnd(list);
+        }
+      });
+      drawWhenIdle();
     },
     drawUpTo(found) {
       for (const [list, rest] of undrawn) {
