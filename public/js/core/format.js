@@ -39,23 +39,35 @@ const momentWithYear = once(() => new Intl.DateTimeFormat(lang, { day: 'numeric'
 const collator = once(() => new Intl.Collator(lang));
 const list = once(() => new Intl.ListFormat(lang, { type: 'conjunction' }));
 
-/** Formatters whose options depend on what they format (a currency), kept by their options. @type {Map<string, Intl.NumberFormat>} */
-const byOptions = new Map();
-
 /**
- * A number formatter for `options`, built the first time they are asked for: a chart's axis
- * and a table format the same currency hundreds of times as a page draws.
- * @param {Intl.NumberFormatOptions} options
+ * A formatter kept in `cache` by its options, built the first time they are asked for: a
+ * chart's axis and a table format the same currency hundreds of times as a page draws.
+ * @template F
+ * @param {Map<string, F>} cache
+ * @param {object} options
+ * @param {() => F} make
+ * @returns {F}
  */
-function numberFormat(options) {
+function keptBy(cache, options, make) {
   const key = JSON.stringify(options);
-  let made = byOptions.get(key);
-  if (!made) {
-    made = new Intl.NumberFormat(lang, options);
-    byOptions.set(key, made);
+  let made = cache.get(key);
+  if (made === undefined) {
+    made = make();
+    cache.set(key, made);
   }
   return made;
 }
+
+/** @type {Map<string, Intl.NumberFormat>} */
+const numberFormats = new Map();
+/** @type {Map<string, Intl.DateTimeFormat>} */
+const dateFormats = new Map();
+
+/** A number formatter whose options depend on what it formats (a currency). @param {Intl.NumberFormatOptions} options */
+const numberFormat = (options) => keptBy(numberFormats, options, () => new Intl.NumberFormat(lang, options));
+
+/** A date formatter for options only one page uses (the calendar's). @param {Intl.DateTimeFormatOptions} options */
+export const dateFormat = (options) => keptBy(dateFormats, options, () => new Intl.DateTimeFormat(lang, options));
 
 /** "a, b and c" in the page's language. @param {string[]} items */
 export const formatList = (items) => list().format(items);

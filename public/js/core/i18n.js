@@ -8,7 +8,10 @@ import { lang, readJsonAttribute } from './page.js';
 /** @typedef {Record<string, string | number>} Vars */
 
 const strings = readJsonAttribute('data-strings');
-const pluralRules = new Intl.PluralRules(lang);
+/** @type {Intl.PluralRules | undefined} */
+let plurals;
+// Built when first needed, not as every page's scripts load: it loads the language's data.
+const pluralRules = () => (plurals ??= new Intl.PluralRules(lang));
 
 /** @param {string} path */
 function lookup(path) {
@@ -83,7 +86,7 @@ export function tn(path, count, vars = {}) {
   const forms = lookup(path);
   if (forms === null || typeof forms !== 'object') return path;
   const byForm = /** @type {Record<string, unknown>} */ (forms);
-  return fill(byForm[pluralRules.select(count)] ?? byForm.other, { ...vars, count: formatNumber(count) });
+  return fill(byForm[pluralRules().select(count)] ?? byForm.other, { ...vars, count: formatNumber(count) });
 }
 
 /**
@@ -97,7 +100,7 @@ export function tn(path, count, vars = {}) {
 export function tnIsolated(path, count, vars = {}) {
   const forms = lookup(path);
   if (forms === null || typeof forms !== 'object') return [path];
-  const form = pluralRules.select(count);
+  const form = pluralRules().select(count);
   const key = typeof (/** @type {Record<string, unknown>} */ (forms))[form] === 'string' ? form : 'other';
   return tIsolated(`${path}.${key}`, { ...vars, count: formatNumber(count) });
 }
