@@ -6,9 +6,6 @@
 // every card drawn and 40 ms with 300, unthrottled).
 import { IDLE_SLICE_MS, whenIdle } from '../core/dom.js';
 
-/** A board card's least height (its `contain-intrinsic-size`): what a screenful is counted in. */
-const CARD_PX = 120;
-
 /** Cards in the page past which the idle drawing stops: a board of a few hundred posts is still drawn whole. */
 export const IDLE_UP_TO = 300;
 
@@ -34,14 +31,14 @@ export const IDLE_UP_TO = 300;
  * @param {(item: T) => HTMLElement} options.make draws one item
  * @param {string} options.drawnSelector what a drawn item matches in its list
  * @param {() => void} [options.onDrawn] after items were added to a list
- * @param {number} [options.first] items drawn at once: as many as the window is tall in cards,
- *   a few more than a list shows (a column is shorter than the window)
+ * @param {number} [options.first] items drawn at once: a screenful, and enough that the last is
+ *   beyond where the next ones are drawn (fewer made the board draw 25 more in every column at once)
  * @param {number} [options.more] items added when a list's end comes near
  * @param {number} [options.idleBatch] items added to each list at a time while idle
  * @param {number} [options.idleUpTo] items in all the lists together past which only scrolling draws more
  * @returns {LazyLists<T>}
  */
-export function lazyLists({ make, drawnSelector, onDrawn = () => undefined, first = Math.max(4, Math.ceil(innerHeight / CARD_PX)), more = 25, idleBatch = 3, idleUpTo = IDLE_UP_TO }) {
+export function lazyLists({ make, drawnSelector, onDrawn = () => undefined, first = 12, more = 25, idleBatch = 3, idleUpTo = IDLE_UP_TO }) {
   /** Each list's items still to draw, in order. @type {Map<HTMLElement, T[]>} */
   const undrawn = new Map();
   /** Each list's items drawn. @type {Map<HTMLElement, number>} */
