@@ -99,6 +99,9 @@ export function buildAssets({ publicDir = PUBLIC_DIR, viewsDir = VIEWS_DIR } = {
     logLevel: 'silent',
   };
   const scripts = pageScripts(viewsDir);
+  // A script in no group would be left unbuilt, and its page would fail only when served.
+  const ungrouped = scripts.filter((name) => !SCRIPT_GROUPS.some(({ folder }) => name.startsWith(folder)));
+  if (ungrouped.length) throw new Error(`page scripts outside ${SCRIPT_GROUPS.map(({ folder }) => folder).join(' and ')}: ${ungrouped.join(', ')}`);
   const builds = [
     ...SCRIPT_GROUPS.map(({ folder, shared }) =>
       esbuild.buildSync({

@@ -159,6 +159,15 @@ describe('building the static files', () => {
     expect(filesOf(['js/dashboard/shell.js', 'js/dashboard/settings.js', 'js/dashboard/audit.js']).size).toBeLessThanOrEqual(4);
   });
 
+  it('when a template names a script outside both applications\' folders, then the build stops and names it, rather than leave it unbuilt', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'museum-assets-test-'));
+    onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const viewsDir = path.join(dir, 'views');
+    fs.cpSync(VIEWS_DIR, viewsDir, { recursive: true });
+    fs.writeFileSync(path.join(viewsDir, 'stray.ejs'), "<%- script('js/stray/page.js') %>\n");
+    expect(() => buildAssets({ publicDir: PUBLIC_DIR, viewsDir })).toThrow(/js\/stray\/page\.js/);
+  });
+
   it('when a module shared by several pages changes, then every page script that imports it gets a new name', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'museum-assets-test-'));
     onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));

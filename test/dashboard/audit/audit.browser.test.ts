@@ -52,7 +52,7 @@ describeBrowser('the audit trail in Settings in a browser', () => {
           expect(text).toContain(said[lang].anonymous);
           expect(text).toMatch(said[lang].oldUser);
           expect(text).not.toContain('86420975');
-          // A change is read "from to after", and shown with an arrow drawn along the reading direction.
+          // A change is read "before to after", and shown with an arrow drawn along the reading direction.
           const arrow = page.locator('#audit-rows .arrow-mark').first();
           expect(await arrow.getAttribute('aria-hidden')).toBe('true');
           expect(await arrow.evaluate((node) => getComputedStyle(node).transform)).toBe(lang === 'ar' ? 'matrix(-1, 0, 0, 1, 0, 0)' : 'none');
