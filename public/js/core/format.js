@@ -34,8 +34,8 @@ const dayMonth = once(() => new Intl.DateTimeFormat(lang, { day: 'numeric', mont
 const day = once(() => new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }));
 const moment = once(() => new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', hour: 'numeric', minute: '2-digit' }));
 const momentWithYear = once(() => new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', year: 'numeric', hour: 'numeric', minute: '2-digit' }));
-// A collator costs more than any formatter to build (15 to 30 ms on a laptop, four times that
-// on a phone), and only a reader who orders a table by its names needs one.
+// A collator has its own list of locales to build (25 to 40 ms at a phone's speed), and only
+// a reader who orders a table by its names needs one.
 const collator = once(() => new Intl.Collator(lang));
 const list = once(() => new Intl.ListFormat(lang, { type: 'conjunction' }));
 
@@ -74,20 +74,6 @@ export const formatList = (items) => list().format(items);
 
 /** Orders two names as the page's language sorts them. @param {string} a @param {string} b */
 export const compareText = (a, b) => collator().compare(a, b);
-
-/**
- * The first formatter a page builds loads the language's number and date data (15 to 30 ms on a
- * laptop, four times that on a phone), whichever formatter it is. It is built here in a task of
- * its own as the page starts, so that the task that draws the first figures does not carry it
- * too; this resolves once it has been.
- * @type {Promise<void>}
- */
-export const formatsLoaded = new Promise((resolve) => {
-  setTimeout(() => {
-    integer().format(0);
-    resolve();
-  }, 0);
-});
 
 /** Calendar days travel as YYYY-MM-DD and are shown as that day wherever the reader is. */
 const utcDay = (/** @type {string} */ isoDay) => Date.parse(`${isoDay}T00:00:00Z`);

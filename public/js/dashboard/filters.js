@@ -2,7 +2,7 @@
 // built from /api/dashboard/filters (which already holds only what the user may see), with
 // its state read from and written to the query string.
 import { element, nextTask, requireElement } from '../core/dom.js';
-import { formatDateRange, formatNumber, formatYear, formatsLoaded } from '../core/format.js';
+import { formatDateRange, formatNumber, formatYear } from '../core/format.js';
 import { t, tn } from '../core/i18n.js';
 import { readJsonAttribute } from '../core/page.js';
 import { call } from './common.js';
@@ -256,9 +256,9 @@ let sent = /** @type {{ filters?: Filters }} */ (readJsonAttribute('data-context
 /**
  * Takes what the filters may offer (sent with the page, or fetched) and tells a restricted
  * user what they see. Resolves with the answer, or with null when the page has nothing to show
- * (after saying why), always in a task of its own after the one that loads the language's
- * formats: with the filters sent, nothing else would end the task that evaluated the page's
- * scripts, and the bars built from the answer would run in it too.
+ * (after saying why), always in a task of its own: with the filters sent, nothing else would
+ * end the task that evaluated the page's scripts, and the bars built from the answer would run
+ * in it too.
  * @param {ReturnType<typeof import('./common.js').resultsView>} view
  * @returns {Promise<Filters | null>}
  */
@@ -272,7 +272,6 @@ export async function loadFilters(view) {
     view.showState('error');
     return null;
   }
-  await formatsLoaded;
   await nextTask();
   if (!showAccess(requireElement('#access-notice', HTMLElement), filters.access)) {
     requireElement('[data-filters]', HTMLElement).hidden = true;

@@ -11,7 +11,7 @@
 import { newestOnly } from '../core/api.js';
 import { dropTarget, element, findElement, nextTask, requireElement } from '../core/dom.js';
 import { t, tIsolated, tn } from '../core/i18n.js';
-import { dateFormat, formatsLoaded } from '../core/format.js';
+import { dateFormat } from '../core/format.js';
 import { isRtl } from '../core/page.js';
 import { addDays, dayKey, momentOf, movedTo, parseDay, PUBLISHED, startOfWeek, today } from './calendar-days.js';
 import { announce, call, callAll, errorMessage, options } from './common.js';
@@ -586,8 +586,7 @@ async function start() {
   const records = Promise.all([call('GET', '/api/campaigns'), call('GET', '/api/brands')]);
   // Its failure is shown below, once the period is drawn.
   records.catch(() => undefined);
-  // The language's date data loads in a task of its own, and the period is drawn in the next.
-  await formatsLoaded;
+  // The period is drawn in a task of its own, after the one that evaluated the page's scripts.
   await nextTask();
   renderPeriod();
   try {
