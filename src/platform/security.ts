@@ -4,12 +4,13 @@ import helmet from 'helmet';
 import { recordHeaders } from './http-tuning';
 
 /**
- * The one script written into the pages, at the top of their head. The first Intl formatter
- * of a kind that a browser's page process builds first lists every locale the browser has for
- * it: 15 to 30 ms in one call that cannot be split, four times that on a slow phone, and then
- * kept by the process for every later page of the tab. Run here, that happens while the
- * stylesheets are still on their way; run by the page's scripts, it held up the first reader's
- * input after the page had painted. Numbers and dates are the two kinds the pages build.
+ * The one script written into the pages, at the top of the head of those that have scripts
+ * (the others format nothing). The first Intl formatter of a kind that a browser's page process
+ * builds first lists every locale the browser has for it: 15 to 30 ms in one call that cannot
+ * be split, four times that on a slow phone, and then kept by the process for every later page
+ * of the tab. Run here, that happens while the stylesheets are still on their way; run by the
+ * page's scripts, it held up the first reader's input after the page had painted. Numbers and
+ * dates are the two kinds the pages build.
  */
 export const LOCALE_LISTS_SCRIPT =
   'Intl.NumberFormat.supportedLocalesOf(document.documentElement.lang);Intl.DateTimeFormat.supportedLocalesOf(document.documentElement.lang)';

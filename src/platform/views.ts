@@ -22,6 +22,8 @@ export function setupViews(app: Express): void {
       ...given,
       asset: (name: string) => assets().url(name),
       script: (name: string) => assets().script(name, scripts),
+      // Asked by the layout's head, after the page and its frame have linked their scripts.
+      linksScripts: () => scripts.size > 0,
     };
     // Express's types say an error always comes; it is null when the view rendered.
     this.render(view, locals, (err: Error | null, body) => {

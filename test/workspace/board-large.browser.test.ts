@@ -7,17 +7,17 @@ import { idleDrawingStopped, runAs, scrollUntilDrawn, settled, useBrowser, type 
 
 const COUNT = 1_000;
 
-/** A thousand posts of the manager's, spread over the six columns (stored directly: a thousand API calls would take a minute). */
-async function thousandPosts(app: Seeded) {
+/** `count` posts of the manager's, spread over the six columns (stored directly: a thousand API calls would take a minute). */
+async function postsInEveryColumn(app: Seeded, count: number) {
   const posts = new SqlPostRepository(app.ws.stores.records.workspace);
   const now = new Date(app.ws.clock.now()).toISOString();
   let last: { id: number; title: string } | null = null;
-  for (let i = 0; i < COUNT; i++) {
+  for (let i = 0; i < count; i++) {
     const status = POST_STATUSES[i % POST_STATUSES.length];
     const made = await posts.create({
       brandId: app.brand.id,
       campaignId: null,
-      title: `Post ${i + 1} of a thousand`,
+      title: `Post ${i + 1} of ${count}`,
       caption: 'A caption of a usual length.',
       platform: 'instagram',
       status,
@@ -33,9 +33,11 @@ async function thousandPosts(app: Seeded) {
   return { last: last! };
 }
 
+const thousandPosts = (app: Seeded) => postsInEveryColumn(app, COUNT);
+
 const column = (page: Page, status: string) => page.locator(`.kanban-column[data-status="${status}"]`);
 
-describeBrowser('Board /workspace with a thousand posts, in a browser', () => {
+describeBrowser('Board /workspace with long columns, and columns out of sight, in a browser', () => {
   const browser = useBrowser();
 
   it('when the board holds 1,000 posts, then its first screen shows without drawing every card, no more than a few hundred are drawn until a column is scrolled, the counts say 1,000, and the last card of a column is reached by scrolling and by a search link, and moved', { timeout: 180_000 }, () =>
@@ -71,5 +73,29 @@ describeBrowser('Board /workspace with a thousand posts, in a browser', () => {
       expect(await page.evaluate(() => document.activeElement?.closest('.post-card')?.getAttribute('data-post-id'))).toBe(String(last.id));
       expect(Number(await column(page, 'draft').locator('[data-count]').textContent())).toBe(Math.ceil(COUNT / POST_STATUSES.length) + 1);
       expect((await app.ws.as(app.manager).get(`/api/posts/${last.id}`)).body.post.status).toBe('draft');
+    }));
+
+  it('when the board opens on a phone, then the columns out of sight get their cards after those in sight, each column gets them without being scrolled to, and the last shows them when scrolled to', () =>
+    runAs(browser(), 'manager', { width: 390, prepare: (app) => postsInEveryColumn(app, 6 * POST_STATUSES.length) }, async ({ app, page }) => {
+      // The cards in each column, every time a task has changed the board.
+      await page.addInitScript(() => {
+        const seen: number[][] = [];
+        (window as unknown as { cardsSeen: number[][] }).cardsSeen = seen;
+        new MutationObserver(() => {
+          const counts = [...document.querySelectorAll('.kanban-column')].map((c) => c.querySelectorAll('.post-card').length);
+          if (counts.some(Boolean) && counts.join() !== seen.at(-1)?.join()) seen.push(counts);
+        }).observe(document, { childList: true, subtree: true });
+      });
+      await page.goto(`${app.url}/workspace`);
+      await settled(page);
+      const seen = await page.evaluate(() => (window as unknown as { cardsSeen: number[][] }).cardsSeen);
+      const [firstDrawn] = seen;
+      expect(firstDrawn[0], 'the first column, in sight').toBe(6);
+      expect(firstDrawn.slice(2), 'the columns beyond the second, out of sight').toEqual([0, 0, 0, 0]);
+      expect(seen.at(-1), 'every column, none scrolled to').toEqual(POST_STATUSES.map(() => 6));
+
+      const lastColumn = column(page, POST_STATUSES.at(-1)!);
+      await lastColumn.scrollIntoViewIfNeeded();
+      await expect.poll(() => lastColumn.locator('.post-card').first().isVisible()).toBe(true);
     }));
 });

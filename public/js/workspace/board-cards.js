@@ -109,7 +109,12 @@ board.addEventListener('dragend', (event) => {
 // ## Drawing a little at a time
 
 /** Columns of a thousand posts show their first screen without building every card first. */
-const lists = lazyLists({ make: card, drawnSelector: '.post-card', onDrawn: () => changed.show() });
+const lists = lazyLists({
+  make: card,
+  drawnSelector: '.post-card',
+  onDrawn: () => changed.show(),
+  sideBySide: [...columns.values()].map((column) => requireElement('[data-cards]', HTMLElement, column)),
+});
 
 /**
  * Draws the column of post `id` down to its card, when it is not drawn yet.

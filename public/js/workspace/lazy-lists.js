@@ -4,7 +4,7 @@
 // building every card first, and the page stays light: opening a modal dialog (a post's panel)
 // costs time in proportion to the elements in the page (on a thousand-post board, 80 ms with
 // every card drawn and 40 ms with 300, unthrottled).
-import { IDLE_SLICE_MS, whenIdle } from '../core/dom.js';
+import { IDLE_SLICE_MS, nextTask, whenIdle } from '../core/dom.js';
 
 /** Cards in the page past which the idle drawing stops: a board of a few hundred posts is still drawn whole. */
 export const IDLE_UP_TO = 300;
@@ -36,9 +36,12 @@ export const IDLE_UP_TO = 300;
  * @param {number} [options.more] items added when a list's end comes near
  * @param {number} [options.idleBatch] items added to each list at a time while idle
  * @param {number} [options.idleUpTo] items in all the lists together past which only scrolling draws more
+ * @param {HTMLElement[]} [options.sideBySide] lists that may be out of sight beside the others (the
+ *   board's columns, wider together than a phone): one not drawn yet and out of sight when filled
+ *   gets its first screenful in a task of its own after the others', or as it comes into view
  * @returns {LazyLists<T>}
  */
-export function lazyLists({ make, drawnSelector, onDrawn = () => undefined, first = 12, more = 25, idleBatch = 3, idleUpTo = IDLE_UP_TO }) {
+export function lazyLists({ make, drawnSelector, onDrawn = () => undefined, first = 12, more = 25, idleBatch = 3, idleUpTo = IDLE_UP_TO, sideBySide = [] }) {
   /** Each list's items still to draw, in order. @type {Map<HTMLElement, T[]>} */
   const undrawn = new Map();
   /** Each list's items drawn. @type {Map<HTMLElement, number>} */
@@ -55,6 +58,25 @@ export function lazyLists({ make, drawnSelector, onDrawn = () => undefined, firs
    */
   const nearEnd = new Map();
   let idleQueued = false;
+  /**
+   * Whether each of the `sideBySide` lists was last seen in sight, as an IntersectionObserver
+   * reports it after each frame: asking the layout instead would lay the page out once more.
+   * A list not reported yet counts as in sight.
+   * @type {Map<HTMLElement, boolean>}
+   */
+  const inSight = new Map();
+  /** Lists whose first screenful waits for its turn or for the list to come into view. @type {Set<HTMLElement>} */
+  const waiting = new Set();
+  if (sideBySide.length) {
+    const sight = new IntersectionObserver((entries) => {
+      for (const entry of entries) {
+        const list = /** @type {HTMLElement} */ (entry.target);
+        inSight.set(list, entry.isIntersecting);
+        if (entry.isIntersecting) drawWaiting(list);
+      }
+    });
+    for (const list of sideBySide) sight.observe(list);
+  }
 
   /** @param {HTMLElement} list */
   function watchEnd(list) {
@@ -87,6 +109,19 @@ export function lazyLists({ make, drawnSelector, onDrawn = () => undefined, firs
     if (rest.length) watchEnd(list);
     else undrawn.delete(list);
     onDrawn();
+  }
+
+  /** @param {HTMLElement} list */
+  function drawWaiting(list) {
+    if (waiting.delete(list)) drawMore(list, first);
+  }
+
+  /** The waiting lists' first screenfuls, a list per task. */
+  async function drawWaitingInTurn() {
+    for (const list of [...waiting]) {
+      await nextTask();
+      drawWaiting(list);
+    }
   }
 
   function drawWhenIdle() {
@@ -133,16 +168,21 @@ export function lazyLists({ make, drawnSelector, onDrawn = () => undefined, firs
     fill(lists) {
       const counts = lists.map(({ list }) => Math.max(first, shownDown(list)));
       lists.forEach(({ list, items, empty }, i) => {
-        const count = counts[i];
+        // Out of sight with nothing drawn yet (the board opening on a phone): its cards come after.
+        const waits = items.length > 0 && inSight.get(list) === false && !list.querySelector(drawnSelector);
+        const count = waits ? 0 : counts[i];
         nearEnd.get(list)?.disconnect();
         undrawn.delete(list);
+        waiting.delete(list);
         list.replaceChildren(...(items.length ? items.slice(0, count).map(make) : [empty]));
         drawnCounts.set(list, Math.min(count, items.length));
         if (items.length > count) {
           undrawn.set(list, items.slice(count));
-          watchEnd(list);
+          if (waits) waiting.add(list);
+          else watchEnd(list);
         }
       });
+      if (waiting.size) void drawWaitingInTurn();
       drawWhenIdle();
     },
     drawUpTo(found) {
