@@ -324,6 +324,41 @@ describeBrowser('Calendar /workspace/calendar in a browser', () => {
       }));
   }
 
+  it('when a busy month opens on a phone, then the first days get their cards with the days and the later days in the tasks after, until every card is there', () =>
+    runAs(
+      browser(),
+      'manager',
+      {
+        width: 390,
+        // Eight days of June with four posts each: 32 cards, past a screenful of 12.
+        prepare: async (app) => {
+          for (let i = 0; i < 32; i++) {
+            const date = `2026-06-${String(3 + Math.floor(i / 4) * 3).padStart(2, '0')}T${String(8 + (i % 4)).padStart(2, '0')}:00:00Z`;
+            const made = await app.ws.as(app.manager).post('/api/posts').send({ title: `Busy day post ${i + 1}`, brandId: app.brand.id, scheduledAt: date });
+            expect(made.status, made.text).toBe(201);
+          }
+        },
+      },
+      async ({ app, page }) => {
+        // The cards in each of the month's days with posts, every time a task has changed the page.
+        await page.addInitScript(() => {
+          const seen: number[][] = [];
+          (window as unknown as { cardsSeen: number[][] }).cardsSeen = seen;
+          new MutationObserver(() => {
+            const counts = [...document.querySelectorAll('.cal-day.has-posts:not(.is-outside)')].map((d) => d.querySelectorAll('.cal-card').length);
+            if (counts.some(Boolean) && counts.join() !== seen.at(-1)?.join()) seen.push(counts);
+          }).observe(document, { childList: true, subtree: true });
+        });
+        await page.goto(`${app.url}${JUNE}`);
+        await settled(page);
+        const seen = await page.evaluate(() => (window as unknown as { cardsSeen: number[][] }).cardsSeen);
+        expect(seen[0], 'the first screenful of days, then none').toEqual([4, 4, 4, 0, 0, 0, 0, 0]);
+        expect(seen.at(-1), 'every card, in the end').toEqual([4, 4, 4, 4, 4, 4, 4, 4]);
+        await day(page, '2026-06-24').scrollIntoViewIfNeeded();
+        expect(await day(page, '2026-06-24').locator('.cal-card-title').allTextContents()).toHaveLength(4);
+      },
+    ));
+
   it('when the week view is opened in Arabic, then it passes axe and is captured', () =>
     runAs(browser(), 'manager', { lang: 'ar', prepare: calendarData }, async ({ app, page }) => {
       await page.goto(`${app.url}/workspace/calendar?view=week&date=2026-06-10`);

@@ -187,6 +187,36 @@ function moreButton(date, count) {
 /** @param {Post} a @param {Post} b */
 const byMoment = (a, b) => (momentOf(a) ?? '').localeCompare(momentOf(b) ?? '') || a.id - b.id;
 
+/**
+ * On a phone the month is a list of its days with every card shown (the width is the one under
+ * which workspace.css lists them): building every card of a busy month took up to a quarter of
+ * a second of a phone's main thread in one task. The days past the first screenful of cards get
+ * theirs in the tasks after, a screenful a task.
+ */
+const monthAsList = window.matchMedia('(max-width: 640px)');
+/** Cards drawn with the days at once, and then in each task after. */
+const SCREENFUL = 12;
+/** Counts the drawings of the days: cards left for later are dropped once the days are drawn again. */
+let drawings = 0;
+
+/**
+ * @param {{ list: HTMLElement, make: () => HTMLElement[], count: number }[]} later
+ * @param {number} drawing
+ */
+async function drawCardsLater(later, drawing) {
+  // The task that drew the days drew a screenful: the first of these waits for the next task.
+  let count = SCREENFUL;
+  for (const { list, make, count: cards } of later) {
+    if (count >= SCREENFUL) {
+      await nextTask();
+      if (drawings !== drawing) return;
+      count = 0;
+    }
+    list.append(...make());
+    count += cards;
+  }
+}
+
 // ## Rendering
 
 function renderPeriod() {
@@ -228,6 +258,11 @@ function render(focusPostId) {
   const month = anchor.getMonth();
   const todayKey = dayKey(today());
   let shownCount = 0;
+  const drawing = ++drawings;
+  // Only as the days are drawn afresh: a card that has the focus, or is held, is drawn at once.
+  const cardsMayWait = view === 'month' && monthAsList.matches && focusPostId === undefined && held === null && !grid.contains(document.activeElement);
+  /** @type {{ list: HTMLElement, make: () => HTMLElement[], count: number }[]} */
+  const later = [];
   grid.className = `cal-grid is-${view}`;
   grid.replaceChildren(
     ...days.map((date) => {
@@ -235,7 +270,12 @@ function render(focusPostId) {
       const onDay = (byDay.get(key) ?? []).sort(byMoment);
       const folded = foldedOf(onDay);
       const outside = view === 'month' && date.getMonth() !== month;
+      // A phone's list leaves out the days of the months around.
+      const waits = cardsMayWait && onDay.length > 0 && (outside || shownCount >= SCREENFUL);
       if (!outside) shownCount += onDay.length;
+      const make = () => onDay.map((post) => card(post, folded.has(post)));
+      const cards = onDay.length ? element('ul', { className: 'cal-cards' }, waits ? [] : make()) : null;
+      if (cards && waits) later.push({ list: cards, make, count: onDay.length });
       const classes = ['cal-day', outside ? 'is-outside' : '', onDay.length ? 'has-posts' : '', key === todayKey ? 'is-today' : ''].filter(Boolean).join(' ');
       const cell = element('li', { className: classes, 'data-day': key, 'aria-current': key === todayKey ? 'date' : undefined }, [
         element('h3', { className: 'cal-day-head' }, [
@@ -243,7 +283,7 @@ function render(focusPostId) {
           element('span', { className: 'cal-day-name', text: dayLabel(key) }),
           element('span', { className: 'cal-day-count', text: onDay.length ? `, ${tn('calendar.postCount', onDay.length)}` : '' }),
         ]),
-        onDay.length ? element('ul', { className: 'cal-cards' }, onDay.map((post) => card(post, folded.has(post)))) : null,
+        cards,
         folded.size ? moreButton(date, folded.size) : null,
       ]);
       takesDrops(cell, key);
@@ -251,6 +291,7 @@ function render(focusPostId) {
     }),
   );
   empty.hidden = shownCount > 0;
+  if (later.length) void drawCardsLater(later, drawing);
   // The undated posts do not change with the period shown: a step to the next month leaves
   // their list as it is, which with a thousand of them is most of a redraw's work.
   if (sideDrawn.posts !== posts || sideDrawn.held !== held) {
