@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { describeBrowser } from '../support/browser';
 import { POST_STATUSES } from '../../src/workspace/domain';
 import { SqlPostRepository } from '../../src/workspace/posts/repository';
-import { idleDrawingStopped, runAs, scrollUntilDrawn, settled, useBrowser, type Seeded } from './browser-helpers';
+import { countsSeen, idleDrawingStopped, runAs, scrollUntilDrawn, settled, useBrowser, watchCounts, type Seeded } from './browser-helpers';
 
 const COUNT = 1_000;
 
@@ -77,18 +77,10 @@ describeBrowser('Board /workspace with long columns, and columns out of sight, i
 
   it('when the board opens on a phone, then the columns out of sight get their cards after those in sight, each column gets them without being scrolled to, and the last shows them when scrolled to', () =>
     runAs(browser(), 'manager', { width: 390, prepare: (app) => postsInEveryColumn(app, 6 * POST_STATUSES.length) }, async ({ app, page }) => {
-      // The cards in each column, every time a task has changed the board.
-      await page.addInitScript(() => {
-        const seen: number[][] = [];
-        (window as unknown as { cardsSeen: number[][] }).cardsSeen = seen;
-        new MutationObserver(() => {
-          const counts = [...document.querySelectorAll('.kanban-column')].map((c) => c.querySelectorAll('.post-card').length);
-          if (counts.some(Boolean) && counts.join() !== seen.at(-1)?.join()) seen.push(counts);
-        }).observe(document, { childList: true, subtree: true });
-      });
+      await watchCounts(page, '.kanban-column', '.post-card');
       await page.goto(`${app.url}/workspace`);
       await settled(page);
-      const seen = await page.evaluate(() => (window as unknown as { cardsSeen: number[][] }).cardsSeen);
+      const seen = await countsSeen(page);
       const [firstDrawn] = seen;
       expect(firstDrawn[0], 'the first column, in sight').toBe(6);
       expect(firstDrawn.slice(2), 'the columns beyond the second, out of sight').toEqual([0, 0, 0, 0]);

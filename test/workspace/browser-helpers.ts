@@ -84,6 +84,27 @@ export async function signInThroughForm(page: Page, url: string, email: string, 
   await page.click('#login-form button[type="submit"]');
 }
 
+/**
+ * Records, after each task that changed the page, how many `cards` each of `groups` holds: what a
+ * page draws in its first task and what it leaves for the tasks after. Read with `countsSeen`.
+ */
+export async function watchCounts(page: Page, groups: string, cards: string): Promise<void> {
+  await page.addInitScript(
+    ([groups, cards]) => {
+      const seen: number[][] = [];
+      (window as unknown as { countsSeen: number[][] }).countsSeen = seen;
+      new MutationObserver(() => {
+        const counts = [...document.querySelectorAll(groups)].map((group) => group.querySelectorAll(cards).length);
+        if (counts.some(Boolean) && counts.join() !== seen.at(-1)?.join()) seen.push(counts);
+      }).observe(document, { childList: true, subtree: true });
+    },
+    [groups, cards] as const,
+  );
+}
+
+/** The counts `watchCounts` recorded, in order: the first once any card was drawn. */
+export const countsSeen = (page: Page) => page.evaluate(() => (window as unknown as { countsSeen: number[][] }).countsSeen);
+
 /** Waits until the page's script has loaded its data (nothing busy, no loading text). */
 export async function settled(page: Page) {
   await page.waitForLoadState('load');

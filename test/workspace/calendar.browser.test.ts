@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { describeBrowser } from '../support/browser';
 import type { PostStatus } from '../../src/workspace/domain';
 import type { TestUser } from '../support/workspace';
-import { checkAndShoot, idleDrawingStopped, runAs, scrollUntilDrawn, settled, useBrowser, type Seeded } from './browser-helpers';
+import { checkAndShoot, countsSeen, idleDrawingStopped, runAs, scrollUntilDrawn, settled, useBrowser, watchCounts, type Seeded } from './browser-helpers';
 
 /** Two campaigns with posts in June 2026, one published and one without a date. */
 async function calendarData(app: Seeded) {
@@ -340,18 +340,10 @@ describeBrowser('Calendar /workspace/calendar in a browser', () => {
         },
       },
       async ({ app, page }) => {
-        // The cards in each of the month's days with posts, every time a task has changed the page.
-        await page.addInitScript(() => {
-          const seen: number[][] = [];
-          (window as unknown as { cardsSeen: number[][] }).cardsSeen = seen;
-          new MutationObserver(() => {
-            const counts = [...document.querySelectorAll('.cal-day.has-posts:not(.is-outside)')].map((d) => d.querySelectorAll('.cal-card').length);
-            if (counts.some(Boolean) && counts.join() !== seen.at(-1)?.join()) seen.push(counts);
-          }).observe(document, { childList: true, subtree: true });
-        });
+        await watchCounts(page, '.cal-day.has-posts:not(.is-outside)', '.cal-card');
         await page.goto(`${app.url}${JUNE}`);
         await settled(page);
-        const seen = await page.evaluate(() => (window as unknown as { cardsSeen: number[][] }).cardsSeen);
+        const seen = await countsSeen(page);
         expect(seen[0], 'the first screenful of days, then none').toEqual([4, 4, 4, 0, 0, 0, 0, 0]);
         expect(seen.at(-1), 'every card, in the end').toEqual([4, 4, 4, 4, 4, 4, 4, 4]);
         await day(page, '2026-06-24').scrollIntoViewIfNeeded();
