@@ -6,9 +6,14 @@
 // Runs on dist/ (built by `npm run bench`); alone: `npm run build && node bench/pages.bench.mjs`
 // (`--only board,dashboard` keeps the pages whose path contains one of the words;
 // `--baseline <checkout>` also runs the Dashboard, the board and the calendar, in English, on
-// that checkout's build, e.g. a worktree of the main branch, in the same run; `--runs N`, 3
-// unless given, audits each page N times and keeps Lighthouse's own median run, the one nearest
-// the median first paint and time to interactive, as Lighthouse advises against single runs).
+// that checkout's build, e.g. a worktree of the main branch, in the same run; `--runs N`, 5
+// unless given, audits each page N times, as Lighthouse's notes on variability advise).
+// Each figure in the table is its own median over the runs, and the goals are judged on those.
+// Lighthouse's median run (the one nearest the median first paint and time to interactive) is
+// chosen without regard to blocking time, so its blocking time is one run's, drawn at random:
+// on this machine the same page's ranged from 0 to 114 ms between tables. The blocking time's
+// lowest and highest runs are printed beside its median, and the summary also says how many rows
+// the median run alone would have met.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,15 +32,38 @@ const option = (name) => {
 };
 const only = option('--only')?.split(',');
 const baselineRoot = option('--baseline');
-const RUNS = Number(option('--runs') ?? 3);
+const RUNS = Number(option('--runs') ?? 5);
 /** Tries of one page when Lighthouse's trace fails, which a busy machine makes happen now and then. */
 const TRIES = 3;
 
-/** `RUNS` Lighthouse runs of `url` with the cookies; the table's figures, of the median run. */
+/** @param {number[]} values */
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/**
+ * `RUNS` Lighthouse runs of `url` with the cookies: each timing's and score's median over the
+ * runs, the blocking time's range, and the median run's own figures (`medianRun`).
+ */
 async function audit(port, url, cookie) {
   const runs = [];
   while (runs.length < RUNS) runs.push(await tried(port, url, cookie));
-  return figuresOf(computeMedianRun(runs));
+  const each = runs.map(figuresOf);
+  const medianRun = figuresOf(computeMedianRun(runs));
+  const tbts = each.map((f) => f.tbt);
+  return {
+    ...medianRun,
+    performance: median(each.map((f) => f.performance)),
+    fcp: median(each.map((f) => f.fcp)),
+    lcp: median(each.map((f) => f.lcp)),
+    tbt: median(tbts),
+    cls: median(each.map((f) => f.cls)),
+    tbtLow: Math.min(...tbts),
+    tbtHigh: Math.max(...tbts),
+    medianRun,
+  };
 }
 
 /** One Lighthouse run, tried again when its trace fails. */
@@ -152,20 +180,22 @@ async function main() {
     await browser.close();
     for (const server of servers) server.stop();
   }
-  console.log(`\nLighthouse ${JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/lighthouse/package.json'), 'utf8')).version}, mobile profile (simulated slow 4G, 4× CPU slowdown), median of ${RUNS} runs per page, ${CHROME}, Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'})`);
+  console.log(`\nLighthouse ${JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/lighthouse/package.json'), 'utf8')).version}, mobile profile (simulated slow 4G, 4× CPU slowdown), ${RUNS} runs per page, each figure its median over them, ${CHROME}, Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'})`);
   console.log(`Load average (1, 5, 15 min): ${loadBefore} before, ${load()} after`);
   console.log(`Goals: performance ≥ ${GOALS.performance}, LCP ≤ ${GOALS.lcpMs / 1000} s, TBT ≤ ${GOALS.tbtMs} ms, CLS ≤ ${GOALS.cls}, JavaScript ≤ ${GOALS.jsKiB} KiB compressed\n`);
-  console.log('| page | lang | performance | FCP | LCP | TBT | CLS | JS (compressed) | requests | goals |');
+  console.log('| page | lang | performance | FCP | LCP | TBT (lowest–highest run) | CLS | JS (compressed) | requests | goals |');
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
     if (r.error) {
       console.log(`| ${r.name} | ${r.lang} | failed ${TRIES} times: ${r.error} | | | | | | | NOT measured |`);
       continue;
     }
-    console.log(`| ${r.name} | ${r.lang} | ${r.performance.toFixed(2)} | ${ms(r.fcp)} | ${ms(r.lcp)} | ${r.tbt.toFixed(0)} ms | ${r.cls.toFixed(3)} | ${r.jsKiB.toFixed(1)} KiB | ${r.requests} | ${met(r) ? 'met' : 'NOT met'} |`);
+    console.log(`| ${r.name} | ${r.lang} | ${r.performance.toFixed(2)} | ${ms(r.fcp)} | ${ms(r.lcp)} | ${r.tbt.toFixed(0)} ms (${r.tbtLow.toFixed(0)}–${r.tbtHigh.toFixed(0)}) | ${r.cls.toFixed(3)} | ${r.jsKiB.toFixed(1)} KiB | ${r.requests} | ${met(r) ? 'met' : 'NOT met'} |`);
   }
   const missed = rows.filter((r) => !met(r));
-  console.log(missed.length === 0 ? '\nEvery page meets every goal.' : `\n${missed.length} of ${rows.length} runs miss a goal.`);
+  console.log(missed.length === 0 ? '\nEvery page meets every goal.' : `\n${missed.length} of ${rows.length} rows miss a goal.`);
+  const measured = rows.filter((r) => !r.error);
+  console.log(`Judged on Lighthouse's median run alone instead, ${measured.filter((r) => met(r.medianRun)).length} of ${rows.length} rows would meet every goal.`);
   if (missed.length > 0) process.exitCode = 1;
 }
 
