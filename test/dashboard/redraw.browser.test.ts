@@ -82,6 +82,92 @@ describeBrowser('Dashboard charts redrawn in place, and the comparison change as
     }
   }, 60_000);
 
+  type FrameSeen = { rows: number; busy: boolean };
+
+  /**
+   * Records, at every frame once the totals show, how many breakdowns have their rows and whether
+   * the results are busy: each change of either, in order.
+   */
+  async function watchFrames(page: Page): Promise<void> {
+    await page.addInitScript(() => {
+      const seen: FrameSeen[] = [];
+      (window as unknown as { framesSeen: FrameSeen[] }).framesSeen = seen;
+      const tick = () => {
+        const results = document.querySelector('#results');
+        const totals = document.querySelector('[data-kpi="visitors"], [data-kpi="a"]')?.textContent.trim() ?? '';
+        if (results && totals !== '' && totals !== '—') {
+          const rows = [...results.querySelectorAll('[data-breakdown] tbody')].filter((body) => body.children.length > 0).length;
+          const busy = results.getAttribute('aria-busy') === 'true';
+          const last = seen.at(-1);
+          if (last?.rows !== rows || last.busy !== busy) seen.push({ rows, busy });
+        }
+        requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    });
+  }
+
+  it.each([
+    ['/dashboard?range=last90', 3],
+    ['/dashboard/comparison?a=2024&b=2025', 2],
+  ] as const)('when the figures of %s arrive, then the totals show first and each breakdown follows in a frame of its own, the page busy until the last', async (path, breakdowns) => {
+    const page = await signedInPage(held.browser, held.app.server.url, { width: 390, lang: 'ar' });
+    try {
+      await watchFrames(page);
+      await page.goto(`${held.app.server.url}${path}`);
+      await figuresShown(page);
+      const seen = await page.evaluate(() => (window as unknown as { framesSeen: FrameSeen[] }).framesSeen);
+      const inTurn = Array.from({ length: breakdowns }, (_, drawn) => ({ rows: drawn, busy: true }));
+      expect(seen).toEqual([...inTurn, { rows: breakdowns, busy: false }]);
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
+  it('when the reader changes the dates again while the breakdowns are still being drawn, then the page stays busy until the newer figures are in', async () => {
+    const page = await onPhone('en');
+    try {
+      let letGo = () => {};
+      const held = new Promise<void>((resolve) => (letGo = resolve));
+      let asked = 0;
+      await page.route('**/api/dashboard/summary?*', async (route) => {
+        asked += 1;
+        if (asked === 2) await held;
+        await route.continue();
+      });
+      // At the frame the first answer's totals show, its breakdowns still to come, the second change.
+      await page.evaluate(() => {
+        const visitors = document.querySelector('[data-kpi="visitors"]')!;
+        const preset = document.querySelector<HTMLSelectElement>('#range-preset')!;
+        const before = visitors.textContent;
+        const choose = (value: string) => {
+          preset.value = value;
+          preset.dispatchEvent(new Event('change', { bubbles: true }));
+        };
+        const watch = () => {
+          if (visitors.textContent === before) requestAnimationFrame(watch);
+          else choose('last7');
+        };
+        requestAnimationFrame(watch);
+        choose('last30');
+      });
+      await expect.poll(() => asked).toBe(2);
+      // Time enough for the first answer's breakdowns, one a frame.
+      await page.evaluate(() => new Promise<void>((resolve) => {
+        let frames = 0;
+        const count = () => (++frames > 8 ? resolve() : requestAnimationFrame(count));
+        requestAnimationFrame(count);
+      }));
+      expect(await page.getAttribute('#results', 'aria-busy')).toBe('true');
+      letGo();
+      await page.waitForFunction(() => new URL(window.location.href).searchParams.get('range') === 'last7');
+      await figuresShown(page);
+      expect(await page.textContent('#load-status')).toBe('Figures updated.');
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
   it('when the Dashboard is printed before the reader scrolled, then every chart is drawn for the print', async () => {
     const page = await onPhone('ar');
     try {

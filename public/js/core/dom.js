@@ -97,6 +97,17 @@ export function nextTask() {
 }
 
 /**
+ * Resolves in a task after the next frame, so that what is built after it is laid out in a frame
+ * of its own: `nextTask` alone lets the browser run the next part before it lays out the last.
+ * A hidden page paints no frames, so there it resolves at once.
+ * @returns {Promise<void>}
+ */
+export function afterNextFrame() {
+  if (document.visibilityState === 'hidden') return Promise.resolve();
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
+
+/**
  * The most one idle moment should run, in ms. The browser offers up to 50 ms, but a task that
  * long on a desktop is four times that on a slow phone, where it would hold up a tap.
  */

@@ -1,7 +1,7 @@
 // What every dashboard page script shares: requests behind the dashboard's session rule, the
 // results area of the data pages, and the small pieces of markup they repeat.
 import { ApiError, newestOnly, sessionClient } from '../core/api.js';
-import { element, requireElement } from '../core/dom.js';
+import { afterNextFrame, element, requireElement } from '../core/dom.js';
 import { formatMoney } from '../core/format.js';
 import { has, t } from '../core/i18n.js';
 import { readJsonAttribute } from '../core/page.js';
@@ -128,6 +128,23 @@ export function syncAddress(params, { push = false } = {}) {
   }
 }
 
+/**
+ * Draws the results' breakdowns (`[data-breakdown]`) with `draw`, each in a frame of its own after
+ * the one that showed the totals, while `current()` holds (a newer answer draws its own). Drawn
+ * with the totals, they made one task and one layout longer than a slow phone should be held
+ * for, and on a phone they are below the first screen. A data page stays busy until the last.
+ * @param {HTMLElement} results
+ * @param {(section: HTMLElement) => void} draw
+ * @param {() => boolean} current
+ */
+export async function drawBreakdownsInTurn(results, draw, current) {
+  for (const section of results.querySelectorAll('[data-breakdown]')) {
+    await afterNextFrame();
+    if (!current()) return;
+    if (section instanceof HTMLElement) draw(section);
+  }
+}
+
 /** @typedef {'loading' | 'empty' | 'error' | 'noSides'} StateKind */
 
 /**
@@ -179,13 +196,15 @@ export function resultsView(onRetry) {
     /**
      * GETs `url` and hands the answer to `render`, unless a newer load started meanwhile.
      * @param {string} url
-     * @param {(data: unknown) => void} render
+     * @param {(data: unknown) => void | Promise<void>} render
      */
     async load(url, render) {
       setBusy(true);
       status.textContent = t('state.loading');
       try {
-        render(await loads.run((signal) => call('GET', url, undefined, { signal })));
+        await render(await loads.run((signal) => call('GET', url, undefined, { signal })));
+        // A load that started while this answer was still being drawn speaks for both.
+        if (loads.pending) return;
         status.textContent = t('state.updated');
       } catch {
         showState('error');

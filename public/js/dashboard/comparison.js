@@ -8,7 +8,7 @@ import { t, tn } from '../core/i18n.js';
 import { lang } from '../core/page.js';
 import { drawWhenNear } from '../core/chart.js';
 import { drawGrouped, fitRows } from './charts.js';
-import { cell, currency, deltaNode, fromTo, money, fillRows, resultsView, syncAddress } from './common.js';
+import { cell, currency, deltaNode, drawBreakdownsInTurn, fromTo, money, fillRows, resultsView, syncAddress } from './common.js';
 import { createFilterBar, loadFilters, readFilters } from './filters.js';
 import { createRangePicker } from './range.js';
 import { nameHeader, sortRows, sortableTable } from './sortable.js';
@@ -226,7 +226,7 @@ function datesOf({ start, end }) {
 }
 
 /** @param {unknown} answer */
-function render(answer) {
+async function render(answer) {
   const result = /** @type {Comparison} */ (answer);
   const a = result.a.totals;
   const b = result.b.totals;
@@ -253,19 +253,20 @@ function render(answer) {
   view.setKpi('change', deltaNode(change, formatSigned(change)), fromTo([element('bdi', { text: labelOf('a') })], [element('bdi', { text: labelOf('b') })], t('comparison.towards')));
   view.setKpi('changePct', pct === null ? t('comparison.notAvailable') : pctNode(pct), pct === null ? t('comparison.notAvailableLong') : '');
   shown = result;
-  renderBreakdowns();
+  await drawBreakdownsInTurn(view.results, renderSection, () => shown === result);
 }
 
 /** @param {string | undefined} name @returns {BreakdownName | null} */
 const breakdownOf = (name) => (name === 'byMuseum' || name === 'byChannel' ? name : null);
 
+/** Draws the breakdown `section` stands for, of the figures shown. @param {HTMLElement} section */
+function renderSection(section) {
+  const name = breakdownOf(section.dataset.breakdown);
+  if (shown && name) renderBreakdown(section, name, shown[name]);
+}
+
 function renderBreakdowns() {
-  if (!shown) return;
-  for (const section of view.results.querySelectorAll('[data-breakdown]')) {
-    if (!(section instanceof HTMLElement)) continue;
-    const name = breakdownOf(section.dataset.breakdown);
-    if (name) renderBreakdown(section, name, shown[name]);
-  }
+  for (const section of view.results.querySelectorAll('[data-breakdown]')) if (section instanceof HTMLElement) renderSection(section);
 }
 
 /**

@@ -11,7 +11,7 @@ import { t, tn } from '../core/i18n.js';
 import { lang } from '../core/page.js';
 import { drawWhenNear } from '../core/chart.js';
 import { drawBars, drawDoughnut, drawTrend, fitRows } from './charts.js';
-import { cell, currency, deltaNode, money, fillRows, percentChange, resultsView, syncAddress } from './common.js';
+import { cell, currency, deltaNode, drawBreakdownsInTurn, money, fillRows, percentChange, resultsView, syncAddress } from './common.js';
 import { baseOf, effective, periodStep, readSteps, withSteps } from './drill.js';
 import { createFilterBar, loadFilters, readFilters } from './filters.js';
 import { createRangePicker } from './range.js';
@@ -362,17 +362,18 @@ function renderTrend() {
   );
 }
 
+/** Draws the breakdown `section` stands for, of the figures shown. @param {HTMLElement} section */
+function renderSection(section) {
+  const name = breakdownOf(section.dataset.breakdown);
+  if (shown && name) renderBreakdown(section, name, shown[name], shown.totals.visitors);
+}
+
 function renderBreakdowns() {
-  if (!shown) return;
-  for (const section of view.results.querySelectorAll('[data-breakdown]')) {
-    if (!(section instanceof HTMLElement)) continue;
-    const name = breakdownOf(section.dataset.breakdown);
-    if (name) renderBreakdown(section, name, shown[name], shown.totals.visitors);
-  }
+  for (const section of view.results.querySelectorAll('[data-breakdown]')) if (section instanceof HTMLElement) renderSection(section);
 }
 
 /** @param {unknown} answer */
-function render(answer) {
+async function render(answer) {
   const summary = /** @type {Summary} */ (answer);
   rangePicker?.describe(summary.range, summary.granularity);
   // No row matches at all (a saved view of a museum out of reach, filters that exclude each
@@ -388,7 +389,7 @@ function render(answer) {
   shown = summary;
   renderTotals(summary);
   renderTrend();
-  renderBreakdowns();
+  await drawBreakdownsInTurn(view.results, renderSection, () => shown === summary);
   void loadNotes();
 }
 
