@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { describeBrowser, screenshot, seriousViolations } from '../support/browser';
 import { browserAndFreshApp, chartsDrawn, figuresShown, servedWithVisits, signedInPage } from './browser-helpers';
 
@@ -124,45 +124,66 @@ describeBrowser('Dashboard charts redrawn in place, and the comparison change as
     }
   }, 60_000);
 
+  /**
+   * Changes the dates to the last 30 days and, at the frame that answer's totals show (its
+   * breakdowns still to come), to the last 7; `second` answers the second request.
+   */
+  async function changeTwiceWhileDrawing(page: Page, second: (route: Route) => Promise<void>): Promise<void> {
+    let asked = 0;
+    await page.route('**/api/dashboard/summary?*', async (route) => {
+      asked += 1;
+      await (asked === 2 ? second(route) : route.continue());
+    });
+    await page.evaluate(() => {
+      const visitors = document.querySelector('[data-kpi="visitors"]')!;
+      const preset = document.querySelector<HTMLSelectElement>('#range-preset')!;
+      const before = visitors.textContent;
+      const choose = (value: string) => {
+        preset.value = value;
+        preset.dispatchEvent(new Event('change', { bubbles: true }));
+      };
+      const watch = () => {
+        if (visitors.textContent === before) requestAnimationFrame(watch);
+        else choose('last7');
+      };
+      requestAnimationFrame(watch);
+      choose('last30');
+    });
+    await expect.poll(() => asked).toBe(2);
+    // Time enough for the first answer's breakdowns, one a frame.
+    await page.evaluate(() => new Promise<void>((resolve) => {
+      let frames = 0;
+      const count = () => (++frames > 8 ? resolve() : requestAnimationFrame(count));
+      requestAnimationFrame(count);
+    }));
+  }
+
   it('when the reader changes the dates again while the breakdowns are still being drawn, then the page stays busy until the newer figures are in', async () => {
     const page = await onPhone('en');
     try {
       let letGo = () => {};
       const held = new Promise<void>((resolve) => (letGo = resolve));
-      let asked = 0;
-      await page.route('**/api/dashboard/summary?*', async (route) => {
-        asked += 1;
-        if (asked === 2) await held;
+      await changeTwiceWhileDrawing(page, async (route) => {
+        await held;
         await route.continue();
       });
-      // At the frame the first answer's totals show, its breakdowns still to come, the second change.
-      await page.evaluate(() => {
-        const visitors = document.querySelector('[data-kpi="visitors"]')!;
-        const preset = document.querySelector<HTMLSelectElement>('#range-preset')!;
-        const before = visitors.textContent;
-        const choose = (value: string) => {
-          preset.value = value;
-          preset.dispatchEvent(new Event('change', { bubbles: true }));
-        };
-        const watch = () => {
-          if (visitors.textContent === before) requestAnimationFrame(watch);
-          else choose('last7');
-        };
-        requestAnimationFrame(watch);
-        choose('last30');
-      });
-      await expect.poll(() => asked).toBe(2);
-      // Time enough for the first answer's breakdowns, one a frame.
-      await page.evaluate(() => new Promise<void>((resolve) => {
-        let frames = 0;
-        const count = () => (++frames > 8 ? resolve() : requestAnimationFrame(count));
-        requestAnimationFrame(count);
-      }));
       expect(await page.getAttribute('#results', 'aria-busy')).toBe('true');
       letGo();
       await page.waitForFunction(() => new URL(window.location.href).searchParams.get('range') === 'last7');
       await figuresShown(page);
       expect(await page.textContent('#load-status')).toBe('Figures updated.');
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
+  it('when the newer figures fail while the earlier ones are still being drawn, then the page says they could not be loaded, not that they were updated', async () => {
+    const page = await onPhone('en');
+    try {
+      await changeTwiceWhileDrawing(page, (route) => route.fulfill({ status: 500, json: { error: 'Internal error' } }));
+      expect(await page.textContent('#load-status')).toBe('The figures could not be loaded.');
+      expect(await page.isVisible('#state-card')).toBe(true);
+      expect(await page.getAttribute('#results', 'aria-busy')).toBe('false');
     } finally {
       await page.close();
     }

@@ -158,6 +158,8 @@ export function resultsView(onRetry) {
   const status = requireElement('#load-status', HTMLElement);
   const retry = requireElement('[data-state-retry]', HTMLButtonElement, stateCard);
   const loads = newestOnly();
+  /** How many loads have started: a load that is no longer the latest leaves the page's state to the latest. */
+  let started = 0;
 
   /**
    * @param {StateKind | null} kind
@@ -199,12 +201,14 @@ export function resultsView(onRetry) {
      * @param {(data: unknown) => void | Promise<void>} render
      */
     async load(url, render) {
+      const mine = (started += 1);
       setBusy(true);
       status.textContent = t('state.loading');
       try {
         await render(await loads.run((signal) => call('GET', url, undefined, { signal })));
-        // A load that started while this answer was still being drawn speaks for both.
-        if (loads.pending) return;
+        // A load that started while this answer was still being drawn speaks for both, whether
+        // its own answer is still on its way or has already been shown (or failed).
+        if (mine !== started) return;
         status.textContent = t('state.updated');
       } catch {
         showState('error');
