@@ -26,12 +26,41 @@ export function postgresBinaries(): string | undefined {
   return versions.length > 0 ? path.join(root, versions[0], 'bin') : undefined;
 }
 
-export async function freePort(): Promise<number> {
+/**
+ * The first port the kernel hands out on its own (listen on port 0, or an outgoing connection).
+ * Linux's default when the setting cannot be read.
+ */
+function ephemeralLow(): number {
+  try {
+    const low = Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > 1024 ? low : 32768;
+  } catch {
+    return 32768;
+  }
+}
+
+function listensOn(port: number): Promise<boolean> {
   const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  return new Promise((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A free loopback port for an engine that a test may kill and start again on the same port.
+ * It is drawn below the kernel's ephemeral range: in that range, while the engine is down,
+ * any other test's server on port 0 (supertest makes one per request) could be given the port,
+ * and the engine would fail to bind when it comes back.
+ */
+export async function freePort(): Promise<number> {
+  const high = ephemeralLow();
+  const low = Math.max(1025, high - 12_000);
+  for (let tries = 0; tries < 100; tries += 1) {
+    const port = low + Math.floor(Math.random() * (high - low));
+    if (await listensOn(port)) return port;
+  }
+  throw new Error(`no free port between ${String(low)} and ${String(high)}`);
 }
 
 /** Runs a PostgreSQL program, as `postgres` when this process is root. */

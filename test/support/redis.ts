@@ -49,26 +49,43 @@ export async function freshRedis(opts: { persistent?: boolean } = {}): Promise<R
   // A killed server may still hold the port for a moment: a restart waits until it has exited,
   // or the new one would fail to bind and exit at once.
   let previousExit: Promise<unknown> = Promise.resolve();
-  const start = async () => {
+  const launch = async () => {
     await previousExit;
     const started = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', ...storage, '--protected-mode', 'no'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = started;
     previousExit = new Promise((resolve) => started.once('exit', resolve));
+    let output = '';
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('redis-server did not start within 5 s')), 5_000);
       started.stdout.on('data', (chunk: Buffer) => {
-        if (chunk.toString().includes('Ready to accept connections')) {
+        output += chunk.toString();
+        if (output.includes('Ready to accept connections')) {
           clearTimeout(timer);
           resolve();
         }
       });
+      started.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
       started.on('exit', (code) => {
         clearTimeout(timer);
-        reject(new Error(`redis-server exited with ${String(code)}`));
+        reject(Object.assign(new Error(`redis-server exited with ${String(code)}: ${output.trim().split('\n').slice(-3).join(' | ')}`), { output }));
       });
     });
+  };
+  // The port is drawn where only another test's engine could take it; should that happen while
+  // this one is down, the restart waits for the port a little rather than fail the test.
+  const start = async () => {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await launch();
+        return;
+      } catch (error) {
+        const inUse = String((error as { output?: string }).output).includes('Address already in use');
+        if (!inUse || attempt === 20) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }
   };
   const kill = () => {
     child?.kill('SIGKILL');
