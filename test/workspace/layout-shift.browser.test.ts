@@ -73,4 +73,43 @@ describeBrowser('the layout shift of loading each workspace page, in a browser',
       });
     }
   }
+
+  for (const [lang, width] of [
+    ['ar', 390],
+    ['en', 1440],
+  ] as const) {
+    it(`when a post's panel opens in ${lang} at ${width} px and its history and comments arrive after it, then its buttons stay where they were`, async () => {
+      const app = await seed();
+      onTestFinished(() => app.close());
+      const made = await app.ws.as(app.contributor).post('/api/posts').send({ title: 'Gallery tour', caption: 'Doors open at 7', status: 'review', brandId: app.brand.id });
+      expect(made.status, made.text).toBe(201);
+      for (const body of ['The poster is ready', 'Add the time, please', 'Done: tours every hour from 10']) {
+        const comment = await app.ws.as(app.manager).post(`/api/posts/${made.body.post.id}/comments`).send({ body });
+        expect(comment.status, comment.text).toBe(201);
+      }
+      const { context, page } = await signedIn(browser(), app, app.contributor, { lang, width });
+      try {
+        await page.goto(`${app.url}/workspace`);
+        await settled(page);
+        const held: (() => Promise<void>)[] = [];
+        await page.route(/\/api\/posts\/\d+\/(activity|comments)/, (route) => {
+          held.push(() => route.continue());
+        });
+        await page.locator('.post-card', { hasText: 'Gallery tour' }).locator('.post-open').click();
+        const edit = page.locator('dialog.modal[open] [data-edit]');
+        await edit.waitFor();
+        await page.waitForFunction(() => document.querySelector('dialog.modal[open]')?.getAnimations().length === 0);
+        await expect.poll(() => held.length).toBe(2);
+        const before = await edit.boundingBox();
+        const dialogBefore = await page.locator('dialog.modal[open]').boundingBox();
+        await Promise.all(held.map((go) => go()));
+        await settled(page);
+        // The history and the comments made the panel taller: what they add comes below.
+        expect((await page.locator('dialog.modal[open]').boundingBox())?.height).toBeGreaterThan(dialogBefore?.height ?? Infinity);
+        expect(await edit.boundingBox()).toEqual(before);
+      } finally {
+        await context.close();
+      }
+    });
+  }
 });
