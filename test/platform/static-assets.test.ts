@@ -159,6 +159,22 @@ describe('building the static files', () => {
     expect(filesOf(['js/dashboard/shell.js', 'js/dashboard/settings.js', 'js/dashboard/audit.js']).size).toBeLessThanOrEqual(4);
   });
 
+  it('when the page scripts are bundled, then Chart.js\'s chunks open with V8\'s hint to compile them whole as they arrive, their maps count the line it adds, and no other script carries it', () => {
+    const { files } = buildAssets();
+    const scripts = [...files.keys()].filter((name) => name.endsWith('.js'));
+    const charts = scripts.filter((name) => /^js\/chunks\/chart-lib-/.test(name));
+    expect(charts.length).toBeGreaterThan(0);
+    for (const name of scripts) {
+      const lines = files.get(name)!.toString('utf8').split('\n');
+      expect(lines[0] === '//# allFunctionsCalledOnLoad', name).toBe(charts.includes(name));
+      if (!charts.includes(name)) continue;
+      expect(lines[1], name).toMatch(/^import/);
+      const mappings = (JSON.parse(files.get(`${name}.map`)!.toString('utf8')) as { mappings: string }).mappings.split(';');
+      expect(mappings[0], `${name}: the hint's line maps to nothing`).toBe('');
+      expect(mappings[1].length, `${name}: the code's first line maps to Chart.js`).toBeGreaterThan(1000);
+    }
+  });
+
   it('when a template names a script outside both applications\' folders, then the build stops and names it, rather than leave it unbuilt', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'museum-assets-test-'));
     onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -58,7 +58,10 @@ async function drawNear(entries) {
     // Charts that come near together are drawn one per task, so input is never kept waiting.
     if (!first) await nextTask();
     first = false;
+    const ready = loadedChart;
     const Chart = await loadChart();
+    // Chart.js's code runs for the first time as it loads: the first chart is drawn in the task after.
+    if (!ready) await nextTask();
     const drawIt = waiting.get(target);
     waiting.delete(target);
     nearScreen?.unobserve(target);

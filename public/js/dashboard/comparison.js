@@ -2,7 +2,7 @@
 // default year to date against the same days of last year), or two chosen years or seasons,
 // under the same filters; both date ranges printed, key figures and per-museum and
 // per-channel values with absolute and percent change, and grouped bar charts.
-import { element, requireElement } from '../core/dom.js';
+import { element, nextTask, requireElement } from '../core/dom.js';
 import { formatChange, formatDate, formatDateRange, formatMoney, formatNumber, formatSigned, formatYear, compareText } from '../core/format.js';
 import { t, tn } from '../core/i18n.js';
 import { lang } from '../core/page.js';
@@ -353,6 +353,9 @@ async function start() {
   // Year to date unless the address names other dates.
   if (!params.has('range') && !params.has('from')) params.set('range', 'yearToDate');
   rangePicker.restore(params);
+  // The page's controls are built in turns, each a task of its own: built in one, with the
+  // request for the figures, they held a slow phone's main thread for over 100 ms.
+  await nextTask();
   filterBar = createFilterBar(filtersRoot, filters, changed);
   filterBar.restore(params);
   for (const select of [...Object.values(sides), mode]) select.addEventListener('change', changed);
@@ -363,6 +366,19 @@ async function start() {
     renderBreakdowns();
     showAddress(lastAddress);
   });
+  for (const section of view.results.querySelectorAll('[data-breakdown]')) {
+    if (!(section instanceof HTMLElement)) continue;
+    const name = breakdownOf(section.dataset.breakdown);
+    if (!name) continue;
+    sortableTable(requireElement('table', HTMLTableElement, section), orders[name], (order) => {
+      orders[name] = order;
+      renderBreakdowns();
+    }, 'hint-sort');
+  }
+  await nextTask();
+  const figures = refresh();
+  // The saved views' menu is built while the figures are on their way.
+  await nextTask();
   viewsMenu = createViewsMenu(requireElement('[data-views]', HTMLElement), {
     page: 'comparison',
     address: viewAddress,
@@ -373,16 +389,7 @@ async function start() {
     },
   });
   viewsMenu.showing(saved);
-  for (const section of view.results.querySelectorAll('[data-breakdown]')) {
-    if (!(section instanceof HTMLElement)) continue;
-    const name = breakdownOf(section.dataset.breakdown);
-    if (!name) continue;
-    sortableTable(requireElement('table', HTMLTableElement, section), orders[name], (order) => {
-      orders[name] = order;
-      renderBreakdowns();
-    }, 'hint-sort');
-  }
-  await refresh();
+  await figures;
 }
 
 // An import or a change of seasons elsewhere: the figures are offered again, read afresh, and
