@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { freePort } from './postgres-server';
 
 /**
  * A local stand-in for Airtable's REST API, close enough for the real `airtable` client:
@@ -306,13 +307,13 @@ export class AirtableEmulator {
   }
 }
 
-/** An endpoint URL on which nothing listens, so a client's connection is refused. */
+/**
+ * An endpoint URL on which nothing listens, so a client's connection is refused. Its port is
+ * drawn below the kernel's ephemeral range (freePort): a port freed in that range could be given
+ * to another test's emulator on port 0, which would then answer (it happened in CI).
+ */
 export async function refusedUrl(): Promise<string> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
+  return `http://127.0.0.1:${String(await freePort())}`;
 }
 
 /** Starts an emulator that is closed when the current test finishes. */
