@@ -64,7 +64,7 @@ export default defineConfig(
   },
   {
     // The pages' scripts: browser globals, typed by the browser's own configuration (checkJs).
-    files: ['public/js/**/*.js'],
+    files: ['public/js/**/*.js', 'public/boot/**/*.js'],
     languageOptions: {
       globals: globals.browser,
       parserOptions: { projectService: false, project: './tsconfig.browser.json', tsconfigRootDir: import.meta.dirname },

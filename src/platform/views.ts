@@ -1,7 +1,6 @@
 import type { Express, Response } from 'express';
 import { assets } from './assets';
 import { VIEWS_DIR } from './paths';
-import { LOCALE_LISTS_SCRIPT } from './security';
 
 declare module 'express-serve-static-core' {
   interface Response {
@@ -13,7 +12,6 @@ declare module 'express-serve-static-core' {
 export function setupViews(app: Express): void {
   app.set('views', VIEWS_DIR);
   app.set('view engine', 'ejs');
-  app.locals.localeListsScript = LOCALE_LISTS_SCRIPT;
   app.response.page = function page(this: Response, view, given = {}, status = 200) {
     const layout = typeof given.layout === 'string' ? given.layout : 'main';
     // Templates link static files by their source names; these give the hashed ones.

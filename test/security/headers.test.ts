@@ -1,7 +1,5 @@
-import { createHash } from 'node:crypto';
 import { request, type HttpTest, type HttpResponse } from '../support/http';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { LOCALE_LISTS_SCRIPT } from '../../src/platform/security';
 import { setCookieLine } from '../support/app';
 import { adminOf, appOf, buildWorld, isApi, methodsOf, pathFor, renameBody, send, type World } from './world';
 
@@ -27,9 +25,8 @@ const HELMET: Record<string, string | RegExp> = {
   'x-xss-protection': '0',
 };
 
-/** The pages' one inline script, as written into them, and the CSP source that allows just it. */
-const INLINE_SCRIPT = `<script>${LOCALE_LISTS_SCRIPT}</script>`;
-const INLINE_SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(LOCALE_LISTS_SCRIPT).digest('base64')}'`;
+/** The classic script at the top of a page's head, which lists the browser's locales. */
+const LOCALE_LISTS = /<script src="\/static\/boot\/locale-lists-[A-Za-z0-9]+\.js"><\/script>/;
 
 function directives(csp: string): Map<string, string[]> {
   return new Map(
@@ -46,7 +43,7 @@ function expectSecurityHeaders(res: HttpResponse, what: string) {
   expect(res.headers['x-powered-by'], what).toBeUndefined();
   const csp = directives(res.headers['content-security-policy'] ?? '');
   expect(csp.get('default-src'), what).toEqual(["'self'"]);
-  expect(csp.get('script-src'), what).toEqual(["'self'", INLINE_SCRIPT_SOURCE]);
+  expect(csp.get('script-src'), what).toEqual(["'self'"]);
   expect(csp.get('script-src-attr'), what).toEqual(["'none'"]);
   expect(csp.get('object-src'), what).toEqual(["'none'"]);
   expect(csp.get('base-uri'), what).toEqual(["'self'"]);
@@ -62,7 +59,7 @@ function signedIn(world: World, path: string): Record<string, string> {
 }
 
 describe('security headers on every answer', () => {
-  it('when any route of either application answers a signed-in request, whatever the status, then it carries helmet’s headers and a CSP that allows no inline script but the locale lists’', async () => {
+  it('when any route of either application answers a signed-in request, whatever the status, then it carries helmet’s headers and a CSP that allows no inline script', async () => {
     for (const route of world.routes) {
       for (const method of methodsOf(route)) {
         const res = await send(world.app, method, pathFor(route, world.mine), signedIn(world, route.path), method === 'PATCH' ? renameBody(route.path, 'Renamed') : undefined);
@@ -106,7 +103,7 @@ describe('security headers on every answer', () => {
 });
 
 describe('rendered pages', () => {
-  it('when every page of both applications is rendered, then its one inline script, on a page with scripts, is the locale lists’ ahead of every stylesheet, with no inline event handler and no javascript: URL', async () => {
+  it('when every page of both applications is rendered, then it has no inline script, a page with scripts lists the locales ahead of every stylesheet, and there is no inline event handler and no javascript: URL', async () => {
     const pages = world.routes.filter((r) => r.method === 'GET' && !isApi(r.path) && !r.path.startsWith('/static/'));
     expect(pages.length).toBeGreaterThan(12);
     // Someone new to the workspace, whose pages are the first-login ones.
@@ -120,13 +117,13 @@ describe('rendered pages', () => {
         if (res.status !== 200 && res.status !== 410) continue;
         rendered += 1;
         expect(res.headers['content-type'], route.path).toMatch(/^text\/html/);
-        const [head, ...more] = res.text.split(INLINE_SCRIPT);
+        const [head, ...more] = res.text.split(LOCALE_LISTS);
         // Only a page with scripts of its own formats anything.
         const linksScripts = /<script type="module" src="\/static\//.test(res.text);
-        expect(more, `${route.path}: the inline script once, on a page with scripts`).toHaveLength(linksScripts ? 1 : 0);
-        // After a stylesheet, the browser would hold the script until the sheet had loaded.
+        expect(more, `${route.path}: the locale lists once, on a page with scripts`).toHaveLength(linksScripts ? 1 : 0);
+        // Before the first paint: after a stylesheet, the browser would hold it until the sheet had loaded.
         if (linksScripts) expect(head, route.path).not.toMatch(/rel="stylesheet"/);
-        for (const tag of more.join('').match(/<script\b[^>]*>/gi) ?? []) {
+        for (const tag of res.text.match(/<script\b[^>]*>/gi) ?? []) {
           expect(/\bsrc="\/static\//.test(tag) || /\btype="application\/json"/.test(tag), `${route.path}: ${tag}`).toBe(true);
         }
         expect(res.text, route.path).not.toMatch(/<[^>]+\son[a-z]+\s*=/i);

@@ -3,7 +3,6 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { request, type HttpTest } from '../support/http';
 import { afterEach, expect, it } from 'vitest';
 import { SqlVisitRepository } from '../../src/dashboard/visits/repository';
-import { LOCALE_LISTS_SCRIPT } from '../../src/platform/security';
 import { SqlLinkTokens } from '../../src/workspace/auth/links';
 import { cookieFrom } from '../support/app';
 import { describeBrowser, serve } from '../support/browser';
@@ -173,8 +172,7 @@ describeBrowser('stored XSS: hostile names, titles and file names on every page'
           expect(found.xss, where).toBeUndefined();
           expect(found.csp, where).toEqual([]);
           expect(found.injected, where).toEqual([]);
-          // The layout's own: one script the CSP allows by its hash.
-          expect(found.scripts, where).toEqual([`<script>${LOCALE_LISTS_SCRIPT}</script>`]);
+          expect(found.scripts, where).toEqual([]);
           for (const name of shows) expect(found.text, `${where}: ${name}`).toContain(text[name]);
           expect(dialogs, where).toEqual([]);
           await page.close();
