@@ -11,7 +11,7 @@ import { drawGrouped, fitRows } from './charts.js';
 import { cell, currency, deltaNode, drawBreakdownsInTurn, fromTo, money, fillRows, resultsView, syncAddress } from './common.js';
 import { createFilterBar, loadFilters, readFilters } from './filters.js';
 import { createRangePicker } from './range.js';
-import { nameHeader, sortRows, sortableTable } from './sortable.js';
+import { nameHeader, sortRows, sortableBreakdowns } from './sortable.js';
 import { createViewsMenu, viewOfAddress } from './views.js';
 import { offerNewFigures } from './live.js';
 
@@ -366,15 +366,7 @@ async function start() {
     renderBreakdowns();
     showAddress(lastAddress);
   });
-  for (const section of view.results.querySelectorAll('[data-breakdown]')) {
-    if (!(section instanceof HTMLElement)) continue;
-    const name = breakdownOf(section.dataset.breakdown);
-    if (!name) continue;
-    sortableTable(requireElement('table', HTMLTableElement, section), orders[name], (order) => {
-      orders[name] = order;
-      renderBreakdowns();
-    }, 'hint-sort');
-  }
+  sortableBreakdowns(view.results, breakdownOf, orders, renderBreakdowns);
   await nextTask();
   const figures = refresh();
   // The saved views' menu is built while the figures are on their way.

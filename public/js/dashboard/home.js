@@ -15,7 +15,7 @@ import { cell, currency, deltaNode, drawBreakdownsInTurn, money, fillRows, perce
 import { baseOf, effective, periodStep, readSteps, withSteps } from './drill.js';
 import { createFilterBar, loadFilters, readFilters } from './filters.js';
 import { createRangePicker } from './range.js';
-import { sortRows, sortableTable } from './sortable.js';
+import { sortRows, sortableBreakdowns } from './sortable.js';
 import { createViewsMenu, viewOfAddress } from './views.js';
 import { createNotes } from './notes.js';
 import { createReports } from './reports.js';
@@ -503,14 +503,7 @@ async function start() {
   // The page's controls are built in turns, each a task of its own: built in one, they held a
   // slow phone's main thread for over 100 ms.
   await nextTask();
-  for (const section of view.results.querySelectorAll('[data-breakdown]')) {
-    if (!(section instanceof HTMLElement)) continue;
-    const name = breakdownOf(section.dataset.breakdown);
-    if (!name) continue;
-    sortableTable(requireElement('table', HTMLTableElement, section), orders[name], (order) => {
-      orders[name] = order;
-      renderBreakdowns();
-    }, 'hint-sort');
+  for (const [name, section] of sortableBreakdowns(view.results, breakdownOf, orders, renderBreakdowns)) {
     requireElement('[data-show-all]', HTMLButtonElement, section).addEventListener('click', () => {
       if (expanded.has(name)) expanded.delete(name);
       else expanded.add(name);

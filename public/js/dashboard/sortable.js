@@ -2,7 +2,7 @@
 // holds a button (a click, or Enter or Space from the keyboard); the first press orders
 // figures from the largest and names from A, the next reverses. `aria-sort` on the header
 // says the order in force, so screen readers announce it.
-import { element } from '../core/dom.js';
+import { element, requireElement } from '../core/dom.js';
 import { compareText } from '../core/format.js';
 
 /** @typedef {'ascending' | 'descending'} Direction */
@@ -68,6 +68,33 @@ export function sortableTable(table, initial, onSort, hint) {
   return {
     current: () => order,
   };
+}
+
+/**
+ * Makes the table of each breakdown section under `root` sortable. `breakdownOf` says which
+ * of the page's breakdowns a section's `data-breakdown` names (null: none); `orders` holds each
+ * one's order, kept up to date here, and `redraw` draws the rows again.
+ * @template {string} N
+ * @param {ParentNode} root
+ * @param {(name: string | undefined) => N | null} breakdownOf
+ * @param {Record<N, SortOrder>} orders
+ * @param {() => void} redraw
+ * @returns {[N, HTMLElement][]} each breakdown's name and section
+ */
+export function sortableBreakdowns(root, breakdownOf, orders, redraw) {
+  /** @type {[N, HTMLElement][]} */
+  const found = [];
+  for (const section of root.querySelectorAll('[data-breakdown]')) {
+    if (!(section instanceof HTMLElement)) continue;
+    const name = breakdownOf(section.dataset.breakdown);
+    if (!name) continue;
+    sortableTable(requireElement('table', HTMLTableElement, section), orders[name], (order) => {
+      orders[name] = order;
+      redraw();
+    }, 'hint-sort');
+    found.push([name, section]);
+  }
+  return found;
 }
 
 /**
