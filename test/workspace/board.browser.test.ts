@@ -432,4 +432,27 @@ describeBrowser('Board /workspace in a browser', () => {
       expect(await panel.locator('.post-panel').isVisible()).toBe(true);
       expect(await page.evaluate(() => document.activeElement?.classList.contains('post-media-open'))).toBe(true);
     }));
+
+  it('when the board opens, then it asks for its records only after a frame of its own, so that its first paint waits for none of them', () =>
+    runAs(browser(), 'manager', { width: 390, prepare: boardData }, async ({ app, page }) => {
+      await page.addInitScript(() => {
+        // How many frames the page's scripts had asked for and seen drawn when the first request for records went out.
+        const seen = window as unknown as { framesDrawn: number; framesAtFirstCall?: number };
+        seen.framesDrawn = 0;
+        const askFrame = window.requestAnimationFrame.bind(window);
+        window.requestAnimationFrame = (callback) => askFrame((time) => {
+          seen.framesDrawn += 1;
+          callback(time);
+        });
+        const fetch = window.fetch.bind(window);
+        window.fetch = (input, init) => {
+          if (String(input instanceof Request ? input.url : input).includes('/api/')) seen.framesAtFirstCall ??= seen.framesDrawn;
+          return fetch(input, init);
+        };
+      });
+      await page.goto(`${app.url}/workspace`);
+      await settled(page);
+      await card(page, 'Behind the scenes reel').waitFor();
+      expect(await page.evaluate(() => (window as unknown as { framesAtFirstCall?: number }).framesAtFirstCall)).toBeGreaterThan(0);
+    }));
 });
