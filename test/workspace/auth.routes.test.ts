@@ -100,13 +100,15 @@ describe('POST /api/auth/login', () => {
     await time('warm-up@example.test');
     const known: number[] = [];
     const unknown: number[] = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 5; i++) {
       known.push(await time(user.email));
       unknown.push(await time(`nobody${i}@example.test`));
     }
-    const median = (xs: number[]) => xs.sort((a, b) => a - b)[1];
-    // Without the dummy comparison an unknown email answers some 50 times faster.
-    expect(median(unknown)).toBeGreaterThan(median(known) * 0.5);
+    const median = (xs: number[]) => xs.sort((a, b) => a - b)[2];
+    // Without the dummy comparison an unknown email answers some 50 times faster. The bound
+    // leaves room for a busy machine, where one bcrypt run can take twice another's (a whole
+    // suite's run saw 123 against 281 ms with the dummy comparison in place).
+    expect(median(unknown)).toBeGreaterThan(median(known) * 0.2);
   });
 
   it.each([
