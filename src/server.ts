@@ -13,6 +13,7 @@ import { removeOrphanFiles } from './workspace/assets/sweep';
 import { buildStores, type Stores } from './stores';
 import { startBackground } from './background';
 import { EventStreams } from './platform/sse';
+import { refuseOldNode } from './platform/node-version';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const IDLE_CLOSE_POLL_MS = 50;
@@ -33,6 +34,7 @@ function readConfig(): Config {
 }
 
 async function main(): Promise<void> {
+  refuseOldNode();
   const config = readConfig();
   const logger = createLogger(config.logLevel);
   let stores: Stores;

@@ -207,4 +207,16 @@ describe('the server process (node dist/server.js)', { timeout: 40_000 }, () => 
     expect(lines[0]).toContain(name);
     expect(proc.stdout()).toBe('');
   });
+
+  it('when Node is older than the floor better-sqlite3 needs, then it exits 1 naming the Node it needs, before it opens or writes anything', async () => {
+    const env = dirs();
+    // Node 22.13 is not on this machine; the process is told it is one, before the server's code runs.
+    const olderNode = path.join(tempDir('museum-old-node-'), 'older-node.cjs');
+    fs.writeFileSync(olderNode, "Object.defineProperty(process, 'version', { value: 'v22.13.1' });\n");
+    const proc = launch({ ...env, NODE_OPTIONS: `--require ${olderNode}` });
+    expect(await proc.exited()).toEqual({ code: 1, signal: null });
+    expect(proc.stderr().trim()).toBe("This server needs Node >=22.14 (package.json's engines); this is Node v22.13.1. Put a newer Node first on PATH and run it again.");
+    expect(proc.stdout()).toBe('');
+    expect(fs.existsSync(env.DATA_DIR) ? fs.readdirSync(env.DATA_DIR) : []).toEqual([]);
+  });
 });

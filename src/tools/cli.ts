@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig, type Config } from '../config';
+import { refuseOldNode } from '../platform/node-version';
 
 /** A refusal before anything was written (exit 2), as opposed to a failure (exit 1). */
 export class CopyRefused extends Error {}
@@ -8,6 +9,7 @@ export class CopyRefused extends Error {}
  * one line on stderr and a non-zero exit when the settings are wrong (2), the command refuses (2) or fails (1).
  */
 export async function runCommand(name: string, work: (config: Config, progress: (line: string) => void) => Promise<string>, failed = ''): Promise<void> {
+  refuseOldNode();
   let config: Config;
   try {
     config = loadConfig();
