@@ -215,7 +215,7 @@ describe('the server process (node dist/server.js)', { timeout: 40_000 }, () => 
     fs.writeFileSync(olderNode, "Object.defineProperty(process, 'version', { value: 'v22.13.1' });\n");
     const proc = launch({ ...env, NODE_OPTIONS: `--require ${olderNode}` });
     expect(await proc.exited()).toEqual({ code: 1, signal: null });
-    expect(proc.stderr().trim()).toBe("This server needs Node >=22.14 (package.json's engines); this is Node v22.13.1. Put a newer Node first on PATH and run it again.");
+    expect(proc.stderr().trim()).toBe("Museum Platform needs Node >=22.14 (package.json's engines); this is Node v22.13.1. Put a newer Node first on PATH and run it again.");
     expect(proc.stdout()).toBe('');
     expect(fs.existsSync(env.DATA_DIR) ? fs.readdirSync(env.DATA_DIR) : []).toEqual([]);
   });

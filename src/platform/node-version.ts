@@ -14,7 +14,7 @@ export function tooOldNode(version: string, floor: string): string | undefined {
   const [want, have] = [wanted, running].map((m) => m.slice(1, 4).map((part) => Number(part || 0)));
   const older = have.findIndex((part, at) => part !== want[at]);
   if (older < 0 || have[older] > want[older]) return undefined;
-  return `This server needs Node ${floor} (package.json's engines); this is Node ${version.replace(/^v?/, 'v')}. Put a newer Node first on PATH and run it again.`;
+  return `Museum Platform needs Node ${floor} (package.json's engines); this is Node ${version.replace(/^v?/, 'v')}. Put a newer Node first on PATH and run it again.`;
 }
 
 /**
