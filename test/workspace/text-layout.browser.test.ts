@@ -209,4 +209,26 @@ describeBrowser('Names and titles in narrow places, in a browser', () => {
       await settled(page);
       expect(await showsFromItsStart(page.locator('#filter-campaign'), 'rtl')).toBe(true);
     }));
+
+  it.each([
+    ['en', 1440],
+    ['ar', 1440],
+    ['en', 901],
+  ] as const)('when the superadmin is named "Administrator" (%s, %i px), then the sidebar shows the name on one line, beside the picture and above the role and the bell', (lang: Lang, width) =>
+    runAs(browser(), 'admin', { lang, width, prepare: (app) => app.ws.members.update(app.admin.id, { name: 'Administrator' }) }, async ({ app, page }) => {
+      await page.goto(`${app.url}/workspace`);
+      await settled(page);
+      const name = page.locator('.ws-user-name');
+      expect(await name.textContent()).toBe('Administrator');
+      const lines = await name.evaluate((node) => {
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+      });
+      expect(lines).toBe(1);
+      const [nameBox, roleBox, bellBox] = await Promise.all([name, page.locator('.ws-user .role-badge'), page.locator('.ws-user .ws-bell')].map((l) => l.boundingBox()));
+      expect(roleBox!.y).toBeGreaterThanOrEqual(nameBox!.y + nameBox!.height - 1);
+      expect(bellBox!.y + bellBox!.height).toBeGreaterThan(roleBox!.y);
+      expect(await page.locator('.ws-user .ws-bell').isVisible()).toBe(true);
+    }));
 });
