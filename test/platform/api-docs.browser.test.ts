@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeBrowser, serve } from '../support/browser';
-import { buildApp } from '../support/app';
+import { expect, it } from 'vitest';
+import { describeBrowser, useServedApp } from '../support/browser';
 import { checkAndShoot, useBrowser, WIDTHS, type Lang } from '../workspace/browser-helpers';
 
 describeBrowser('the API reference page', () => {
   const browser = useBrowser();
-  let server: Awaited<ReturnType<typeof serve>>;
-  beforeAll(async () => {
-    server = await serve((await buildApp()).app);
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const url = useServedApp();
 
   for (const lang of ['en', 'ar'] as Lang[]) {
     it(`when a developer opens /api/docs in ${lang} and unfolds an operation, then every feature is listed and the page is axe clean at 390 and 1440 px`, async () => {
@@ -19,7 +12,7 @@ describeBrowser('the API reference page', () => {
         const context = await browser().newContext({ viewport: { width, height: 900 } });
         try {
           const page = await context.newPage();
-          await page.goto(`${server.url}/api/docs?lang=${lang}`);
+          await page.goto(`${url()}/api/docs?lang=${lang}`);
           expect(await page.getAttribute('html', 'dir')).toBe(lang === 'ar' ? 'rtl' : 'ltr');
           await page.getByRole('link', { name: 'posts', exact: true }).click();
           const operation = page.locator('#tag-posts details').filter({ has: page.locator('summary', { hasText: /^POST \/api\/posts$/ }) });

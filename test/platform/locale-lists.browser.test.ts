@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeBrowser, serve } from '../support/browser';
-import { buildApp } from '../support/app';
+import { expect, it } from 'vitest';
+import { describeBrowser, useServedApp } from '../support/browser';
 import { useBrowser, type Lang } from '../workspace/browser-helpers';
 
 /** Records each step of `public/boot/locale-lists.js`, with the turn of the event loop it ran in. */
@@ -39,13 +38,7 @@ function recordSteps() {
 
 describeBrowser('the locale lists built as a page opens, in a browser', () => {
   const browser = useBrowser();
-  let server: Awaited<ReturnType<typeof serve>>;
-  beforeAll(async () => {
-    server = await serve((await buildApp()).app);
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const url = useServedApp();
 
   for (const lang of ['en', 'ar'] as Lang[]) {
     it(`when a page with scripts opens in ${lang}, then the locale data and lists are built in four steps, each in a task of its own`, async () => {
@@ -53,7 +46,7 @@ describeBrowser('the locale lists built as a page opens, in a browser', () => {
       try {
         const page = await context.newPage();
         await page.addInitScript(recordSteps);
-        await page.goto(`${server.url}/login?lang=${lang}`);
+        await page.goto(`${url()}/login?lang=${lang}`);
         const stepsSoFar = () => page.evaluate(() => (window as unknown as { localeSteps: [string, number][] }).localeSteps);
         // The later steps are queued as tasks, which may run after the load event.
         await expect.poll(async () => (await stepsSoFar()).length).toBe(5);

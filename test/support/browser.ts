@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { RequestListener, Server } from 'node:http';
-import { describe, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page, type Request, type Route } from 'playwright-core';
 import { createHttpServer } from '../../src/platform/http-server';
+import { buildApp } from './app';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = path.resolve(__dirname, '..', 'artifacts');
@@ -101,6 +102,21 @@ export async function serve(app: RequestListener) {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** The app as tests build it, served for the whole file (started before its tests, closed after): its address. */
+export function useServedApp(): () => string {
+  let server: Awaited<ReturnType<typeof serve>> | undefined;
+  beforeAll(async () => {
+    server = await serve((await buildApp()).app);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  return () => {
+    if (!server) throw new Error('the app is served from beforeAll on');
+    return server.url;
   };
 }
 
