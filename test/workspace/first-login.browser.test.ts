@@ -70,7 +70,10 @@ describeBrowser('first sign-in: /login, /change-password, /workspace/welcome and
         const avatarUrl = await page.getAttribute('[data-avatar-preview] img', 'src');
         // The member's own picture, not an asset of a brand.
         expect(avatarUrl).toMatch(/^\/api\/avatars\//);
-        expect(await page.$eval('[data-avatar-preview] img', (img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0)).toBe(true);
+        // Shown once it has loaded, which a busy machine may take a while to do.
+        await expect
+          .poll(() => page.$eval('[data-avatar-preview] img', (img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0), { timeout: 10_000 })
+          .toBe(true);
         expect((await app.ws.as(app.manager).get('/api/assets')).body.assets).toEqual([]);
         await shot('welcome');
         await page.click('.ws-profile-form button[type="submit"]');
