@@ -18,10 +18,11 @@ export function tooOldNode(version: string, floor: string): string | undefined {
 }
 
 /**
- * Stops the process with a message, before better-sqlite3 is loaded, on a Node older than
+ * Stops the process with a message, before any database is opened, on a Node older than
  * package.json's floor. Why: better-sqlite3 13 kills the process with a segmentation fault and
- * no message on Node below 22.14 (WiseLibs/better-sqlite3#1514), and `npm start` does not check
- * the floor as `npm ci` does (.npmrc's engine-strict).
+ * no message when it opens a database on Node below 22.14 (WiseLibs/better-sqlite3#1514; loading
+ * the module still works), and `npm start` does not check the floor as `npm ci` does (.npmrc's
+ * engine-strict).
  */
 export function refuseOldNode(): void {
   const floor = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { engines?: { node?: string } }).engines?.node;

@@ -175,7 +175,10 @@ describePostgres('two instances on one PostgreSQL, Redis and bucket', () => {
       // The probe on b takes the slot itself when it is free: if it had the slot when a's import
       // asked for it, a's was refused, and it is started again.
       await within(10_000, async () => {
-        if (running.answered()) running = unfinishedImport(a, admin.cookieHeader());
+        if (running.answered()) {
+          running.stop();
+          running = unfinishedImport(a, admin.cookieHeader());
+        }
         return (await importOnB()) === 409;
       });
       // Held well past one lease by its renewals while the import runs.
